@@ -1,0 +1,313 @@
+/**
+ * The decode model: one attention head over the paged KV, small enough to run over a
+ * 1,048,576-token block table in a few milliseconds, real enough that what it says depends on what
+ * the pages hold.
+ *
+ * Each token t has a fixed random unit vector e(t) (e(∅) = 0, so zero-filled memory scores 0).
+ * A slot's key is e(previous token), its value is its own token (one-hot). At a step whose query
+ * token is q, slot i gets weight w_i = exp(sharpness · e(q)·e(key_i)), and the next token is
+ *   argmax_v  Σ_{i: value_i = v} w_i / Σ_i w_i
+ * after a repetition penalty. That is an induction ("copy what followed q before") head: over a
+ * tenant's own prompt it continues that tenant's text; over stale pages it continues whatever
+ * earlier tenants wrote. Special tokens are never emitted; with no usable mass the model emits the
+ * lowest word id, which makes garbage visible rather than hiding it.
+ *
+ * Provenance of an output token: among the (key, value, writer-class) groups that voted for it, the
+ * group with the largest attention mass; its latest slot is the slot, page and writer the token
+ * "drew on most". Weights depend only on the key token, so slots are grouped by (key, value, class)
+ * in one pass and each step costs O(groups), not O(context). `generateNaive` is the per-slot
+ * reference the grouped version is tested against.
+ */
+import { Prng } from './prng.ts';
+import { SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './vocab.ts';
+import type { DecodeModelConfig } from './config.ts';
+
+export const MAX_VOCAB = 1024;
+
+/** Who wrote a slot, relative to the request being decoded. */
+export const CLASS_OWN = 0;
+export const CLASS_FOREIGN = 1;
+export const CLASS_EMPTY = 2;
+const CLASS_COUNT = 3;
+
+export interface DecodeModel {
+  readonly vocabSize: number;
+  readonly config: DecodeModelConfig;
+  /** Token embeddings, row-major vocabSize × dim (the GPU backend uploads these). */
+  readonly embeddings: Float32Array;
+  /** exp(sharpness · e(q)·e(k)) for every (q, k), row-major. */
+  readonly weights: Float32Array;
+}
+
+export function buildDecodeModel(vocabSize: number, config: DecodeModelConfig): DecodeModel {
+  if (vocabSize > MAX_VOCAB) throw new Error(`vocabulary of ${vocabSize} exceeds the model's ${MAX_VOCAB}`);
+  const { dim, sharpness } = config;
+  const rng = new Prng(config.weightsSeed);
+  const embeddings = new Float32Array(vocabSize * dim);
+  for (let t = 0; t < vocabSize; t++) {
+    if (t === TOKEN_ZERO) continue;
+    let norm = 0;
+    for (let d = 0; d < dim; d++) {
+      // Box–Muller: a Gaussian direction, normalised below to a unit vector.
+      const g = Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+      embeddings[t * dim + d] = g;
+      norm += g * g;
+    }
+    const inv = 1 / Math.sqrt(norm);
+    for (let d = 0; d < dim; d++) embeddings[t * dim + d]! *= inv;
+  }
+  const weights = new Float32Array(vocabSize * vocabSize);
+  for (let q = 0; q < vocabSize; q++) {
+    for (let k = 0; k < vocabSize; k++) {
+      let dot = 0;
+      for (let d = 0; d < dim; d++) dot += embeddings[q * dim + d]! * embeddings[k * dim + d]!;
+      weights[q * vocabSize + k] = Math.exp(sharpness * Math.fround(dot));
+    }
+  }
+  return { vocabSize, config, embeddings, weights };
+}
+
+/** The slots a decode reads: `seqLen` tokens laid over the pages of `blockTable`, in order. */
+export interface KvContext {
+  keyTokens: Uint16Array;
+  valueTokens: Uint16Array;
+  slotWriter: Int32Array;
+  pageSize: number;
+  blockTable: ArrayLike<number>;
+  seqLen: number;
+}
+
+/** Maps a slot's writer (a request id, or −1) to CLASS_OWN / CLASS_FOREIGN / CLASS_EMPTY. */
+export interface WriterClassifier {
+  /** Tenant index of each request id. */
+  requestTenant: ArrayLike<number>;
+  /** The tenant being served. */
+  tenant: number;
+}
+
+export interface GeneratedToken {
+  token: number;
+  /** Share of attention mass that voted for this token, before the repetition penalty. */
+  probability: number;
+  /** Logical index in the context of the slot it drew on most. */
+  slot: number;
+  /** Physical page of that slot (from the block table). */
+  page: number;
+  /** Request that wrote that slot (−1: zero-filled or cleared memory). */
+  writer: number;
+  /** Share of all attention mass that went to other tenants' slots voting for this token. */
+  foreignShare: number;
+}
+
+export interface GenerateOptions {
+  /** The token the first step attends from. */
+  query: number;
+  steps: number;
+  /** Tokens already generated (for the repetition penalty). */
+  history?: readonly number[];
+}
+
+function classOf(writer: number, who: WriterClassifier): number {
+  if (writer < 0) return CLASS_EMPTY;
+  return who.requestTenant[writer] === who.tenant ? CLASS_OWN : CLASS_FOREIGN;
+}
+
+/** Reusable scratch for the grouped decode: allocated once per model size, cleared sparsely. */
+class GroupScratch {
+  readonly counts: Int32Array;
+  readonly lastSlot: Int32Array;
+  readonly logits: Float64Array;
+  readonly touched: Int32Array;
+  touchedCount = 0;
+
+  constructor(vocabSize: number) {
+    const groups = vocabSize * vocabSize * CLASS_COUNT;
+    this.counts = new Int32Array(groups);
+    this.lastSlot = new Int32Array(groups);
+    this.logits = new Float64Array(vocabSize);
+    this.touched = new Int32Array(groups);
+  }
+}
+
+const scratchByModel = new WeakMap<DecodeModel, GroupScratch>();
+
+function scratchFor(model: DecodeModel): GroupScratch {
+  let s = scratchByModel.get(model);
+  if (!s) {
+    s = new GroupScratch(model.vocabSize);
+    scratchByModel.set(model, s);
+  }
+  return s;
+}
+
+/** Greedy decode over a paged context; see the module comment for the model. */
+export function generate(model: DecodeModel, ctx: KvContext, who: WriterClassifier, opts: GenerateOptions): GeneratedToken[] {
+  const V = model.vocabSize;
+  const s = scratchFor(model);
+  const { counts, lastSlot, touched } = s;
+  s.touchedCount = 0;
+
+  // One pass over every slot of every page in the block table.
+  const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
+  const requestTenant = who.requestTenant;
+  const tenant = who.tenant;
+  for (let logical = 0, p = 0; logical < seqLen; p++) {
+    const base = blockTable[p]! * pageSize;
+    const n = Math.min(pageSize, seqLen - logical);
+    for (let j = 0; j < n; j++, logical++) {
+      const slot = base + j;
+      const writer = slotWriter[slot]!;
+      const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+      const g = ((keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT) + cls;
+      if (counts[g] === 0) touched[s.touchedCount++] = g;
+      counts[g]!++;
+      lastSlot[g] = logical;
+    }
+  }
+
+  const out: GeneratedToken[] = [];
+  const history = [...(opts.history ?? [])];
+  let query = opts.query;
+  try {
+    for (let step = 0; step < opts.steps; step++) {
+      const token = stepGrouped(model, s, ctx, query, history);
+      out.push(token);
+      history.push(token.token);
+      query = token.token;
+    }
+  } finally {
+    for (let i = 0; i < s.touchedCount; i++) counts[touched[i]!] = 0;
+    s.touchedCount = 0;
+  }
+  return out;
+}
+
+function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext, query: number, history: readonly number[]): GeneratedToken {
+  const V = model.vocabSize;
+  const W = model.weights;
+  const row = query * V;
+  const { counts, lastSlot, touched, logits } = s;
+  logits.fill(0);
+  let z = 0;
+  for (let i = 0; i < s.touchedCount; i++) {
+    const g = touched[i]!;
+    const kv = (g / CLASS_COUNT) | 0;
+    const key = (kv / V) | 0;
+    const value = kv - key * V;
+    const mass = W[row + key]! * counts[g]!;
+    z += mass;
+    logits[value]! += mass;
+  }
+  const best = pickToken(logits, V, history, model.config.repetitionPenalty);
+
+  // Provenance: the heaviest group that voted for `best`; ties go to the latest slot.
+  let bestMass = -1;
+  let bestSlot = -1;
+  let foreign = 0;
+  for (let i = 0; i < s.touchedCount; i++) {
+    const g = touched[i]!;
+    const cls = g % CLASS_COUNT;
+    const kv = (g - cls) / CLASS_COUNT;
+    const key = (kv / V) | 0;
+    if (kv - key * V !== best) continue;
+    const mass = W[row + key]! * counts[g]!;
+    if (cls === CLASS_FOREIGN) foreign += mass;
+    const slot = lastSlot[g]!;
+    if (mass > bestMass || (mass === bestMass && slot > bestSlot)) {
+      bestMass = mass;
+      bestSlot = slot;
+    }
+  }
+  return describe(best, z > 0 ? logits[best]! / z : 0, bestSlot, z > 0 ? foreign / z : 0, ctx);
+}
+
+/** Repetition penalty, special-token mask, argmax with ties to the lowest id. */
+function pickToken(logits: Float64Array, V: number, history: readonly number[], penalty: number): number {
+  for (const t of history) logits[t]! /= penalty;
+  let best = SPECIAL_TOKEN_COUNT;
+  let bestLogit = logits[best] ?? 0;
+  for (let v = SPECIAL_TOKEN_COUNT + 1; v < V; v++) {
+    if (logits[v]! > bestLogit) {
+      bestLogit = logits[v]!;
+      best = v;
+    }
+  }
+  // Undo the penalty so probabilities report the model's attention share, not the sampler's tweak.
+  for (const t of history) logits[t]! *= penalty;
+  return best;
+}
+
+function describe(token: number, probability: number, slot: number, foreignShare: number, ctx: KvContext): GeneratedToken {
+  if (slot < 0) return { token, probability, slot: -1, page: -1, writer: -1, foreignShare };
+  const page = ctx.blockTable[Math.floor(slot / ctx.pageSize)]!;
+  const physical = page * ctx.pageSize + (slot % ctx.pageSize);
+  return { token, probability, slot, page, writer: ctx.slotWriter[physical]!, foreignShare };
+}
+
+/**
+ * Per-slot reference implementation of `generate`: no grouping, one pass over the context per step.
+ * Slow on purpose; tests and the GPU backend's agreement checks compare against it.
+ */
+export function generateNaive(model: DecodeModel, ctx: KvContext, who: WriterClassifier, opts: GenerateOptions): GeneratedToken[] {
+  const V = model.vocabSize;
+  const W = model.weights;
+  const out: GeneratedToken[] = [];
+  const history = [...(opts.history ?? [])];
+  let query = opts.query;
+  const logits = new Float64Array(V);
+  const physical = (logical: number) =>
+    ctx.blockTable[Math.floor(logical / ctx.pageSize)]! * ctx.pageSize + (logical % ctx.pageSize);
+  for (let step = 0; step < opts.steps; step++) {
+    logits.fill(0);
+    let z = 0;
+    for (let i = 0; i < ctx.seqLen; i++) {
+      const slot = physical(i);
+      const w = W[query * V + ctx.keyTokens[slot]!]!;
+      z += w;
+      logits[ctx.valueTokens[slot]!]! += w;
+    }
+    const best = pickToken(logits, V, history, model.config.repetitionPenalty);
+    const groups = new Map<string, { mass: number; last: number }>();
+    let foreign = 0;
+    for (let i = 0; i < ctx.seqLen; i++) {
+      const slot = physical(i);
+      if (ctx.valueTokens[slot] !== best) continue;
+      const w = W[query * V + ctx.keyTokens[slot]!]!;
+      const cls = classOf(ctx.slotWriter[slot]!, who);
+      if (cls === CLASS_FOREIGN) foreign += w;
+      const key = `${ctx.keyTokens[slot]}:${cls}`;
+      const g = groups.get(key) ?? { mass: 0, last: -1 };
+      g.mass += w;
+      g.last = i;
+      groups.set(key, g);
+    }
+    let bestMass = -1;
+    let bestSlot = -1;
+    for (const g of groups.values()) {
+      if (g.mass > bestMass || (g.mass === bestMass && g.last > bestSlot)) {
+        bestMass = g.mass;
+        bestSlot = g.last;
+      }
+    }
+    const token = describe(best, z > 0 ? logits[best]! / z : 0, bestSlot, z > 0 ? foreign / z : 0, ctx);
+    out.push(token);
+    history.push(best);
+    query = best;
+  }
+  return out;
+}
+
+/** A private, contiguous context holding exactly `tokens`, written by `writer`: what the model should see. */
+export function cleanContext(tokens: Uint16Array, previous: number, writer: number): KvContext {
+  const keys = new Uint16Array(tokens.length);
+  keys[0] = previous;
+  keys.set(tokens.subarray(0, tokens.length - 1), 1);
+  return {
+    keyTokens: keys,
+    valueTokens: tokens,
+    slotWriter: new Int32Array(tokens.length).fill(writer),
+    pageSize: Math.max(1, tokens.length),
+    blockTable: [0],
+    seqLen: tokens.length,
+  };
+}

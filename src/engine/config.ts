@@ -1,0 +1,175 @@
+/**
+ * Engine configuration and its defaults.
+ *
+ * The three incident figures below are the only place the engine states them; each names its fact id
+ * in shared/incident/FACTS.md. Everything else here is a model parameter or an assumption, and says so.
+ */
+
+/** F14: context length the model advertised. */
+export const ADVERTISED_CONTEXT_TOKENS = 1_048_576;
+/** F14: tokens the prefill KV cache could actually hold. */
+export const INCIDENT_PREFILL_CAPACITY_TOKENS = 681_280;
+/** F23: "environ 2,04 millions de jetons" after the fix (the report rounds; 2,040,000 is our reading). */
+export const FIXED_PREFILL_CAPACITY_TOKENS = 2_040_000;
+
+export type RejectPath = 'buggy' | 'fixed';
+/**
+ * `report`: reject prompts longer than the prefill capacity (the report's threshold, F4).
+ * `sglang`: SGLang's `max_req_input_len = min(context − 1, capacity − 1) − 5`, rejecting at or over it.
+ */
+export type ThresholdRule = 'report' | 'sglang';
+
+export interface Mitigations {
+  /** Zero a page's KV when it is freed, on every node. */
+  clearPagesOnFree: boolean;
+  /** Decode checks that every page it reads was written for this request in this handoff; fails closed. */
+  perReadIntegrityCheck: boolean;
+  /** Decode checks that the pages written equal the pages it reserved (SGLang PR #38704's idea). */
+  transferredLengthCheck: boolean;
+  /** Refuse to start a deployment whose advertised context exceeds its prefill KV cache (the report's fix). */
+  deploymentCapacityCheck: boolean;
+}
+
+/** Model of time; none of these figures is in the report. */
+export interface TimingModel {
+  /** Prefill compute speed per prefill node. */
+  prefillTokensPerSecond: number;
+  /** RDMA page copy speed, in tokens of KV per second. */
+  transferTokensPerSecond: number;
+  /** One decode step. */
+  decodeMsPerToken: number;
+  /** Bootstrap handshake between prefill and decode. */
+  handshakeMs: number;
+}
+
+/** The toy decode model (a single induction head); see attention.ts. */
+export interface DecodeModelConfig {
+  /** Embedding width of the random unit token vectors. */
+  dim: number;
+  /** Inverse temperature of attention: higher means sharper matching of keys. */
+  sharpness: number;
+  /** Divides the logit of a token each time it was already generated (as samplers do). */
+  repetitionPenalty: number;
+  /** Seed of the model's weights; independent of the workload seed. */
+  weightsSeed: string;
+}
+
+export interface EngineConfig {
+  /** Seed of every random choice the engine makes (routing, prompt offsets). */
+  seed: string;
+  prefillNodes: number;
+  decodeNodes: number;
+  /** Tokens per KV page. Assumption: the report does not give it. */
+  pageSize: number;
+  advertisedContextTokens: number;
+  prefillCapacityTokens: number;
+  /** Per decode node. Assumption: larger than the advertised context, as decode accepted such prompts (F19). */
+  decodeCapacityTokens: number;
+  rejectPath: RejectPath;
+  thresholdRule: ThresholdRule;
+  mitigations: Mitigations;
+  /** Tokens generated per response unless a request says otherwise. Model. */
+  outputTokens: number;
+  timing: TimingModel;
+  model: DecodeModelConfig;
+}
+
+export const NO_MITIGATIONS: Mitigations = {
+  clearPagesOnFree: false,
+  perReadIntegrityCheck: false,
+  transferredLengthCheck: false,
+  deploymentCapacityCheck: false,
+};
+
+/** The deployment as it ran during the incident: both defects on, no mitigation. */
+export const INCIDENT_CONFIG: EngineConfig = {
+  seed: 'stale-pages',
+  prefillNodes: 1,
+  decodeNodes: 2,
+  pageSize: 64,
+  advertisedContextTokens: ADVERTISED_CONTEXT_TOKENS,
+  prefillCapacityTokens: INCIDENT_PREFILL_CAPACITY_TOKENS,
+  decodeCapacityTokens: 1_310_720,
+  rejectPath: 'buggy',
+  thresholdRule: 'report',
+  mitigations: NO_MITIGATIONS,
+  outputTokens: 24,
+  timing: {
+    prefillTokensPerSecond: 25_000,
+    transferTokensPerSecond: 900_000,
+    decodeMsPerToken: 25,
+    handshakeMs: 2,
+  },
+  model: { dim: 32, sharpness: 8, repetitionPenalty: 2.5, weightsSeed: 'stale-pages-model-v1' },
+};
+
+/** The deployment after 9 Sep 19:40 (F13, F23, F24): larger prefill cache, fixed reject path. */
+export const FIXED_CONFIG: EngineConfig = {
+  ...INCIDENT_CONFIG,
+  prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS,
+  decodeCapacityTokens: 2_097_152,
+  rejectPath: 'fixed',
+  mitigations: { ...NO_MITIGATIONS, deploymentCapacityCheck: true },
+};
+
+export interface ConfigOverrides extends Partial<Omit<EngineConfig, 'mitigations' | 'timing' | 'model'>> {
+  mitigations?: Partial<Mitigations>;
+  timing?: Partial<TimingModel>;
+  model?: Partial<DecodeModelConfig>;
+}
+
+export function withOverrides(base: EngineConfig, o: ConfigOverrides): EngineConfig {
+  return {
+    ...base,
+    ...o,
+    mitigations: { ...base.mitigations, ...o.mitigations },
+    timing: { ...base.timing, ...o.timing },
+    model: { ...base.model, ...o.model },
+  };
+}
+
+/** The longest prompt the prefill scheduler admits; longer ones are rejected (or, buggy, aborted). */
+export function prefillInputLimit(config: EngineConfig): number {
+  if (config.thresholdRule === 'report') return config.prefillCapacityTokens;
+  // SGLang rejects at or over max_req_input_len, so the longest admitted prompt is one less.
+  return Math.min(config.advertisedContextTokens - 1, config.prefillCapacityTokens - 1) - 5 - 1;
+}
+
+export function pagesFor(tokens: number, pageSize: number): number {
+  return Math.ceil(tokens / pageSize);
+}
+
+/** Thrown when the deployment capacity check refuses a configuration. */
+export class DeploymentRefused extends Error {
+  constructor(readonly advertised: number, readonly capacity: number) {
+    super(
+      `deployment refused: advertised context of ${advertised.toLocaleString('en-US')} tokens exceeds ` +
+        `the prefill KV cache of ${capacity.toLocaleString('en-US')} tokens`,
+    );
+    this.name = 'DeploymentRefused';
+  }
+}
+
+/** Structural sanity of a config; returns the problems, each naming its field. */
+export function configProblems(c: EngineConfig): string[] {
+  const problems: string[] = [];
+  const positiveInt = (field: string, v: number, max = Number.MAX_SAFE_INTEGER) => {
+    if (!Number.isInteger(v) || v < 1 || v > max) problems.push(`${field} must be an integer from 1 to ${max}, got ${v}`);
+  };
+  positiveInt('prefillNodes', c.prefillNodes, 16);
+  positiveInt('decodeNodes', c.decodeNodes, 16);
+  positiveInt('pageSize', c.pageSize, 4096);
+  positiveInt('advertisedContextTokens', c.advertisedContextTokens, 16_777_216);
+  positiveInt('prefillCapacityTokens', c.prefillCapacityTokens, 16_777_216);
+  positiveInt('decodeCapacityTokens', c.decodeCapacityTokens, 16_777_216);
+  positiveInt('outputTokens', c.outputTokens, 4096);
+  if (c.prefillCapacityTokens < c.pageSize) problems.push('prefillCapacityTokens must hold at least one page');
+  if (c.decodeCapacityTokens < c.pageSize) problems.push('decodeCapacityTokens must hold at least one page');
+  for (const [k, v] of Object.entries(c.timing)) {
+    if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) problems.push(`timing.${k} must be a positive number, got ${v}`);
+  }
+  positiveInt('model.dim', c.model.dim, 256);
+  if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);
+  if (!(c.model.repetitionPenalty >= 1)) problems.push(`model.repetitionPenalty must be at least 1, got ${c.model.repetitionPenalty}`);
+  return problems;
+}

@@ -1,0 +1,171 @@
+/**
+ * One node's paged KV memory.
+ *
+ * A slot holds one token's KV. The toy model's K is a function of the token before it and V of the
+ * token itself (attention.ts), so a slot stores those two token ids plus the request that wrote it:
+ * that *is* the slot's KV content, compressed, and it survives a free exactly as real KV does.
+ * Everything lives in typed arrays: a 1,310,720-token decode pool is ~10 MB, not a million objects.
+ */
+
+export type NodeKind = 'prefill' | 'decode';
+
+/** Page states as the views show them. */
+export const PAGE_ZERO = 0; // never written since start-up (zero-filled)
+export const PAGE_LIVE = 1; // reserved by a request in flight
+export const PAGE_STALE = 2; // free, but still holds an earlier request's KV
+export const PAGE_CLEARED = 3; // free, zeroed by the clear-on-free mitigation
+export type PageState = typeof PAGE_ZERO | typeof PAGE_LIVE | typeof PAGE_STALE | typeof PAGE_CLEARED;
+
+export const NO_REQUEST = -1;
+
+export class KvPool {
+  readonly pageCount: number;
+  readonly slotCount: number;
+  /** K content: the token id that preceded the written token. */
+  readonly keyTokens: Uint16Array;
+  /** V content: the written token id. */
+  readonly valueTokens: Uint16Array;
+  /** Which request's computation produced each slot (NO_REQUEST: zero-filled or cleared). */
+  readonly slotWriter: Int32Array;
+  /** The request currently holding each page (NO_REQUEST: free). */
+  readonly pageOwner: Int32Array;
+  /** The request for whose handoff the page was last written (NO_REQUEST: never / cleared). */
+  readonly pageWrittenFor: Int32Array;
+  /** Handoff serial of that write: lets decode tell "written in this handoff" from "written once". */
+  readonly pageWriteHandoff: Int32Array;
+  /** Simulated time of the last write, in ms. */
+  readonly pageWriteTime: Float64Array;
+  readonly pageState: Uint8Array;
+  /** Bit set = page free. Scanning words makes lowest-id-first allocation cheap even when fragmented. */
+  private readonly freeBits: Uint32Array;
+  private freeCount: number;
+
+  constructor(
+    readonly kind: NodeKind,
+    readonly index: number,
+    readonly capacityTokens: number,
+    readonly pageSize: number,
+  ) {
+    this.pageCount = Math.floor(capacityTokens / pageSize);
+    this.slotCount = this.pageCount * pageSize;
+    this.keyTokens = new Uint16Array(this.slotCount);
+    this.valueTokens = new Uint16Array(this.slotCount);
+    this.slotWriter = new Int32Array(this.slotCount).fill(NO_REQUEST);
+    this.pageOwner = new Int32Array(this.pageCount).fill(NO_REQUEST);
+    this.pageWrittenFor = new Int32Array(this.pageCount).fill(NO_REQUEST);
+    this.pageWriteHandoff = new Int32Array(this.pageCount).fill(NO_REQUEST);
+    this.pageWriteTime = new Float64Array(this.pageCount).fill(-1);
+    this.pageState = new Uint8Array(this.pageCount);
+    this.freeBits = new Uint32Array(Math.ceil(this.pageCount / 32));
+    for (let p = 0; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
+    this.freeCount = this.pageCount;
+  }
+
+  get name(): string {
+    return `${this.kind}-${this.index}`;
+  }
+
+  get freePages(): number {
+    return this.freeCount;
+  }
+
+  isFree(page: number): boolean {
+    return (this.freeBits[page >>> 5]! & (1 << (page & 31))) !== 0;
+  }
+
+  /**
+   * Reserves `count` pages for `request`, lowest free ids first (SGLang merges and sorts freed pages
+   * before handing them out). Returns null, reserving nothing, when too few are free.
+   */
+  allocate(count: number, request: number): Int32Array | null {
+    if (count > this.freeCount) return null;
+    const pages = new Int32Array(count);
+    let n = 0;
+    for (let w = 0; w < this.freeBits.length && n < count; w++) {
+      let bits = this.freeBits[w]!;
+      while (bits !== 0 && n < count) {
+        const bit = 31 - Math.clz32(bits & -bits);
+        const page = (w << 5) | bit;
+        bits &= bits - 1;
+        pages[n++] = page;
+        this.pageOwner[page] = request;
+        this.pageState[page] = PAGE_LIVE;
+      }
+      this.freeBits[w] = bits;
+    }
+    this.freeCount -= count;
+    return pages;
+  }
+
+  /** Returns pages to the free list. Their KV stays unless `clear` (the clear-on-free mitigation). */
+  free(pages: ArrayLike<number>, clear: boolean): void {
+    for (let i = 0; i < pages.length; i++) {
+      const page = pages[i]!;
+      if (this.isFree(page)) throw new Error(`${this.name}: page ${page} freed twice`);
+      this.freeBits[page >>> 5]! |= 1 << (page & 31);
+      this.pageOwner[page] = NO_REQUEST;
+      if (clear) {
+        const base = page * this.pageSize;
+        this.keyTokens.fill(0, base, base + this.pageSize);
+        this.valueTokens.fill(0, base, base + this.pageSize);
+        this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
+        this.pageWrittenFor[page] = NO_REQUEST;
+        this.pageWriteHandoff[page] = NO_REQUEST;
+        this.pageState[page] = PAGE_CLEARED;
+      } else {
+        this.pageState[page] = this.pageWrittenFor[page] === NO_REQUEST ? PAGE_ZERO : PAGE_STALE;
+      }
+    }
+    this.freeCount += pages.length;
+  }
+
+  /**
+   * Prefill's compute: writes KV for `tokens` into `pages`, in order, as request `request`.
+   * `previous` is the token before tokens[0] (its K depends on it). Slots past the end of the last
+   * page are left as they were: real prefill writes only the tokens it computed.
+   */
+  writeTokens(pages: ArrayLike<number>, tokens: Uint16Array, previous: number, request: number, handoff: number, time: number): void {
+    let prev = previous;
+    for (let i = 0; i < tokens.length; i++) {
+      const page = pages[Math.floor(i / this.pageSize)]!;
+      const slot = page * this.pageSize + (i % this.pageSize);
+      const token = tokens[i]!;
+      this.keyTokens[slot] = prev;
+      this.valueTokens[slot] = token;
+      this.slotWriter[slot] = request;
+      prev = token;
+    }
+    const pageCount = Math.ceil(tokens.length / this.pageSize);
+    for (let p = 0; p < pageCount; p++) this.markWritten(pages[p]!, request, handoff, time);
+  }
+
+  /** Marks a page as written for a request's handoff (its slots were set by the caller). */
+  markWritten(page: number, request: number, handoff: number, time: number): void {
+    this.pageWrittenFor[page] = request;
+    this.pageWriteHandoff[page] = handoff;
+    this.pageWriteTime[page] = time;
+  }
+
+  /**
+   * One-sided page copy, as RDMA does it: the whole source page lands in the destination page,
+   * including slots the source never wrote for this request (they carry their old writers along).
+   */
+  static copyPage(src: KvPool, srcPage: number, dst: KvPool, dstPage: number, request: number, handoff: number, time: number): void {
+    if (src.pageSize !== dst.pageSize) throw new Error('page size differs between prefill and decode');
+    const from = srcPage * src.pageSize;
+    const to = dstPage * dst.pageSize;
+    dst.keyTokens.set(src.keyTokens.subarray(from, from + src.pageSize), to);
+    dst.valueTokens.set(src.valueTokens.subarray(from, from + src.pageSize), to);
+    dst.slotWriter.set(src.slotWriter.subarray(from, from + src.pageSize), to);
+    dst.markWritten(dstPage, request, handoff, time);
+  }
+
+  /** Bytes of typed-array memory this pool holds. */
+  get byteSize(): number {
+    return (
+      this.keyTokens.byteLength + this.valueTokens.byteLength + this.slotWriter.byteLength +
+      this.pageOwner.byteLength + this.pageWrittenFor.byteLength + this.pageWriteHandoff.byteLength +
+      this.pageWriteTime.byteLength + this.pageState.byteLength + this.freeBits.byteLength
+    );
+  }
+}

@@ -1,0 +1,46 @@
+/** Built-in traces. Tenants, volumes and timings here are assumptions made for the demonstration. */
+import type { Trace, TraceRequest } from './trace.ts';
+import { TENANT_NAMES, TOPICS } from './vocab.ts';
+
+/**
+ * A warm cluster, then over-capacity prompts: twelve 200,000-token prompts from six tenants arrive
+ * together, so decode reserves (and prefill then fills) most of both decode pools; five minutes
+ * later one more tenant sends four prompts longer than the prefill cache, and one short one.
+ */
+export function matrixTrace(): Trace {
+  const warmTenants = TENANT_NAMES.slice(0, 6);
+  const requester = TENANT_NAMES[6]!;
+  const requests: TraceRequest[] = [];
+  for (let i = 0; i < 12; i++) {
+    requests.push({ id: `warm-${i + 1}`, at: 0, tenant: warmTenants[i % warmTenants.length]!, promptTokens: 200_000 });
+  }
+  const longPrompts = [700_000, 850_000, 1_000_000, 1_048_576];
+  longPrompts.forEach((n, i) => requests.push({ id: `long-${i + 1}`, at: 300_000 + i * 20_000, tenant: requester, promptTokens: n }));
+  requests.push({ id: 'short-1', at: 400_000, tenant: requester, promptTokens: 3_000 });
+  return {
+    version: 1,
+    name: 'matrix: warm cluster, then over-capacity prompts',
+    tenants: [...warmTenants, requester].map((name, i) => ({ name, topic: TOPICS[i % TOPICS.length]!, canary: true })),
+    requests,
+  };
+}
+
+/**
+ * The small trace the first page runs: three tenants' ordinary requests warm the pools, then one
+ * over-long prompt. Small enough to simulate in the browser in well under a second.
+ */
+export function demoTrace(): Trace {
+  const tenants = TENANT_NAMES.slice(0, 4);
+  const requests: TraceRequest[] = [];
+  for (let i = 0; i < 8; i++) {
+    requests.push({ id: `warm-${i + 1}`, at: i * 1_000, tenant: tenants[i % 3]!, promptTokens: 120_000 + i * 10_000 });
+  }
+  requests.push({ id: 'long-1', at: 120_000, tenant: tenants[3]!, promptTokens: 800_000 });
+  requests.push({ id: 'short-1', at: 125_000, tenant: tenants[3]!, promptTokens: 2_000 });
+  return {
+    version: 1,
+    name: 'demo: three tenants warm the pools, a fourth sends an over-long prompt',
+    tenants: tenants.map((name, i) => ({ name, topic: TOPICS[i % TOPICS.length]!, canary: true })),
+    requests,
+  };
+}

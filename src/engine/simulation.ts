@@ -1,0 +1,629 @@
+/**
+ * The cluster and the request lifecycle of SGLang's prefill/decode split (shared/design/
+ * sglang-pd-mechanics.md), as a discrete-event simulation in simulated milliseconds.
+ *
+ * Nothing here knows what a leak is. A response is whatever the decode model computes from the
+ * pages in its block table; the detectors look at it afterwards. The two defects and the
+ * mitigations change only *control flow* (what is rejected, how much is computed and copied, what
+ * decode checks), never what the model reads.
+ */
+import { buildDecodeModel, cleanContext, generate, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
+import { DeploymentRefused, configProblems, pagesFor, prefillInputLimit, type EngineConfig } from './config.ts';
+import { toRanges, type EngineEvent } from './events.ts';
+import { Fnv64 } from './hash.ts';
+import { KvPool, NO_REQUEST } from './kvPool.ts';
+import { Prng } from './prng.ts';
+import type { Trace, TraceRequest } from './trace.ts';
+import { TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, type TenantProfile } from './vocab.ts';
+
+export type Status = 200 | 400 | 500;
+
+export interface ProvenanceEntry {
+  node: string;
+  page: number;
+  slot: number;
+  writerRequest: number;
+  /** Tenant name, or null for zero-filled / cleared memory. */
+  writerTenant: string | null;
+  probability: number;
+  foreignShare: number;
+}
+
+export interface ResponseRecord {
+  request: number;
+  id: string;
+  tenant: string;
+  arrivedAt: number;
+  finishedAt: number;
+  promptTokens: number;
+  /** Tokens prefill actually computed: N, or 1 on the buggy reject path. */
+  computedTokens: number;
+  status: Status;
+  reason: string | null;
+  text: string;
+  tokens: number[];
+  provenance: ProvenanceEntry[];
+  /** What the model outputs over this prompt alone (null when the request was not served). */
+  expectedText: string | null;
+  correct: boolean | null;
+  /** Provenance audit: other tenants whose KV an output token drew on most. */
+  leakedFrom: string[];
+  /** Canary scan: other tenants' canary markers in the response text. */
+  canaryHits: string[];
+  pagesReserved: number;
+  pagesWritten: number;
+  /** Pages in the block table not written for this request in this handoff. */
+  pagesReadStale: number;
+}
+
+interface RequestState {
+  index: number;
+  spec: TraceRequest;
+  id: string;
+  tenant: number;
+  prompt: number;
+  outputTokens: number;
+  /** What prefill computes: the prompt, or the one placeholder token after an abort. */
+  computeTokens: number;
+  aborted: boolean;
+  prefillNode: number;
+  decodeNode: number;
+  room: number;
+  handoff: number;
+  decodePages: Int32Array | null;
+  prefillPages: Int32Array | null;
+  pagesWritten: number;
+  pagesReadStale: number;
+  /** The first output token, computed by prefill (and where it drew from). */
+  first: GeneratedToken | null;
+  finished: boolean;
+}
+
+type Scheduled =
+  | { kind: 'arrive'; req: number }
+  | { kind: 'prefill-admit'; req: number }
+  | { kind: 'prefill-done'; req: number }
+  | { kind: 'transfer-done'; req: number }
+  | { kind: 'decode-done'; req: number; tokens: ProvenanceEntryWithToken[] };
+
+type ProvenanceEntryWithToken = ProvenanceEntry & { token: number };
+
+interface QueueItem {
+  t: number;
+  seq: number;
+  what: Scheduled;
+}
+
+/** Binary min-heap on (time, insertion order): equal times run in the order they were scheduled. */
+class EventQueue {
+  private heap: QueueItem[] = [];
+  private seq = 0;
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  peekTime(): number {
+    return this.heap[0]?.t ?? Infinity;
+  }
+
+  push(t: number, what: Scheduled): void {
+    const item = { t, seq: this.seq++, what };
+    const h = this.heap;
+    h.push(item);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!less(h[i]!, h[parent]!)) break;
+      [h[i], h[parent]] = [h[parent]!, h[i]!];
+      i = parent;
+    }
+  }
+
+  pop(): QueueItem | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && less(h[l]!, h[m]!)) m = l;
+        if (r < h.length && less(h[r]!, h[m]!)) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m]!, h[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+function less(a: QueueItem, b: QueueItem): boolean {
+  return a.t < b.t || (a.t === b.t && a.seq < b.seq);
+}
+
+export interface SimulationOptions {
+  /** Keep every event object (the views need them); the hash is computed either way. */
+  keepEvents?: boolean;
+  /** Compute each served response's expected output over its own prompt (the integrity audit). */
+  audit?: boolean;
+  onEvent?: (event: EngineEvent) => void;
+}
+
+export interface Counters {
+  requests: number;
+  statusCounts: Record<string, number>;
+  rejected: number;
+  served: number;
+  errors: number;
+  leaked: number;
+  canaryLeaks: number;
+  integrityFailures: number;
+  pagesReserved: number;
+  pagesWritten: number;
+  pagesReadStale: number;
+}
+
+export class Simulation {
+  readonly config: EngineConfig;
+  readonly trace: Trace;
+  readonly vocab: Vocabulary;
+  readonly model: DecodeModel;
+  readonly prefillPools: KvPool[];
+  readonly decodePools: KvPool[];
+  readonly tenantNames: string[];
+  /** Tenant index of each request, by request index (what the writer classifier reads). */
+  readonly requestTenant: Int32Array;
+  readonly responses: ResponseRecord[] = [];
+  readonly events: EngineEvent[] = [];
+  now = 0;
+
+  private readonly corpora: Uint16Array[];
+  private readonly requests: RequestState[];
+  private readonly queue = new EventQueue();
+  private readonly decodeWaiting: number[][];
+  private readonly prefillWaiting: number[][];
+  private readonly blockedLogged = new Set<string>();
+  private readonly hash = new Fnv64();
+  private readonly options: SimulationOptions;
+  private readonly inputLimit: number;
+  private eventCount = 0;
+  private handoffSerial = 0;
+  private routeCounter = 0;
+
+  constructor(config: EngineConfig, trace: Trace, options: SimulationOptions = {}) {
+    const problems = configProblems(config);
+    if (problems.length > 0) throw new Error(`invalid engine config: ${problems.join('; ')}`);
+    if (config.mitigations.deploymentCapacityCheck && config.advertisedContextTokens > config.prefillCapacityTokens) {
+      throw new DeploymentRefused(config.advertisedContextTokens, config.prefillCapacityTokens);
+    }
+    this.config = config;
+    this.trace = trace;
+    this.options = { keepEvents: true, audit: true, ...options };
+    this.inputLimit = prefillInputLimit(config);
+
+    this.tenantNames = trace.tenants.map((t) => t.name);
+    const tenantIndex = new Map(this.tenantNames.map((n, i) => [n, i]));
+    if (tenantIndex.size !== this.tenantNames.length) throw new Error('trace: tenant names must be unique');
+    const extraWords: string[] = [];
+    for (const t of trace.tenants) if (t.text) extraWords.push(...splitWords(t.text));
+    for (const r of trace.requests) if (r.text) extraWords.push(...splitWords(r.text));
+    this.vocab = new Vocabulary(this.tenantNames, extraWords);
+    this.model = buildDecodeModel(this.vocab.size, config.model);
+    this.corpora = trace.tenants.map((t, i) => {
+      const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true };
+      return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
+    });
+
+    this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize));
+    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize));
+    this.decodeWaiting = this.decodePools.map(() => []);
+    this.prefillWaiting = this.prefillPools.map(() => []);
+
+    const offsets = new Prng(`${config.seed}:offsets`);
+    const rooms = new Prng(`${config.seed}:rooms`);
+    this.requestTenant = new Int32Array(trace.requests.length);
+    this.requests = trace.requests.map((spec, index) => {
+      const tenant = tenantIndex.get(spec.tenant);
+      if (tenant === undefined) throw new Error(`trace: request ${spec.id ?? index} names unknown tenant ${JSON.stringify(spec.tenant)}`);
+      this.requestTenant[index] = tenant;
+      const offset = offsets.int(1 << 30);
+      const room = rooms.int(2 ** 31);
+      return {
+        index,
+        spec: spec.offset === undefined ? { ...spec, offset } : spec,
+        id: spec.id ?? `r${index}`,
+        tenant,
+        prompt: spec.promptTokens,
+        outputTokens: spec.outputTokens ?? config.outputTokens,
+        computeTokens: spec.promptTokens,
+        aborted: false,
+        prefillNode: 0,
+        decodeNode: 0,
+        room,
+        handoff: -1,
+        decodePages: null,
+        prefillPages: null,
+        pagesWritten: 0,
+        pagesReadStale: 0,
+        first: null,
+        finished: false,
+      };
+    });
+    this.requests.forEach((r) => this.queue.push(r.spec.at, { kind: 'arrive', req: r.index }));
+  }
+
+  /** The prompt's tokens: its own text, or a slice of its tenant's document, cycled to length. */
+  promptTokens(req: number, length?: number): Uint16Array {
+    const r = this.requests[req]!;
+    const n = length ?? r.prompt;
+    const source = r.spec.text !== undefined ? this.vocab.encode(r.spec.text) : this.corpora[r.tenant]!;
+    const out = new Uint16Array(n);
+    const start = (r.spec.offset ?? 0) % source.length;
+    let filled = 0;
+    let from = start;
+    while (filled < n) {
+      const chunk = Math.min(n - filled, source.length - from);
+      out.set(source.subarray(from, from + chunk), filled);
+      filled += chunk;
+      from = 0;
+    }
+    return out;
+  }
+
+  get done(): boolean {
+    return this.queue.size === 0;
+  }
+
+  get nextEventTime(): number {
+    return this.queue.peekTime();
+  }
+
+  get eventLogHash(): string {
+    return this.hash.hex();
+  }
+
+  get eventsEmitted(): number {
+    return this.eventCount;
+  }
+
+  /** Runs every scheduled step up to and including simulated time `t`. */
+  runUntil(t: number): void {
+    while (this.queue.size > 0 && this.queue.peekTime() <= t) this.step();
+  }
+
+  run(): this {
+    while (this.queue.size > 0) this.step();
+    return this;
+  }
+
+  /** Runs the next scheduled step; returns false when nothing is left. */
+  step(): boolean {
+    const item = this.queue.pop();
+    if (!item) return false;
+    this.now = item.t;
+    const what = item.what;
+    switch (what.kind) {
+      case 'arrive':
+        this.arrive(what.req);
+        break;
+      case 'prefill-admit':
+        this.prefillWaiting[this.requests[what.req]!.prefillNode]!.push(what.req);
+        this.drainPrefill(this.requests[what.req]!.prefillNode);
+        break;
+      case 'prefill-done':
+        this.prefillDone(what.req);
+        break;
+      case 'transfer-done':
+        this.transferDone(what.req);
+        break;
+      case 'decode-done':
+        this.decodeDone(what.req, what.tokens);
+        break;
+    }
+    return true;
+  }
+
+  private emit(event: EngineEvent): void {
+    this.eventCount++;
+    this.hash.update(JSON.stringify(event)).update('\n');
+    if (this.options.keepEvents) this.events.push(event);
+    this.options.onEvent?.(event);
+  }
+
+  private fmt(n: number): string {
+    return n.toLocaleString('en-US');
+  }
+
+  private arrive(req: number): void {
+    const r = this.requests[req]!;
+    const c = this.config;
+    this.emit({ t: this.now, type: 'arrive', req, tenant: this.tenantNames[r.tenant]!, tokens: r.prompt });
+
+    // The tokenizer checks only the advertised context length.
+    if (r.prompt > c.advertisedContextTokens) {
+      return this.reject(r, 'tokenizer', `prompt of ${this.fmt(r.prompt)} tokens exceeds the advertised context length of ${this.fmt(c.advertisedContextTokens)} tokens`);
+    }
+    r.prefillNode = this.routeCounter % c.prefillNodes;
+    r.decodeNode = this.routeCounter % c.decodeNodes;
+    this.routeCounter++;
+
+    if (r.prompt > this.inputLimit) {
+      if (c.rejectPath === 'fixed') {
+        // Retired at admission on both sides: no handshake, reservation, compute or transfer.
+        return this.reject(
+          r,
+          'admission',
+          `prompt of ${this.fmt(r.prompt)} tokens exceeds the prefill KV cache limit of ${this.fmt(this.inputLimit)} tokens ` +
+            `(advertised context ${this.fmt(c.advertisedContextTokens)} tokens)`,
+        );
+      }
+      // Buggy: marked aborted, input replaced by one placeholder token "to skip the long prefill",
+      // yet still queued. Decode is not told.
+      r.aborted = true;
+      r.computeTokens = 1;
+      this.emit({ t: this.now, type: 'abort-marked', req, placeholderTokens: 1, pendingStatus: 400 });
+    }
+    this.emit({ t: this.now, type: 'route', req, prefill: r.prefillNode, decode: r.decodeNode, room: r.room });
+
+    // Decode admission checks its own pool, with the full prompt length.
+    if (pagesFor(r.prompt, c.pageSize) > this.decodePools[r.decodeNode]!.pageCount) {
+      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(this.decodePools[r.decodeNode]!.slotCount)} tokens`);
+    }
+    this.decodeWaiting[r.decodeNode]!.push(req);
+    this.drainDecode(r.decodeNode);
+  }
+
+  private reject(r: RequestState, stage: 'tokenizer' | 'admission' | 'decode-admission', reason: string): void {
+    this.emit({ t: this.now, type: 'reject', req: r.index, status: 400, stage, reason });
+    this.finish(r, 400, reason, []);
+  }
+
+  /** Decode pre-allocation: FIFO, and the head blocks the queue while its pages are not free. */
+  private drainDecode(node: number): void {
+    const queue = this.decodeWaiting[node]!;
+    const pool = this.decodePools[node]!;
+    while (queue.length > 0) {
+      const r = this.requests[queue[0]!]!;
+      const need = pagesFor(r.prompt, this.config.pageSize);
+      const pages = pool.allocate(need, r.index);
+      if (!pages) {
+        const key = `d${node}:${r.index}`;
+        if (!this.blockedLogged.has(key)) {
+          this.blockedLogged.add(key);
+          this.emit({ t: this.now, type: 'decode-wait', req: r.index, node, needPages: need, freePages: pool.freePages });
+        }
+        return;
+      }
+      queue.shift();
+      r.decodePages = pages;
+      r.handoff = this.handoffSerial++;
+      this.emit({ t: this.now, type: 'decode-reserve', req: r.index, node, pages: toRanges(pages), pageCount: need });
+      // Destination page ids go to prefill over the control channel; then prefill admission.
+      this.queue.push(this.now + this.config.timing.handshakeMs, { kind: 'prefill-admit', req: r.index });
+    }
+  }
+
+  private drainPrefill(node: number): void {
+    const queue = this.prefillWaiting[node]!;
+    const pool = this.prefillPools[node]!;
+    while (queue.length > 0) {
+      const r = this.requests[queue[0]!]!;
+      const need = pagesFor(r.computeTokens, this.config.pageSize);
+      const pages = pool.allocate(need, r.index);
+      if (!pages) {
+        const key = `p${node}:${r.index}`;
+        if (!this.blockedLogged.has(key)) {
+          this.blockedLogged.add(key);
+          this.emit({ t: this.now, type: 'prefill-wait', req: r.index, node, needPages: need, freePages: pool.freePages });
+        }
+        return;
+      }
+      queue.shift();
+      r.prefillPages = pages;
+      this.emit({ t: this.now, type: 'prefill-alloc', req: r.index, node, pages: toRanges(pages), computeTokens: r.computeTokens });
+      const ms = (r.computeTokens / this.config.timing.prefillTokensPerSecond) * 1000;
+      this.queue.push(this.now + ms, { kind: 'prefill-done', req: r.index });
+    }
+  }
+
+  private prefillDone(req: number): void {
+    const r = this.requests[req]!;
+    const pool = this.prefillPools[r.prefillNode]!;
+    const tokens = r.aborted ? Uint16Array.of(TOKEN_PLACEHOLDER) : this.promptTokens(req);
+    pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
+    // Prefill produces the first output token from what it computed.
+    const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: tokens.length };
+    const [first] = generate(this.model, prefillContext, this.classifier(r), { query: tokens[tokens.length - 1]!, steps: 1 });
+    r.first = first!;
+    this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: tokens.length, firstToken: r.first.token });
+    const pagesToSend = r.prefillPages!.length;
+    const ms = ((pagesToSend * this.config.pageSize) / this.config.timing.transferTokensPerSecond) * 1000;
+    this.queue.push(this.now + ms, { kind: 'transfer-done', req });
+  }
+
+  private transferDone(req: number): void {
+    const r = this.requests[req]!;
+    const src = this.prefillPools[r.prefillNode]!;
+    const dst = this.decodePools[r.decodeNode]!;
+    const srcPages = r.prefillPages!;
+    const dstPages = r.decodePages!;
+    // Whole pages, one-sided, into the destinations decode named. Prefill sends what it computed.
+    for (let i = 0; i < srcPages.length; i++) KvPool.copyPage(src, srcPages[i]!, dst, dstPages[i]!, req, r.handoff, this.now);
+    r.pagesWritten = srcPages.length;
+    this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages.subarray(0, srcPages.length)), pagesWritten: srcPages.length });
+    const clear = this.config.mitigations.clearPagesOnFree;
+    src.free(srcPages, clear);
+    this.emit({ t: this.now, type: 'prefill-free', req, node: r.prefillNode, pages: toRanges(srcPages), cleared: clear });
+    r.prefillPages = null;
+    this.drainPrefill(r.prefillNode);
+    // "Done" carries only (room, status). Every page of the computed input was sent, so: Success.
+    this.emit({ t: this.now, type: 'transfer-done', req, room: r.room, status: 'Success' });
+    this.decodeStart(r);
+  }
+
+  private decodeStart(r: RequestState): void {
+    const c = this.config;
+    const pool = this.decodePools[r.decodeNode]!;
+    const pages = r.decodePages!;
+    let stale = 0;
+    let firstUnwritten = -1;
+    for (let i = 0; i < pages.length; i++) {
+      const p = pages[i]!;
+      if (pool.pageWrittenFor[p] !== r.index || pool.pageWriteHandoff[p] !== r.handoff) {
+        stale++;
+        if (firstUnwritten < 0) firstUnwritten = p;
+      }
+    }
+    if (c.mitigations.transferredLengthCheck && r.pagesWritten !== pages.length) {
+      return this.failClosed(r, 'transferred-length', `decode reserved ${this.fmt(pages.length)} pages but ${this.fmt(r.pagesWritten)} were written`);
+    }
+    if (c.mitigations.perReadIntegrityCheck && stale > 0) {
+      return this.failClosed(r, 'per-read-integrity', `page ${firstUnwritten} of decode node ${r.decodeNode} was not written for this request in this handoff (${this.fmt(stale)} such pages)`);
+    }
+    // Decode trusts its block table: sequence length is the full prompt, over every reserved page.
+    r.pagesReadStale = stale;
+    const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt };
+    const first = r.first!;
+    const rest = generate(this.model, ctx, this.classifier(r), { query: first.token, steps: r.outputTokens - 1, history: [first.token] });
+    const tokens = [this.provenance(first, this.prefillPools[r.prefillNode]!), ...rest.map((t) => this.provenance(t, pool))];
+    const foreign = new Set<string>();
+    for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
+    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, foreignTenants: [...foreign].sort() });
+    const ms = r.outputTokens * c.timing.decodeMsPerToken;
+    this.queue.push(this.now + ms, { kind: 'decode-done', req: r.index, tokens });
+  }
+
+  private provenance(t: GeneratedToken, pool: KvPool): ProvenanceEntryWithToken {
+    return {
+      token: t.token,
+      node: pool.name,
+      page: t.page,
+      slot: t.slot,
+      writerRequest: t.writer,
+      writerTenant: t.writer >= 0 ? this.tenantNames[this.requestTenant[t.writer]!]! : null,
+      probability: t.probability,
+      foreignShare: t.foreignShare,
+    };
+  }
+
+  private failClosed(r: RequestState, check: 'transferred-length' | 'per-read-integrity', reason: string): void {
+    this.emit({ t: this.now, type: 'decode-check-failed', req: r.index, node: r.decodeNode, check, reason });
+    this.releaseDecode(r);
+    this.finish(r, 500, `${check} check failed: ${reason}`, []);
+  }
+
+  private decodeDone(req: number, tokens: ProvenanceEntryWithToken[]): void {
+    const r = this.requests[req]!;
+    this.releaseDecode(r);
+    // The pending 400 of an aborted request was overwritten by a normal finish (F17): 200.
+    this.finish(r, 200, null, tokens);
+  }
+
+  private releaseDecode(r: RequestState): void {
+    const pool = this.decodePools[r.decodeNode]!;
+    const clear = this.config.mitigations.clearPagesOnFree;
+    pool.free(r.decodePages!, clear);
+    this.emit({ t: this.now, type: 'decode-free', req: r.index, node: r.decodeNode, pages: toRanges(r.decodePages!), cleared: clear });
+    r.decodePages = null;
+    this.drainDecode(r.decodeNode);
+  }
+
+  private classifier(r: RequestState) {
+    return { requestTenant: this.requestTenant, tenant: r.tenant };
+  }
+
+  private finish(r: RequestState, status: Status, reason: string | null, tokens: ProvenanceEntryWithToken[]): void {
+    r.finished = true;
+    const tenant = this.tenantNames[r.tenant]!;
+    const provenance: ProvenanceEntry[] = tokens.map(({ token: _token, ...p }) => p);
+    const ids = tokens.map((t) => t.token);
+    const text = this.vocab.decode(ids);
+    const leakedFrom = [...new Set(provenance.map((p) => p.writerTenant).filter((n): n is string => n !== null && n !== tenant))].sort();
+    const canaryHits = this.tenantNames.filter((name) => name !== tenant && ids.includes(this.vocab.id(canaryWord(name))));
+    let expectedText: string | null = null;
+    let correct: boolean | null = null;
+    if (status === 200 && this.options.audit) {
+      const prompt = this.promptTokens(r.index);
+      const expected = generate(this.model, cleanContext(prompt, TOKEN_BOS, r.index), this.classifier(r), { query: prompt[prompt.length - 1]!, steps: r.outputTokens });
+      const expectedIds = expected.map((t) => t.token);
+      expectedText = this.vocab.decode(expectedIds);
+      correct = expectedIds.length === ids.length && expectedIds.every((t, i) => t === ids[i]);
+    }
+    const record: ResponseRecord = {
+      request: r.index,
+      id: r.id,
+      tenant,
+      arrivedAt: r.spec.at,
+      finishedAt: this.now,
+      promptTokens: r.prompt,
+      computedTokens: r.computeTokens,
+      status,
+      reason,
+      text,
+      tokens: ids,
+      provenance,
+      expectedText,
+      correct,
+      leakedFrom,
+      canaryHits,
+      pagesReserved: status === 400 ? 0 : pagesFor(r.prompt, this.config.pageSize),
+      pagesWritten: r.pagesWritten,
+      pagesReadStale: r.pagesReadStale,
+    };
+    this.responses.push(record);
+    this.emit({ t: this.now, type: 'response', req: r.index, status, leaked: leakedFrom.length > 0, correct });
+  }
+
+  counters(): Counters {
+    const statusCounts: Record<string, number> = {};
+    let leaked = 0;
+    let canaryLeaks = 0;
+    let integrityFailures = 0;
+    let pagesReserved = 0;
+    let pagesWritten = 0;
+    let pagesReadStale = 0;
+    for (const r of this.responses) {
+      statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
+      if (r.leakedFrom.length > 0) leaked++;
+      if (r.canaryHits.length > 0) canaryLeaks++;
+      if (r.status === 200 && r.correct === false) integrityFailures++;
+      pagesReserved += r.pagesReserved;
+      pagesWritten += r.pagesWritten;
+      pagesReadStale += r.pagesReadStale;
+    }
+    return {
+      requests: this.requests.length,
+      statusCounts,
+      rejected: statusCounts['400'] ?? 0,
+      served: statusCounts['200'] ?? 0,
+      errors: statusCounts['500'] ?? 0,
+      leaked,
+      canaryLeaks,
+      integrityFailures,
+      pagesReserved,
+      pagesWritten,
+      pagesReadStale,
+    };
+  }
+
+  /** Bytes of KV memory (typed arrays) held by every node. */
+  memoryByNode(): { node: string; bytes: number; pages: number }[] {
+    return [...this.prefillPools, ...this.decodePools].map((p) => ({ node: p.name, bytes: p.byteSize, pages: p.pageCount }));
+  }
+}
+
+function poolSlots(pool: KvPool) {
+  return { keyTokens: pool.keyTokens, valueTokens: pool.valueTokens, slotWriter: pool.slotWriter, pageSize: pool.pageSize };
+}
+
+export { NO_REQUEST };
+
+/** Runs a trace to the end and returns the simulation (its responses, counters and hash). */
+export function simulate(config: EngineConfig, trace: Trace, options?: SimulationOptions): Simulation {
+  return new Simulation(config, trace, options).run();
+}

@@ -1,0 +1,34 @@
+/** A workload: who sends what, when. The JSON trace format documented in the README. */
+import type { Topic } from './vocab.ts';
+
+export interface TenantSpec {
+  /** Lower-case name; also the word the tenant's records mention and its canary's suffix. */
+  name: string;
+  topic?: Topic;
+  /** Whether the tenant's documents carry its canary marker. Default true. */
+  canary?: boolean;
+  /** Replaces the tenant's generated document: prompts are cut from this text, cycled. */
+  text?: string;
+}
+
+export interface TraceRequest {
+  id?: string;
+  /** Arrival, in ms from the start of the trace. */
+  at: number;
+  tenant: string;
+  promptTokens: number;
+  /** The prompt's words (cycled to promptTokens); default: cut from the tenant's document. */
+  text?: string;
+  /** Where in the tenant's document the prompt starts; default: drawn from the seed. */
+  offset?: number;
+  outputTokens?: number;
+}
+
+export interface Trace {
+  version: 1;
+  name?: string;
+  /** ISO time of `at = 0`, for display only. */
+  startTime?: string;
+  tenants: TenantSpec[];
+  requests: TraceRequest[];
+}
