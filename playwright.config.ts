@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser: Debian's Chromium where it is installed (this project's CI and dev machines, which cannot
+ * download Playwright's browser); otherwise Playwright's own (`npx playwright install chromium`).
+ * PW_CHROMIUM overrides both.
+ */
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const executablePath = process.env.PW_CHROMIUM || systemChromium;
+const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+const PORT = 4173;
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : undefined,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  reporter: process.env.CI ? [['list']] : [['list']],
+  timeout: 60_000,
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}/`,
+    viewport: { width: 1280, height: 720 },
+    trace: 'off',
+    launchOptions: {
+      ...(executablePath ? { executablePath } : {}),
+      args: [
+        ...(runningAsRoot ? ['--no-sandbox'] : []),
+        // Without these Chromium dials out at start-up; this machine's network refuses it.
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--enable-unsafe-webgpu',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } }],
+  webServer: {
+    command: `npx vite preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

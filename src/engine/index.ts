@@ -1,0 +1,13 @@
+/** The engine's public surface. Pure TypeScript: runs in Node, a Web Worker or a page alike. */
+export * from './config.ts';
+export * from './trace.ts';
+export * from './events.ts';
+export * from './kvPool.ts';
+export * from './attention.ts';
+export * from './simulation.ts';
+export * from './scenarios.ts';
+export * from './matrix.ts';
+export * from './schema.ts';
+export { Vocabulary, TENANT_NAMES, TOPICS, canaryWord, TOKEN_ZERO, TOKEN_PLACEHOLDER, TOKEN_BOS } from './vocab.ts';
+export { Prng, seedFromString } from './prng.ts';
+export { Fnv64, fnv64Hex } from './hash.ts';
