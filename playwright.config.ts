@@ -10,7 +10,8 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 const executablePath = process.env.PW_CHROMIUM || systemChromium;
 const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-const PORT = 4173;
+/** PW_PORT lets several checkouts run their e2e suites side by side. */
+const PORT = Number(process.env.PW_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test';
 
 test.describe('outcome summary', () => {
-  test('the engine runs in the browser and the leak follows the switches', async ({ page }) => {
+  test('the engine runs in the browser and the leak follows the switches', async ({ page, baseURL }) => {
+    const origin = new URL(baseURL!).origin;
     const foreign: string[] = [];
     page.on('request', (r) => {
       const url = new URL(r.url());
-      if (url.origin !== 'http://127.0.0.1:4173' && !url.protocol.startsWith('data') && !url.protocol.startsWith('blob')) foreign.push(r.url());
+      if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') foreign.push(r.url());
     });
     await page.goto('./');
     const summary = page.getByTestId('outcome-summary');
