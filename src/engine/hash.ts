@@ -10,7 +10,7 @@ export class Fnv64 {
     let hi = this.hi;
     let lo = this.lo;
     for (let i = 0; i < text.length; i++) {
-      lo ^= text.charCodeAt(i);
+      lo = (lo ^ text.charCodeAt(i)) >>> 0;
       // Multiply (hi, lo) by the FNV prime 0x100000001b3 = 2^40 + 0x1b3, modulo 2^64.
       const loMul = lo * 0x1b3;
       const carry = Math.floor(loMul / 4294967296);

@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
+import { pagesOf, type EngineEvent } from './events.ts';
+import { demoTrace } from './scenarios.ts';
+import { Simulation, simulate } from './simulation.ts';
+import type { Trace, TraceRequest } from './trace.ts';
+import { TENANT_NAMES } from './vocab.ts';
+
+/** A scaled-down deployment (same shape, small numbers) so property tests run many workloads fast. */
+const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
+  pageSize: 16,
+  advertisedContextTokens: 4096,
+  prefillCapacityTokens: 2048,
+  decodeCapacityTokens: 6144,
+  outputTokens: 10,
+});
+const small = (o: ConfigOverrides = {}) => withOverrides(SMALL, o);
+const OVER = SMALL.prefillCapacityTokens;
+
+/**
+ * Random workloads: `warm` tenants fill the decode pools with concurrent prompts, then a different
+ * tenant (the requester, who sent nothing before) sends prompts, some longer than the prefill cache.
+ */
+const workloadArb = fc
+  .record({
+    warmTenants: fc.integer({ min: 1, max: 3 }),
+    warmSizes: fc.array(fc.integer({ min: 600, max: 1800 }), { minLength: 8, maxLength: 12 }),
+    requests: fc.array(fc.record({ gap: fc.integer({ min: 0, max: 3000 }), tokens: fc.oneof(fc.integer({ min: 20, max: OVER }), fc.integer({ min: OVER + 1, max: 4096 })) }), { minLength: 1, maxLength: 6 }),
+    seed: fc.string({ maxLength: 6 }),
+  })
+  .map(({ warmTenants, warmSizes, requests, seed }) => {
+    const tenants = TENANT_NAMES.slice(0, warmTenants + 1);
+    const requester = tenants[warmTenants]!;
+    const list: TraceRequest[] = warmSizes.map((n, i) => ({ id: `warm-${i}`, at: 0, tenant: tenants[i % warmTenants]!, promptTokens: n }));
+    let at = 600_000;
+    requests.forEach((r, i) => {
+      at += r.gap;
+      list.push({ id: `req-${i}`, at, tenant: requester, promptTokens: r.tokens });
+    });
+    const trace: Trace = { version: 1, tenants: tenants.map((name) => ({ name })), requests: list };
+    return { trace, requester, seed };
+  });
+
+describe('simulation: invariants over random workloads', () => {
+  it('conserves pages and never gives one page to two live requests', () => {
+    fc.assert(
+      fc.property(workloadArb, fc.boolean(), ({ trace, seed }, clear) => {
+        const owner = new Map<string, number>();
+        const check = (e: EngineEvent) => {
+          if (e.type === 'decode-reserve' || e.type === 'prefill-alloc') {
+            const kind = e.type === 'decode-reserve' ? 'd' : 'p';
+            for (const p of pagesOf(e.pages)) {
+              const key = `${kind}${e.node}:${p}`;
+              expect(owner.has(key)).toBe(false);
+              owner.set(key, e.req);
+            }
+          }
+          if (e.type === 'decode-free' || e.type === 'prefill-free') {
+            const kind = e.type === 'decode-free' ? 'd' : 'p';
+            for (const p of pagesOf(e.pages)) {
+              const key = `${kind}${e.node}:${p}`;
+              expect(owner.get(key)).toBe(e.req);
+              owner.delete(key);
+            }
+          }
+        };
+        const sim = new Simulation(small({ seed, mitigations: { clearPagesOnFree: clear } }), trace, { onEvent: check, keepEvents: false });
+        while (sim.step()) {
+          for (const pool of [...sim.prefillPools, ...sim.decodePools]) {
+            let owned = 0;
+            for (let p = 0; p < pool.pageCount; p++) if (pool.pageOwner[p] !== -1) owned++;
+            expect(owned + pool.freePages).toBe(pool.pageCount);
+          }
+        }
+        expect(owner.size).toBe(0); // everything reserved was freed by the end
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('with the fixed reject path, or prefill capacity ≥ advertised, no response draws on another tenant', () => {
+    fc.assert(
+      fc.property(workloadArb, fc.constantFrom<ConfigOverrides>({ rejectPath: 'fixed' }, { prefillCapacityTokens: 4096 }), ({ trace, seed }, fix) => {
+        const sim = simulate(small({ seed, ...fix }), trace, { keepEvents: false });
+        for (const r of sim.responses) {
+          expect(r.leakedFrom).toEqual([]);
+          expect(r.canaryHits).toEqual([]);
+          if (r.status === 200) expect(r.correct).toBe(true);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('with both defects on a warm pool, every over-capacity request is answered 200 from other tenants\' KV', () => {
+    // Warm = what the long prompts read was written by others: the requester sends only long prompts
+    // here (its own earlier short prompts would otherwise be the stale content it reads).
+    const warmArb = workloadArb.filter(({ trace, requester }) => {
+      const warmTokens = trace.requests.filter((r) => r.tenant !== requester).reduce((a, r) => a + r.promptTokens, 0);
+      return warmTokens >= 11_000 && trace.requests.every((r) => r.tenant !== requester || r.promptTokens > OVER);
+    });
+    fc.assert(
+      fc.property(warmArb, ({ trace, seed }) => {
+        const sim = simulate(small({ seed }), trace, { keepEvents: false });
+        const over = sim.responses.filter((r) => r.promptTokens > OVER);
+        for (const r of over) {
+          expect(r.status).toBe(200);
+          expect(r.computedTokens).toBe(1);
+          expect(r.leakedFrom.length).toBeGreaterThan(0);
+          expect(r.correct).toBe(false);
+        }
+        // Ordinary requests are untouched by the bug.
+        for (const r of sim.responses.filter((x) => x.promptTokens <= OVER)) expect(r.leakedFrom).toEqual([]);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('clearing pages on free removes all foreign content from every response', () => {
+    fc.assert(
+      fc.property(workloadArb, ({ trace, seed }) => {
+        const sim = simulate(small({ seed, mitigations: { clearPagesOnFree: true } }), trace, { keepEvents: false });
+        for (const r of sim.responses) {
+          expect(r.leakedFrom).toEqual([]);
+          expect(r.canaryHits).toEqual([]);
+          for (const p of r.provenance) expect(p.foreignShare).toBe(0);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('simulation: the leak comes from memory, not from a rule', () => {
+  /** One earlier tenant, whose text we control, warms decode; then an over-long prompt arrives. */
+  function secretTrace(secret: string): Trace {
+    return {
+      version: 1,
+      tenants: [{ name: 'acme', text: `the vault code is ${secret} and the door opens at noon .` }, { name: 'borealis', canary: false }],
+      requests: [
+        ...Array.from({ length: 6 }, (_, i) => ({ id: `acme-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })),
+        { id: 'long', at: 600_000, tenant: 'borealis', promptTokens: 3000 },
+      ],
+    };
+  }
+  const longOf = (sim: Simulation) => sim.responses.find((r) => r.id === 'long')!;
+
+  it("changing what an earlier tenant sent changes the leaked text with it", () => {
+    const walrus = longOf(simulate(small(), secretTrace('walrus')));
+    const narwhal = longOf(simulate(small(), secretTrace('narwhal')));
+    expect(walrus.leakedFrom).toEqual(['acme']);
+    expect(walrus.text).toContain('walrus');
+    expect(walrus.text).not.toContain('narwhal');
+    expect(narwhal.text).toContain('narwhal');
+    expect(narwhal.text).not.toContain('walrus');
+    // Nothing but the secret differs.
+    expect(narwhal.text.replaceAll('narwhal', 'walrus')).toBe(walrus.text);
+  });
+
+  it('zeroing every pool by hand before the long request removes the leak', () => {
+    const sim = new Simulation(small(), secretTrace('walrus'));
+    sim.runUntil(599_999);
+    for (const pool of [...sim.decodePools, ...sim.prefillPools]) {
+      pool.keyTokens.fill(0);
+      pool.valueTokens.fill(0);
+      pool.slotWriter.fill(-1);
+    }
+    sim.run();
+    const r = longOf(sim);
+    expect(r.status).toBe(200);
+    expect(r.leakedFrom).toEqual([]);
+    expect(r.text).not.toContain('walrus');
+  });
+
+  it('zeroing only decode leaves the placeholder page: its stale prefill slots still leak', () => {
+    const sim = new Simulation(small(), secretTrace('walrus'));
+    sim.runUntil(599_999);
+    for (const pool of sim.decodePools) {
+      pool.keyTokens.fill(0);
+      pool.valueTokens.fill(0);
+      pool.slotWriter.fill(-1);
+    }
+    sim.run();
+    const r = longOf(sim);
+    const reserve = sim.events.find((e) => e.type === 'decode-reserve' && e.req === r.request)!;
+    const placeholderPage = reserve.type === 'decode-reserve' ? reserve.pages[0]![0] : -1;
+    expect(r.leakedFrom).toEqual(['acme']);
+    // Every foreign token drew on the one page prefill copied over: page-granular RDMA moved the
+    // placeholder plus the rest of a prefill page that acme had used.
+    for (const p of r.provenance) if (p.writerTenant === 'acme') expect(p.page).toBe(placeholderPage);
+  });
+
+  it('without earlier tenants there is nothing to leak: a cold pool gives garbage, not text', () => {
+    const trace: Trace = { version: 1, tenants: [{ name: 'borealis' }], requests: [{ id: 'long', at: 0, tenant: 'borealis', promptTokens: 3000 }] };
+    const r = longOf(simulate(small(), trace));
+    expect(r.status).toBe(200);
+    expect(r.leakedFrom).toEqual([]);
+    expect(r.correct).toBe(false);
+  });
+});
+
+describe('simulation: control flow of the two defects', () => {
+  const one = (tokens: number, o: ConfigOverrides = {}) => {
+    const trace: Trace = { version: 1, tenants: [{ name: 'acme' }], requests: [{ id: 'x', at: 0, tenant: 'acme', promptTokens: tokens }] };
+    return simulate(withOverrides(INCIDENT_CONFIG, o), trace);
+  };
+
+  it('the fixed reject path answers 400 before any reservation, naming both numbers', () => {
+    const sim = one(700_000, { rejectPath: 'fixed' });
+    const r = sim.responses[0]!;
+    expect(r.status).toBe(400);
+    expect(r.reason).toContain('700,000');
+    expect(r.reason).toContain('681,280');
+    expect(sim.events.map((e) => e.type)).toEqual(['arrive', 'reject', 'response']);
+  });
+
+  it('the buggy path computes one placeholder token, sends one page and reports Success', () => {
+    const sim = one(700_000);
+    const types = sim.events.map((e) => e.type);
+    expect(types).toContain('abort-marked');
+    const reserve = sim.events.find((e) => e.type === 'decode-reserve')!;
+    const transfer = sim.events.find((e) => e.type === 'kv-transfer')!;
+    expect(reserve.type === 'decode-reserve' && reserve.pageCount).toBe(Math.ceil(700_000 / 64));
+    expect(transfer.type === 'kv-transfer' && transfer.pagesWritten).toBe(1);
+    expect(sim.events.find((e) => e.type === 'transfer-done')).toMatchObject({ status: 'Success' });
+    expect(sim.responses[0]!.status).toBe(200);
+  });
+
+  it('prompts longer than the advertised context are refused by the tokenizer on either path', () => {
+    expect(one(1_048_577).responses[0]).toMatchObject({ status: 400 });
+    expect(one(1_048_577).events.map((e) => e.type)).toEqual(['arrive', 'reject', 'response']);
+  });
+
+  it('threshold rules: the report counts prompts over 681,280; SGLang rejects at 681,274 and over', () => {
+    expect(one(681_280).responses[0]!.computedTokens).toBe(681_280);
+    expect(one(681_281).responses[0]!.computedTokens).toBe(1);
+    expect(one(681_273, { thresholdRule: 'sglang' }).responses[0]!.computedTokens).toBe(681_273);
+    expect(one(681_274, { thresholdRule: 'sglang' }).responses[0]!.computedTokens).toBe(1);
+  });
+
+  it('decode admission blocks the FIFO head while its pages are not free', () => {
+    const trace: Trace = {
+      version: 1,
+      tenants: [{ name: 'acme' }, { name: 'borealis' }],
+      requests: [
+        { id: 'big', at: 0, tenant: 'acme', promptTokens: 3500 },
+        { id: 'blocked', at: 1, tenant: 'borealis', promptTokens: 4000 },
+        { id: 'small', at: 2, tenant: 'borealis', promptTokens: 100 },
+      ],
+    };
+    const sim = simulate(small({ decodeNodes: 1, prefillCapacityTokens: 4096 }), trace);
+    const reserveOrder = sim.events.filter((e) => e.type === 'decode-reserve').map((e) => e.req);
+    expect(reserveOrder).toEqual([0, 1, 2]); // the small one does not overtake the blocked head
+    expect(sim.events.some((e) => e.type === 'decode-wait' && e.req === 1)).toBe(true);
+    expect(sim.responses.every((r) => r.status === 200 && r.correct)).toBe(true);
+  });
+});
+
+describe('simulation: determinism', () => {
+  it('the same config and trace give a byte-identical event log', () => {
+    const a = simulate(INCIDENT_CONFIG, demoTrace());
+    const b = simulate(INCIDENT_CONFIG, demoTrace());
+    expect(JSON.stringify(a.events)).toBe(JSON.stringify(b.events));
+    expect(a.eventLogHash).toBe(b.eventLogHash);
+    expect(JSON.stringify(a.responses)).toBe(JSON.stringify(b.responses));
+  });
+
+  it('a different seed gives a different log', () => {
+    const a = simulate(INCIDENT_CONFIG, demoTrace());
+    const b = simulate(withOverrides(INCIDENT_CONFIG, { seed: 'other' }), demoTrace());
+    expect(a.eventLogHash).not.toBe(b.eventLogHash);
+  });
+
+  it('golden: the demo trace under the incident deployment', () => {
+    const sim = simulate(INCIDENT_CONFIG, demoTrace());
+    const leak = sim.responses.find((r) => r.leakedFrom.length > 0)!;
+    expect({ counters: sim.counters(), hash: sim.eventLogHash, leak: { id: leak.id, from: leak.leakedFrom, text: leak.text } }).toMatchSnapshot();
+  });
+});
