@@ -1,4 +1,4 @@
-/** A promise-based client of the engine worker (one worker, requests matched by id). */
+/** A promise-based client of the engine worker (one worker, replies matched by id). */
 import type { WorkerRequest, WorkerResponse } from './protocol.ts';
 
 type Pending = { resolve: (r: WorkerResponse) => void; reject: (e: Error) => void };
@@ -26,11 +26,12 @@ function getWorker(): Worker {
 }
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type ReplyFor<K extends WorkerRequest['kind']> = Extract<WorkerResponse, { kind: K }>;
 
-export function callEngine(request: WithoutId<WorkerRequest>): Promise<WorkerResponse> {
+export function callEngine<R extends WithoutId<WorkerRequest>>(request: R): Promise<ReplyFor<R['kind']>> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { resolve: resolve as (r: WorkerResponse) => void, reject });
     getWorker().postMessage({ ...request, id } as WorkerRequest);
   });
 }

@@ -8,6 +8,7 @@ export * from './simulation.ts';
 export * from './scenarios.ts';
 export * from './matrix.ts';
 export * from './schema.ts';
+export * from './pageState.ts';
 export { Vocabulary, TENANT_NAMES, TOPICS, canaryWord, TOKEN_ZERO, TOKEN_PLACEHOLDER, TOKEN_BOS } from './vocab.ts';
 export { Prng, seedFromString } from './prng.ts';
 export { Fnv64, fnv64Hex } from './hash.ts';

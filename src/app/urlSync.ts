@@ -1,0 +1,44 @@
+/**
+ * Keeps the store and the URL in step: reads the URL at start-up and on back/forward (notices name
+ * what was ignored), writes it on every change — a new history entry for discrete changes, a replaced
+ * one while the time scrubs or plays, so back/forward steps between situations, not frames.
+ */
+import { DEFAULT_STATE, useApp, type AppState } from './state/store.ts';
+import { parseUrlState, serializeUrlState } from './state/urlState.ts';
+
+let applying = false;
+
+function applyFromLocation(): void {
+  const { state, ignored } = parseUrlState(window.location.search);
+  applying = true;
+  const current = useApp.getState();
+  const patch: Partial<AppState> = { ...DEFAULT_STATE, notices: current.notices, ...state, playing: false };
+  useApp.getState().set(patch);
+  applying = false;
+  if (ignored.length > 0) useApp.getState().notify(`Ignored in the link: ${ignored.join('; ')}. Defaults are used for those.`);
+}
+
+export function startUrlSync(): () => void {
+  applyFromLocation();
+  window.history.replaceState(null, '', serializeUrlState(useApp.getState()) + window.location.hash);
+  const onPop = () => applyFromLocation();
+  window.addEventListener('popstate', onPop);
+  let timer = 0;
+  const unsubscribe = useApp.subscribe((s, prev) => {
+    if (applying) return;
+    const next = serializeUrlState(s);
+    if (next === window.location.search) return;
+    const onlyTime = serializeUrlState({ ...s, time: prev.time }) === serializeUrlState(prev);
+    if (onlyTime) {
+      // Scrubbing: replace, at most every 150 ms, so history is not flooded.
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrlState(useApp.getState()) + window.location.hash), 150);
+    } else {
+      window.history.pushState(null, '', next + window.location.hash);
+    }
+  });
+  return () => {
+    window.removeEventListener('popstate', onPop);
+    unsubscribe();
+  };
+}

@@ -1,0 +1,187 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { EngineEvent } from '../../engine/index.ts';
+import { useRequestDetail } from '../hooks.ts';
+import { useT } from '../i18n.ts';
+import type { RunSummary, Snapshot } from '../protocol.ts';
+import { useApp } from '../state/store.ts';
+import { tenantRgb } from './palette.ts';
+import { RequestPicker } from './RequestPicker.tsx';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/** One sentence per engine event of a request's handoff (the narrative the steps walk through). */
+export function describeEvent(e: EngineEvent, run: RunSummary): string {
+  const node = (kind: string, i: number) => `${kind}-${i}`;
+  switch (e.type) {
+    case 'arrive':
+      return `Client of ${e.tenant} sends ${fmt(e.tokens)} tokens; the tokenizer checks only the advertised context.`;
+    case 'reject':
+      return `Rejected with HTTP 400 at ${e.stage}: ${e.reason}.`;
+    case 'abort-marked':
+      return 'The scheduler marks the request aborted (400 pending) and replaces its input with one placeholder token — but keeps it queued.';
+    case 'route':
+      return `Router pairs ${node('prefill', e.prefill)} with ${node('decode', e.decode)}, bootstrap room ${e.room}.`;
+    case 'decode-wait':
+      return `Decode admission waits: ${fmt(e.needPages)} pages needed, ${fmt(e.freePages)} free (FIFO head blocks).`;
+    case 'decode-reserve':
+      return `${node('decode', e.node)} reserves ${fmt(e.pageCount)} pages for the full prompt and sends their ids to prefill.`;
+    case 'prefill-wait':
+      return `Prefill admission waits for ${fmt(e.needPages)} pages.`;
+    case 'prefill-alloc':
+      return `${node('prefill', e.node)} admits it: ${fmt(e.computeTokens)} token${e.computeTokens === 1 ? '' : 's'} to compute, ${e.pages.reduce((a, r) => a + r[1], 0)} page(s).`;
+    case 'prefill-compute':
+      return `Prefill computes KV for ${fmt(e.tokens)} token${e.tokens === 1 ? '' : 's'} and the first output token.`;
+    case 'kv-transfer':
+      return `RDMA copies ${fmt(e.pagesWritten)} whole page${e.pagesWritten === 1 ? '' : 's'} into decode's reserved pages.`;
+    case 'prefill-free':
+      return `Prefill frees its pages${e.cleared ? ' and clears them' : ' (not cleared)'}.`;
+    case 'transfer-done':
+      return `Prefill sends "done": (room ${e.room}, ${e.status}). Every page it computed was sent, so: Success.`;
+    case 'decode-check-failed':
+      return `Decode's ${e.check} check fails closed: ${e.reason}.`;
+    case 'decode-read':
+      return `Decode runs over all ${fmt(e.pageCount)} pages (${fmt(e.seqLen)} tokens); ${fmt(e.stalePages)} were not written for it${e.foreignTenants.length ? ` and hold KV of ${e.foreignTenants.join(', ')}` : ''}.`;
+    case 'response':
+      return `The client receives HTTP ${e.status}${e.leaked ? ' — an answer built from other tenants\' KV' : ''}.`;
+    case 'decode-free':
+      return `Decode frees its ${e.pages.reduce((a, r) => a + r[1], 0)} pages${e.cleared ? ' and clears them' : ' (not cleared)'}.`;
+  }
+  void run;
+}
+
+function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; requesterTenant: number; tenants: string[] }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const width = 720;
+  const height = 36;
+  const node = snapshot?.nodes.find((n) => n.name === decodeNode);
+  const summary = useMemo(() => {
+    let written = 0;
+    let stale = 0;
+    let empty = 0;
+    const byTenant = new Map<number, number>();
+    if (node) {
+      for (const p of pages) {
+        if (node.writtenFor[p] === req) written++;
+        else if (node.writerTenant[p]! >= 0) {
+          stale++;
+          byTenant.set(node.writerTenant[p]!, (byTenant.get(node.writerTenant[p]!) ?? 0) + 1);
+        } else empty++;
+      }
+    }
+    return { written, stale, empty, byTenant };
+  }, [node, pages, req]);
+
+  useEffect(() => {
+    const ctx = canvas.current?.getContext('2d');
+    if (!ctx || !node) return;
+    ctx.clearRect(0, 0, width, height);
+    const n = pages.length;
+    // One column per page when they fit, else pages share a column (the majority state is drawn).
+    for (let x = 0; x < width; x++) {
+      const p = pages[Math.min(n - 1, Math.floor((x / width) * n))];
+      if (p === undefined) break;
+      const mine = node.writtenFor[p] === req;
+      const tenant = mine ? requesterTenant : node.writerTenant[p]!;
+      const [r, g, b] = tenantRgb(tenant);
+      ctx.fillStyle = tenant < 0 ? '#bbb' : `rgb(${r},${g},${b})`;
+      if (mine) ctx.fillRect(x, 0, 1, height);
+      else if (tenant >= 0) for (let y = x % 4; y < height; y += 4) ctx.fillRect(x, y, 1, 2); // hatched: stale
+      else ctx.fillRect(x, height / 2 - 1, 1, 2);
+    }
+  }, [node, pages, req, requesterTenant]);
+
+  return (
+    <div className="strip">
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={`${pages.length} pages: ${summary.written} written for this request, ${summary.stale} stale, ${summary.empty} never written`} data-testid="block-table" />
+      <p className="hint" data-testid="block-table-summary">
+        {fmt(pages.length)} reserved · {fmt(summary.written)} written for it · {fmt(summary.stale)} stale ·{' '}
+        {[...summary.byTenant.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([tenant, count]) => `${fmt(count)} of ${tenants[tenant]}`)
+          .join(', ')}
+      </p>
+    </div>
+  );
+}
+
+export function TransferView({ run, snapshot }: { run: RunSummary; snapshot: Snapshot | null }) {
+  const t = useT();
+  const req = useApp((s) => s.selectedRequest);
+  const time = useApp((s) => s.time);
+  const set = useApp((s) => s.set);
+  const detail = useRequestDetail(run, req);
+  const events = detail.data?.events ?? [];
+  let current = -1;
+  events.forEach((e, i) => {
+    if (e.t <= time) current = i;
+  });
+  const go = (i: number) => {
+    const e = events[Math.max(0, Math.min(events.length - 1, i))];
+    if (e) set({ time: e.t, playing: false });
+  };
+  const reserve = events.find((e) => e.type === 'decode-reserve');
+  const blockPages = useMemo(() => {
+    if (!reserve || reserve.type !== 'decode-reserve') return [];
+    const out: number[] = [];
+    for (const [first, count] of reserve.pages) for (let p = first; p < first + count; p++) out.push(p);
+    return out;
+  }, [reserve]);
+  const done = events.find((e) => e.type === 'transfer-done');
+  return (
+    <section aria-labelledby="transfer-h" className="transfer-view">
+      <h2 id="transfer-h">
+        {t('transferTitle')} <span className="badge model">{t('model')}</span>
+      </h2>
+      <RequestPicker run={run} />
+      {req === null ? <p className="hint">{t('selectRequest')}</p> : null}
+      {detail.data ? (
+        <>
+          <p>
+            <b>{detail.data.response.id}</b> · {t('tenant')} <b>{detail.data.response.tenant}</b> · {t('clientSent')} {fmt(detail.data.response.promptTokens)} {t('tokens')} · {t('prefillComputed')}{' '}
+            <b data-testid="computed-tokens">{fmt(detail.data.response.computedTokens)}</b>
+            {detail.data.response.computedTokens === 1 && detail.data.response.promptTokens > 1 ? ` (${t('placeholderNote')})` : ''} · {t('status')}{' '}
+            <b data-testid="transfer-status">{detail.data.response.status}</b>
+          </p>
+          <div className="stepper" role="group" aria-label={t('step')}>
+            <button type="button" onClick={() => go(current - 1)} disabled={current <= 0}>
+              {t('stepBack')}
+            </button>
+            <span aria-live="polite" data-testid="step-label">
+              {t('step')} {current + 1} {t('of')} {events.length}
+            </span>
+            <button type="button" onClick={() => go(current + 1)} disabled={current >= events.length - 1} data-testid="step-forward">
+              {t('stepForward')}
+            </button>
+          </div>
+          <ol className="steps">
+            {events.map((e, i) => (
+              <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined}>
+                <button type="button" className="linklike" onClick={() => go(i)}>
+                  <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>+{((e.t - events[0]!.t) / 1000).toFixed(3)} s</time>
+                </button>{' '}
+                {describeEvent(e, run)}
+              </li>
+            ))}
+          </ol>
+          {blockPages.length > 0 && reserve?.type === 'decode-reserve' ? (
+            <>
+              <h3>
+                {t('blockTable')} (decode-{reserve.node})
+              </h3>
+              <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} requesterTenant={run.requests.tenant[req!]!} tenants={run.tenants} />
+              <p className="legend-inline">
+                <span className="key live" /> {t('legendWritten')} <span className="key stale" /> {t('legendStale')} <span className="key zero" /> {t('legendEmpty')}
+              </p>
+            </>
+          ) : null}
+          {done && done.type === 'transfer-done' ? (
+            <p className="done-message">
+              <b>{t('doneMessage')}</b>: <code>(room {done.room}, {done.status})</code> — {t('doneNote')}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,227 @@
+/**
+ * The timeline chart as a plain module over d3: a UTC time axis, zoom and pan (d3-zoom), and lanes
+ * for traffic density (bucketed per pixel), leaked responses, cross-tenant reads and the comparison
+ * run, with milestone markers and the cursor. React owns the <svg>; this module owns what is inside.
+ */
+import * as d3 from 'd3';
+
+export interface TimelineLaneData {
+  /** Epoch ms of simulated time 0. */
+  startEpochMs: number;
+  endMs: number;
+  arrivals: Float64Array;
+  /** Simulated ms of each leaked response (finish time). */
+  leaks: number[];
+  violations: number[];
+  /** Leaks of the comparison run, when one is shown. */
+  compareLeaks: number[] | null;
+  /** First simulated ms at which the two runs' outcomes differ. */
+  divergence: number | null;
+  milestones: { epochMs: number; label: string; id: string }[];
+}
+
+export interface TimelineCallbacks {
+  onSeek: (ms: number) => void;
+  onViewChange?: (visible: [number, number]) => void;
+}
+
+const MARGIN = { left: 92, right: 12, top: 20, bottom: 4 };
+const LANES = ['traffic', 'leaks', 'violations', 'compare'] as const;
+const LANE_H = 22;
+
+export class TimelineChart {
+  private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
+  private width = 800;
+  private x0 = d3.scaleUtc();
+  private x = d3.scaleUtc();
+  private data: TimelineLaneData | null = null;
+  private cursorMs = 0;
+  private readonly zoom: d3.ZoomBehavior<SVGRectElement, unknown>;
+  private transform = d3.zoomIdentity;
+  private labels: Record<string, string> = {};
+
+  constructor(element: SVGSVGElement, private readonly callbacks: TimelineCallbacks) {
+    this.svg = d3.select(element);
+    this.svg.selectAll('*').remove();
+    this.svg.append('g').attr('class', 'lane-labels');
+    this.svg.append('g').attr('class', 'axis');
+    const plot = this.svg.append('g').attr('class', 'plot');
+    plot.append('g').attr('class', 'milestones');
+    plot.append('path').attr('class', 'density');
+    plot.append('g').attr('class', 'leaks');
+    plot.append('g').attr('class', 'violations');
+    plot.append('g').attr('class', 'compare');
+    plot.append('line').attr('class', 'divergence');
+    plot.append('line').attr('class', 'cursor');
+    this.zoom = d3
+      .zoom<SVGRectElement, unknown>()
+      .scaleExtent([1, 1e6])
+      .on('zoom', (event: d3.D3ZoomEvent<SVGRectElement, unknown>) => {
+        this.transform = event.transform;
+        this.x = this.transform.rescaleX(this.x0);
+        this.render();
+        const [a, b] = this.x.domain();
+        if (this.data) this.callbacks.onViewChange?.([+a! - this.data.startEpochMs, +b! - this.data.startEpochMs]);
+      });
+    this.svg
+      .append('rect')
+      .attr('class', 'overlay')
+      .attr('fill', 'transparent')
+      .call(this.zoom)
+      .on('dblclick.zoom', null)
+      .on('click', (event: MouseEvent) => {
+        if (!this.data) return;
+        const [mx] = d3.pointer(event);
+        this.callbacks.onSeek(this.clampMs(+this.x.invert(mx) - this.data.startEpochMs));
+      });
+  }
+
+  get height(): number {
+    return MARGIN.top + LANES.length * LANE_H + MARGIN.bottom;
+  }
+
+  setLabels(labels: Record<string, string>): void {
+    this.labels = labels;
+  }
+
+  setData(data: TimelineLaneData, width: number): void {
+    const domainChanged = !this.data || this.data.startEpochMs !== data.startEpochMs || this.data.endMs !== data.endMs;
+    this.data = data;
+    this.width = width;
+    this.x0 = d3.scaleUtc().domain([new Date(data.startEpochMs), new Date(data.startEpochMs + Math.max(1, data.endMs))]).range([MARGIN.left, width - MARGIN.right]);
+    const span = Math.max(1, data.endMs);
+    // Zoom in down to about one second across the whole width: "down to one request".
+    this.zoom.scaleExtent([1, Math.max(1, span / 1000)]).translateExtent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]).extent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]);
+    if (domainChanged) this.transform = d3.zoomIdentity;
+    this.x = this.transform.rescaleX(this.x0);
+    this.svg.attr('width', width).attr('height', this.height).attr('viewBox', `0 0 ${width} ${this.height}`);
+    this.svg.select<SVGRectElement>('rect.overlay').attr('x', MARGIN.left).attr('y', 0).attr('width', Math.max(0, width - MARGIN.left - MARGIN.right)).attr('height', this.height);
+    this.render();
+  }
+
+  setCursor(ms: number): void {
+    this.cursorMs = ms;
+    this.renderCursor();
+  }
+
+  /** Zooms by `factor` around the cursor (keyboard zoom). */
+  zoomBy(factor: number): void {
+    const rect = this.svg.select<SVGRectElement>('rect.overlay');
+    if (!this.data) return;
+    const cx = this.x(new Date(this.data.startEpochMs + this.cursorMs));
+    rect.call(this.zoom.scaleBy, factor, [cx, this.height / 2]);
+  }
+
+  resetZoom(): void {
+    this.svg.select<SVGRectElement>('rect.overlay').call(this.zoom.transform, d3.zoomIdentity);
+  }
+
+  /** Keeps the cursor in view when playback or the keyboard moves it out. */
+  follow(ms: number): void {
+    if (!this.data) return;
+    const px = this.x(new Date(this.data.startEpochMs + ms));
+    if (px < MARGIN.left || px > this.width - MARGIN.right) {
+      const rect = this.svg.select<SVGRectElement>('rect.overlay');
+      rect.call(this.zoom.translateTo, this.x0(new Date(this.data.startEpochMs + ms)), this.height / 2);
+    }
+  }
+
+  visibleSpanMs(): number {
+    const [a, b] = this.x.domain();
+    return +b! - +a!;
+  }
+
+  private clampMs(ms: number): number {
+    return Math.max(0, Math.min(this.data?.endMs ?? 0, ms));
+  }
+
+  private laneY(lane: (typeof LANES)[number]): number {
+    return MARGIN.top + LANES.indexOf(lane) * LANE_H;
+  }
+
+  private render(): void {
+    const data = this.data;
+    if (!data) return;
+    const x = this.x;
+    const toX = (ms: number) => x(new Date(data.startEpochMs + ms));
+    const visible = (ms: number) => {
+      const px = toX(ms);
+      return px >= MARGIN.left && px <= this.width - MARGIN.right;
+    };
+    const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 110))).tickSizeOuter(0);
+    this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`).call(axis as never);
+
+    this.svg
+      .select('g.lane-labels')
+      .selectAll('text')
+      .data(LANES)
+      .join('text')
+      .attr('x', 4)
+      .attr('y', (l) => this.laneY(l) + LANE_H * 0.68)
+      .text((l) => this.labels[l] ?? l);
+
+    // Traffic density: arrivals counted per 2-px bucket over the visible range.
+    const bucketPx = 2;
+    const left = MARGIN.left;
+    const buckets = new Float64Array(Math.max(1, Math.ceil((this.width - MARGIN.left - MARGIN.right) / bucketPx)));
+    for (let i = 0; i < data.arrivals.length; i++) {
+      const px = toX(data.arrivals[i]!);
+      if (px < left || px > this.width - MARGIN.right) continue;
+      buckets[Math.min(buckets.length - 1, Math.floor((px - left) / bucketPx))]!++;
+    }
+    const max = d3.max(buckets) || 1;
+    const y0 = this.laneY('traffic') + LANE_H - 2;
+    const area = d3
+      .area<number>()
+      .x((_, i) => left + i * bucketPx)
+      .y0(y0)
+      .y1((v) => y0 - (v / max) * (LANE_H - 4))
+      .curve(d3.curveStepAfter);
+    this.svg.select('path.density').attr('d', area(Array.from(buckets)) ?? '');
+
+    const marks = (cls: string, times: number[], lane: (typeof LANES)[number], shape: 'triangle' | 'diamond') => {
+      const symbol = d3.symbol().type(shape === 'triangle' ? d3.symbolTriangle : d3.symbolDiamond).size(42)();
+      const y = this.laneY(lane) + LANE_H / 2;
+      this.svg
+        .select(`g.${cls}`)
+        .selectAll('path')
+        .data(times.filter(visible))
+        .join('path')
+        .attr('d', symbol)
+        .attr('transform', (ms) => `translate(${toX(ms)},${y})`);
+    };
+    marks('leaks', data.leaks, 'leaks', 'triangle');
+    marks('violations', data.violations, 'violations', 'diamond');
+    marks('compare', data.compareLeaks ?? [], 'compare', 'triangle');
+
+    const top = MARGIN.top;
+    const bottom = this.height - MARGIN.bottom;
+    const div = this.svg.select('line.divergence');
+    if (data.divergence !== null && visible(data.divergence)) {
+      div.attr('x1', toX(data.divergence)).attr('x2', toX(data.divergence)).attr('y1', top).attr('y2', bottom).attr('display', null);
+    } else div.attr('display', 'none');
+
+    const ms = this.svg
+      .select('g.milestones')
+      .selectAll<SVGGElement, TimelineLaneData['milestones'][number]>('g')
+      .data(data.milestones.filter((m) => visible(m.epochMs - data.startEpochMs)), (m) => m.id + m.label)
+      .join((enter) => {
+        const g = enter.append('g');
+        g.append('line');
+        g.append('text');
+        g.append('title');
+        return g;
+      });
+    ms.attr('transform', (m) => `translate(${toX(m.epochMs - data.startEpochMs)},0)`);
+    ms.select('line').attr('y1', top).attr('y2', bottom);
+    ms.select('text').attr('y', bottom - 2).attr('x', 3).text((m) => m.id);
+    ms.select('title').text((m) => m.label);
+    this.renderCursor();
+  }
+
+  private renderCursor(): void {
+    if (!this.data) return;
+    const px = this.x(new Date(this.data.startEpochMs + this.cursorMs));
+    this.svg.select('line.cursor').attr('x1', px).attr('x2', px).attr('y1', 2).attr('y2', this.height - MARGIN.bottom);
+  }
+}
