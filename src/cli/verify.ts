@@ -8,13 +8,9 @@
  *   npm run verify -- --trace abort-race print that configuration's counterexamples
  *   npm run verify -- --mutate double-allocation   inject a bug into every configuration (must fail)
  */
-import { CHECKED_CONFIGS, type Mutation, PROPERTIES, explore, type CheckedConfig, type Counterexample, type ExplorationResult, type PropertyId } from '../engine/protocol/index.ts';
+import { PROPERTIES, checkAll, type CheckOutcome, type Counterexample, type ExplorationResult, type Mutation, type PropertyId } from '../engine/protocol/index.ts';
 
-interface Row {
-  checked: CheckedConfig;
-  result: ExplorationResult;
-  asExpected: boolean;
-}
+type Row = CheckOutcome;
 
 const SHORT: Record<PropertyId, string> = { confidentiality: 'conf', integrity: 'integ', exclusiveOwnership: 'owner' };
 
@@ -46,14 +42,7 @@ function parseArgs(argv: string[]): { json: boolean; trace: string[]; mutation: 
 }
 
 function run(mutation: Mutation): Row[] {
-  return CHECKED_CONFIGS.map((base) => {
-    const checked = mutation === 'none' ? base : { ...base, config: { ...base.config, mutation } };
-    const t0 = performance.now();
-    const result = explore(checked.config);
-    result.elapsedMs = Math.round(performance.now() - t0);
-    const asExpected = result.complete && PROPERTIES.every((p) => result.verdicts[p].holds === checked.expectHolds[p]);
-    return { checked, result, asExpected };
-  });
+  return checkAll(mutation, () => performance.now());
 }
 
 function verdictText(r: ExplorationResult): string {
@@ -69,8 +58,8 @@ function cell(r: ExplorationResult, p: PropertyId): string {
 
 function table(rows: Row[]): string {
   const header = ['configuration', 'states', 'transitions', 'verdict', 'confidentiality', 'integrity', 'ownership', 'expected'];
-  const body = rows.map(({ checked, result, asExpected }) => [
-    checked.config.id,
+  const body = rows.map(({ config, result, asExpected }) => [
+    config.id,
     String(result.statesExplored),
     String(result.transitions),
     verdictText(result),
@@ -99,12 +88,12 @@ function main(): void {
   const failures = rows.filter((r) => !r.asExpected);
 
   if (args.json) {
-    const out = rows.map(({ checked, result, asExpected }) => ({
-      id: checked.config.id,
-      title: checked.config.title,
-      note: checked.note,
-      config: checked.config,
-      expectHolds: checked.expectHolds,
+    const out = rows.map(({ config, note, expectHolds, result, asExpected }) => ({
+      id: config.id,
+      title: config.title,
+      note,
+      config,
+      expectHolds,
       asExpected,
       ...result,
     }));
@@ -122,22 +111,28 @@ function main(): void {
 
   const traced = args.trace.length > 0 ? args.trace : ['incident'];
   for (const id of traced) {
-    const row = rows.find((r) => r.checked.config.id === id);
+    const row = rows.find((r) => r.config.id === id);
     if (!row) {
-      console.error(`\nno configuration "${id}"; have ${rows.map((r) => r.checked.config.id).join(', ')}`);
+      console.error(`\nno configuration "${id}"; have ${rows.map((r) => r.config.id).join(', ')}`);
       process.exit(2);
     }
     const broken = PROPERTIES.map((p) => row.result.verdicts[p].counterexample).filter((c): c is Counterexample => c !== null);
     if (broken.length === 0) console.log(`\n${id}: every reachable state explored, no violation.`);
     // By default only the leak: it is the counterexample the incident is about.
-    for (const ce of args.trace.length > 0 ? broken : broken.slice(0, 1)) printCounterexample(row.checked.config.title, ce);
+    for (const ce of args.trace.length > 0 ? broken : broken.slice(0, 1)) printCounterexample(row.config.title, ce);
   }
 
   if (failures.length > 0) {
-    console.error(`\nUNEXPECTED: ${failures.map((f) => `${f.checked.config.id} (${verdictText(f.result)})`).join(', ')}`);
+    console.error(`\nUNEXPECTED: ${failures.map((f) => `${f.config.id} (${verdictText(f.result)})`).join(', ')}`);
     process.exit(1);
   }
   console.log('\nAll verdicts as expected.');
 }
+
+// Piping into `head` closes stdout early; that is not a failed check.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
 
 main();

@@ -2,3 +2,4 @@
 export * from './model.ts';
 export * from './explore.ts';
 export * from './configs.ts';
+export * from './check.ts';

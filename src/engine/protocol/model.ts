@@ -365,7 +365,7 @@ function decodeReserve(c: ProtocolConfig, s: ProtocolState, r: number): Transiti
   return {
     kind: 'decode-reserve',
     request: r,
-    label: `${DECODE_NODE} reserves ${pageList('d', pages)} for ${requestLabel(c, r)} — the full ${spec.pages}-page prompt — and sends their ids to ${PREFILL_NODE}`,
+    label: `${DECODE_NODE} reserves ${pageList('d', pages)} for ${requestLabel(c, r)} — the full ${spec.pages}-page prompt — and sends the page ids to ${PREFILL_NODE}`,
     next: n,
   };
 }
