@@ -226,10 +226,11 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
         </div>
       ) : null}
       <div role="group" aria-label="Step controls" className="vp-row">
-        <button type="button" onClick={() => go(0)} disabled={at === 0}>First step</button>
-        <button type="button" onClick={() => go(at - 1)} disabled={at === 0}>Step back</button>
-        <button type="button" onClick={() => go(at + 1)} disabled={at === n}>Step forward</button>
-        <button type="button" onClick={() => go(n)} disabled={at === n}>Last step</button>
+        {/* aria-disabled, not disabled: a disabled button drops keyboard focus at the last step. */}
+        <button type="button" onClick={() => go(0)} aria-disabled={at === 0}>First step</button>
+        <button type="button" onClick={() => go(at - 1)} aria-disabled={at === 0}>Step back</button>
+        <button type="button" onClick={() => go(at + 1)} aria-disabled={at === n}>Step forward</button>
+        <button type="button" onClick={() => go(n)} aria-disabled={at === n}>Last step</button>
         <span className="vp-hint">or ← → Home End</span>
       </div>
       <p aria-live="polite" className="vp-step" id="vp-step">

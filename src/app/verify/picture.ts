@@ -88,7 +88,9 @@ function pageViews(c: ProtocolConfig, cells: ProtocolState['decode'], prefix: 'p
     const writers = [cell.head, cell.tail].filter((t) => t !== NONE);
     return {
       id: `${prefix}${i}`,
-      owner: cell.owner === NONE ? 'free' : `${name(c, cell.owner)} (tenant ${tenantOf(c, cell.owner)})`,
+      // The read step also frees the pages: say who held them while being read.
+      owner:
+        cell.owner !== NONE ? `${name(c, cell.owner)} (tenant ${tenantOf(c, cell.owner)})` : r && read ? `free (read by ${name(c, read.request)}, then freed)` : 'free',
       ownerTenant: tenantOf(c, cell.owner),
       content: contentText(c, cell.head, cell.tail),
       contentTenant: tenantOf(c, cell.tail !== NONE ? cell.tail : cell.head),
