@@ -98,7 +98,9 @@ function main(): void {
       ...result,
     }));
     console.log(JSON.stringify({ model: 'handoff protocol model (not SGLang itself)', ok: failures.length === 0, results: out }, null, 2));
-    process.exit(failures.length === 0 ? 0 : 1);
+    // exitCode, not exit(): exiting at once would cut off output still queued for a pipe.
+    process.exitCode = failures.length === 0 ? 0 : 1;
+    return;
   }
 
   console.log('Exhaustive check of a model of the prefill → decode handoff (breadth-first; counterexamples are shortest)');
@@ -114,7 +116,8 @@ function main(): void {
     const row = rows.find((r) => r.config.id === id);
     if (!row) {
       console.error(`\nno configuration "${id}"; have ${rows.map((r) => r.config.id).join(', ')}`);
-      process.exit(2);
+      process.exitCode = 2;
+      return;
     }
     const broken = PROPERTIES.map((p) => row.result.verdicts[p].counterexample).filter((c): c is Counterexample => c !== null);
     if (broken.length === 0) console.log(`\n${id}: every reachable state explored, no violation.`);
@@ -124,7 +127,8 @@ function main(): void {
 
   if (failures.length > 0) {
     console.error(`\nUNEXPECTED: ${failures.map((f) => `${f.config.id} (${verdictText(f.result)})`).join(', ')}`);
-    process.exit(1);
+    process.exitCode = 1;
+    return;
   }
   console.log('\nAll verdicts as expected.');
 }
