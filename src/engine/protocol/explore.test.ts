@@ -88,6 +88,14 @@ describe('counterexamples', () => {
     expect(ce.steps.map((s) => s.kind)).toContain('decode-abort');
   });
 
+  it('the race survives the transferred-length check and clear-on-free: neither sees a late write', () => {
+    const race = cfg('abort-race');
+    for (const m of [{ transferredLengthCheck: true }, { clearPagesOnFree: true }]) {
+      const r = explore({ ...race, mitigations: { ...race.mitigations, ...m } });
+      expect(r.verdicts.confidentiality.holds).toBe(false);
+    }
+  });
+
   for (const [id, property] of [
     ['incident', 'confidentiality'],
     ['incident', 'integrity'],
