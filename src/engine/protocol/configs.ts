@@ -1,0 +1,120 @@
+/**
+ * The configurations `npm run verify` checks, each with the verdict it is expected to reach.
+ * Sizes are the smallest that still show the mechanism: prefill holds 2 pages, the advertised
+ * context is 3, decode holds 3 (larger than prefill, as in the incident).
+ */
+import { NO_MITIGATIONS, type Mitigations } from '../config.ts';
+import type { ProtocolConfig, RequestSpec } from './model.ts';
+import type { PropertyId } from './explore.ts';
+
+/**
+ * Two 2-page requests of tenant 1 and an over-limit 3-page request of tenant 2. Every request B
+ * could follow wrote whole decode pages, so a leak shows both ways stale KV reaches B: the
+ * placeholder page's stale slots and the pages behind it.
+ */
+export const REQUESTS: RequestSpec[] = [
+  { name: 'A', tenant: 1, pages: 2 },
+  { name: 'B', tenant: 2, pages: 3 },
+  { name: 'C', tenant: 1, pages: 2 },
+];
+
+/**
+ * For the decode-abort race: two 1-page requests of different tenants, so prefill (2 pages) can work
+ * on the next request while an aborted one still has writes to post. With 2-page requests the
+ * small prefill pool would serialise them and hide the race.
+ */
+export const RACE_REQUESTS: RequestSpec[] = [
+  { name: 'A', tenant: 1, pages: 1 },
+  { name: 'B', tenant: 2, pages: 3 },
+  { name: 'C', tenant: 2, pages: 1 },
+];
+
+/** Advertised context 3 pages, prefill cache 2: the gap the report says was known before launch. */
+const GAP = { advertisedPages: 3, prefillPages: 2, decodePages: 3 } as const;
+
+function config(id: string, title: string, over: Partial<Omit<ProtocolConfig, 'mitigations'>> & { mitigations?: Partial<Mitigations> }): ProtocolConfig {
+  return {
+    id,
+    title,
+    rejectPath: 'buggy',
+    ...GAP,
+    requests: REQUESTS,
+    decodeAbort: 'off',
+    mutation: 'none',
+    ...over,
+    mitigations: { ...NO_MITIGATIONS, ...over.mitigations },
+  };
+}
+
+export interface CheckedConfig {
+  config: ProtocolConfig;
+  /** Properties expected to hold; the rest are expected to be violated. */
+  expectHolds: Record<PropertyId, boolean>;
+  /** Why this configuration is here, in a sentence. */
+  note: string;
+}
+
+const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
+const LEAKS = { confidentiality: false, integrity: false, exclusiveOwnership: true } as const;
+
+export const CHECKED_CONFIGS: CheckedConfig[] = [
+  {
+    config: config('incident', 'Buggy reject path, capacity gap (the incident)', {}),
+    expectHolds: LEAKS,
+    note: 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.',
+  },
+  {
+    config: config('fixed', 'Fixed reject path, capacity gap', { rejectPath: 'fixed' }),
+    expectHolds: SAFE,
+    note: 'Rejected requests stop at admission on both sides, before any reservation (PR #38935, F24).',
+  },
+  {
+    config: config('retire', 'Aborted results retired without KV send, capacity gap', { rejectPath: 'retire' }),
+    expectHolds: SAFE,
+    note: 'Prefill still marks the request aborted but reports Failed instead of sending a page (PR #36988).',
+  },
+  {
+    config: config('no-gap', 'Buggy reject path, no capacity gap', { prefillPages: 3 }),
+    expectHolds: SAFE,
+    note: 'With a prefill cache as large as the advertised context nothing is over the limit: it takes both defects.',
+  },
+  {
+    config: config('length-check', 'Buggy path + gap + transferred-length check', { mitigations: { transferredLengthCheck: true } }),
+    expectHolds: SAFE,
+    note: 'Decode compares pages written with pages reserved (PR #38704) and fails closed.',
+  },
+  {
+    config: config('per-read', 'Buggy path + gap + per-read integrity check', { mitigations: { perReadIntegrityCheck: true } }),
+    expectHolds: SAFE,
+    note: 'Decode checks every page it reads was written for this request in this handoff, and fails closed.',
+  },
+  {
+    config: config('clear-on-free', 'Buggy path + gap + clear pages on free', { mitigations: { clearPagesOnFree: true } }),
+    expectHolds: { confidentiality: true, integrity: false, exclusiveOwnership: true },
+    note: 'Nothing of another tenant is left to read, but the request is still answered 200 over zeros.',
+  },
+  {
+    config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: 'unfenced', requests: RACE_REQUESTS }),
+    expectHolds: LEAKS,
+    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (PR #35049).',
+  },
+  {
+    config: config('abort-fenced', 'Fixed path + gap + decode abort, late writes fenced', { rejectPath: 'fixed', decodeAbort: 'fenced', requests: RACE_REQUESTS }),
+    expectHolds: SAFE,
+    note: 'Decode keeps an aborted request\'s pages until prefill confirms it will write no more.',
+  },
+  {
+    config: config('abort-race-per-read', 'Fixed path + gap + unfenced decode abort + per-read check', {
+      rejectPath: 'fixed',
+      decodeAbort: 'unfenced',
+      requests: RACE_REQUESTS,
+      mitigations: { perReadIntegrityCheck: true },
+    }),
+    expectHolds: SAFE,
+    note: 'A late write re-tags the page it lands in, so the victim\'s per-read check fails closed.',
+  },
+];
+
+export function checkedConfig(id: string): CheckedConfig | undefined {
+  return CHECKED_CONFIGS.find((c) => c.config.id === id);
+}
