@@ -123,6 +123,7 @@ const en = {
   legendWritten: 'written for this request',
   legendStale: 'stale: earlier tenant\'s KV',
   legendEmpty: 'never written',
+  protocolCheck: 'Exhaustive check of the handoff protocol: every interleaving of a small cluster',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -245,6 +246,7 @@ const fr: Record<MessageKey, string> = {
   legendWritten: 'écrite pour cette requête',
   legendStale: 'périmée : KV d\'un autre client',
   legendEmpty: 'jamais écrite',
+  protocolCheck: 'Vérification exhaustive du protocole de transfert : tous les entrelacements d\'une petite grappe',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, fr };

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineEvent } from '../../engine/index.ts';
 import { useRequestDetail } from '../hooks.ts';
 import { useT } from '../i18n.ts';
@@ -8,6 +8,26 @@ import { tenantRgb } from './palette.ts';
 import { RequestPicker } from './RequestPicker.tsx';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+
+// The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
+const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
+
+function ProtocolCheck() {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="protocol-check" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="protocol-check">
+      <summary>
+        {t('protocolCheck')} <span className="badge model">{t('model')}</span>
+      </summary>
+      {open ? (
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <VerifyPanel />
+        </Suspense>
+      ) : null}
+    </details>
+  );
+}
 
 /** One sentence per engine event of a request's handoff (the narrative the steps walk through). */
 export function describeEvent(e: EngineEvent, run: RunSummary): string {
@@ -112,13 +132,19 @@ export function TransferView({ run, snapshot }: { run: RunSummary; snapshot: Sna
   const set = useApp((s) => s.set);
   const detail = useRequestDetail(run, req);
   const events = detail.data?.events ?? [];
+  // Several steps can share one instant; a step chosen here stays chosen while time stays put.
+  const [pinned, setPinned] = useState<{ req: number | null; index: number; t: number } | null>(null);
   let current = -1;
   events.forEach((e, i) => {
     if (e.t <= time) current = i;
   });
+  if (pinned && pinned.req === req && pinned.t === time && events[pinned.index]?.t === time) current = pinned.index;
   const go = (i: number) => {
-    const e = events[Math.max(0, Math.min(events.length - 1, i))];
-    if (e) set({ time: e.t, playing: false });
+    const index = Math.max(0, Math.min(events.length - 1, i));
+    const e = events[index];
+    if (!e) return;
+    setPinned({ req, index, t: e.t });
+    set({ time: e.t, playing: false });
   };
   const reserve = events.find((e) => e.type === 'decode-reserve');
   const blockPages = useMemo(() => {
@@ -182,6 +208,7 @@ export function TransferView({ run, snapshot }: { run: RunSummary; snapshot: Sna
           ) : null}
         </>
       ) : null}
+      <ProtocolCheck />
     </section>
   );
 }

@@ -27,8 +27,17 @@ export function tenantCss(tenant: number): string {
   return `rgb(${r} ${g} ${b})`;
 }
 
-/** Black or white text, whichever reads better on the tenant colour. */
+/** WCAG relative luminance of an sRGB colour. */
+function luminance([r, g, b]: [number, number, number]): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** Black or white text, whichever has the higher WCAG contrast on the tenant colour. */
 export function tenantInk(tenant: number): string {
-  const [r, g, b] = tenantRgb(tenant);
-  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#111' : '#fff';
+  const l = luminance(tenantRgb(tenant));
+  return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? '#000' : '#fff';
 }

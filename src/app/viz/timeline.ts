@@ -51,7 +51,7 @@ export class TimelineChart {
     plot.append('g').attr('class', 'leaks');
     plot.append('g').attr('class', 'violations');
     plot.append('g').attr('class', 'compare');
-    plot.append('line').attr('class', 'divergence');
+    plot.append('rect').attr('class', 'divergence').attr('width', 2);
     plot.append('line').attr('class', 'cursor');
     this.zoom = d3
       .zoom<SVGRectElement, unknown>()
@@ -196,9 +196,9 @@ export class TimelineChart {
 
     const top = MARGIN.top;
     const bottom = this.height - MARGIN.bottom;
-    const div = this.svg.select('line.divergence');
+    const div = this.svg.select('rect.divergence');
     if (data.divergence !== null && visible(data.divergence)) {
-      div.attr('x1', toX(data.divergence)).attr('x2', toX(data.divergence)).attr('y1', top).attr('y2', bottom).attr('display', null);
+      div.attr('x', toX(data.divergence) - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
     } else div.attr('display', 'none');
 
     const ms = this.svg

@@ -1,0 +1,26 @@
+import { test as base, expect } from '@playwright/test';
+
+/** Every test also asserts that the page asked nothing of any other origin. */
+export const test = base.extend<{ foreignRequests: string[] }>({
+  foreignRequests: [
+    async ({ page, baseURL }, use) => {
+      const origin = new URL(baseURL!).origin;
+      const foreign: string[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') foreign.push(r.url());
+      });
+      await use(foreign);
+      expect(foreign, 'requests to other origins').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Waits until the run is simulated and the page grids are drawn. */
+export async function ready(page: import('@playwright/test').Page): Promise<void> {
+  await expect(page.getByTestId('count-requests')).not.toHaveText('', { timeout: 30_000 });
+  await expect(page.getByTestId('scrubber')).toBeVisible({ timeout: 30_000 });
+}

@@ -1,0 +1,172 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, ready, test } from './fixtures.ts';
+
+test.describe('visualiser', () => {
+  test('scrub to the first cross-tenant read and see the leak in every view', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    await page.getByTestId('first-violation').click();
+    // The scrubber moved to the decode read of the over-long request, which is now selected.
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuetext', /27 Aug 2026 09:02:00 UTC/);
+    await expect(page.locator('canvas[data-node="decode-0"]')).toBeVisible();
+
+    await page.getByRole('tab', { name: 'Transfer' }).click();
+    await expect(page.getByTestId('computed-tokens')).toHaveText('1');
+    await expect(page.getByTestId('transfer-status')).toHaveText('200');
+    await expect(page.getByText(/RDMA copies 1 whole page/)).toBeVisible();
+    await expect(page.getByTestId('block-table-summary')).toContainText('12,500 reserved');
+
+    await page.getByRole('tab', { name: 'Response' }).click();
+    await expect(page.getByTestId('response-status')).toHaveText('HTTP 200');
+    await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of');
+    await expect(page.locator('.tok.foreign').first()).toBeVisible();
+  });
+
+  test('the transfer view steps through the handoff and moves the scrubber', async ({ page }) => {
+    await page.goto('./?s=demo&view=transfer&req=8&t=0');
+    await ready(page);
+    await expect(page.getByTestId('step-label')).toHaveText('Step 0 of 12');
+    await page.getByTestId('step-forward').click();
+    await expect(page.getByTestId('step-label')).toHaveText('Step 1 of 12');
+    const before = await page.getByTestId('scrubber').getAttribute('aria-valuenow');
+    for (let i = 0; i < 6; i++) await page.getByTestId('step-forward').click();
+    await expect(page.getByTestId('step-label')).toHaveText('Step 7 of 12');
+    expect(Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'))).toBeGreaterThan(Number(before));
+    await page.getByRole('button', { name: 'Step back' }).click();
+    await expect(page.getByTestId('step-label')).toHaveText('Step 6 of 12');
+  });
+
+  test('inspect a page by keyboard: who wrote it, who holds it', async ({ page }) => {
+    await page.goto('./?s=demo&t=120001');
+    await ready(page);
+    const grid = page.locator('canvas[data-node="decode-0"]');
+    await grid.focus();
+    await page.keyboard.press('Home');
+    await expect(page.getByTestId('inspector')).toContainText('decode-0 · page 0');
+    // At 120.001 s the over-long request holds decode-0's pages, which still carry earlier tenants' KV.
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('inspector')).toContainText('page 1');
+    await expect(page.getByTestId('inspector-state')).toHaveText('live');
+    await expect(page.getByTestId('cross-read')).toContainText('A request of delta holds this page');
+    // Clicking a page selects it too.
+    const box = (await grid.boundingBox())!;
+    await page.mouse.click(box.x + 4, box.y + 4);
+    await expect(page.getByTestId('inspector')).toContainText('decode-0 · page');
+  });
+
+  test('each switch changes the outcome', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    const sw = (name: RegExp) => page.getByRole('switch', { name });
+
+    await sw(/Buggy reject path/).uncheck();
+    await expect(page.getByTestId('count-rejected')).toHaveText('1');
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await sw(/Buggy reject path/).check();
+
+    await sw(/Capacity gap/).uncheck();
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await expect(page.getByTestId('count-wrong')).toHaveText('0');
+    await sw(/Capacity gap/).check();
+
+    await sw(/Clear pages on free/).check();
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await expect(page.getByTestId('count-wrong')).toHaveText('1');
+    await sw(/Clear pages on free/).uncheck();
+
+    for (const name of [/Per-read integrity check/, /Transferred-length check/]) {
+      await sw(name).check();
+      await expect(page.getByTestId('count-errors')).toHaveText('1');
+      await expect(page.getByTestId('count-leaked')).toHaveText('0');
+      await sw(name).uncheck();
+    }
+
+    await sw(/Deployment capacity check/).check();
+    await expect(page.getByTestId('refused')).toContainText('1,048,576');
+    await sw(/Deployment capacity check/).uncheck();
+    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+  });
+
+  test('two runs on one scrubber: the comparison run and where it diverges', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await page.getByTestId('compare-select').selectOption('fixed-path');
+    await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
+    await expect(page.getByTestId('count-rejected-compare')).toHaveText('1');
+    await expect(page.locator('rect.divergence')).toBeVisible();
+  });
+
+  test('a copied link restores the same situation; back and forward work', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await page.getByRole('switch', { name: /Clear pages on free/ }).check();
+    await page.getByTestId('first-violation').isDisabled();
+    await page.getByRole('tab', { name: 'Response' }).click();
+    await page.getByTestId('request-picker').selectOption({ index: 1 });
+    await page.waitForTimeout(400);
+    const url = page.url();
+    expect(url).toContain('m=clear');
+    expect(url).toContain('view=response');
+
+    const other = await page.context().newPage();
+    await other.goto(url);
+    await expect(other.getByTestId('count-wrong')).toHaveText('1', { timeout: 30_000 });
+    await expect(other.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true');
+    await expect(other.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
+    await expect(other.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', await page.getByTestId('scrubber').getAttribute('aria-valuenow') ?? '');
+
+    await page.goBack();
+    await page.goBack();
+    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await page.goForward();
+    await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  test('malformed and outdated links get defaults and a notice naming what was ignored', async ({ page }) => {
+    await page.goto('./?v=7&s=bogus&t=-3&page=nowhere&m=clear,zap&evil=%3Cscript%3E');
+    await ready(page);
+    const notice = page.getByTestId('notices');
+    await expect(notice).toContainText('v=7');
+    await expect(notice).toContainText('s=bogus');
+    await expect(notice).toContainText('t=-3');
+    await expect(notice).toContainText('m=clear,zap');
+    await expect(notice).toContainText('evil (unknown parameter)');
+    await expect(page.getByTestId('count-leaked')).toHaveText('1'); // defaults: both defects, no mitigation
+    await expect(page.locator('script:has-text("evil")')).toHaveCount(0);
+  });
+
+  test('the scrubber is an ARIA slider driven by the keyboard', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    const slider = page.getByRole('slider', { name: 'Simulated time (UTC)' });
+    await slider.focus();
+    await page.keyboard.press('End');
+    const max = await slider.getAttribute('aria-valuemax');
+    await expect(slider).toHaveAttribute('aria-valuenow', max!);
+    await page.keyboard.press('Home');
+    await expect(slider).toHaveAttribute('aria-valuenow', '0');
+    await page.keyboard.press('ArrowRight');
+    const small = Number(await slider.getAttribute('aria-valuenow'));
+    expect(small).toBeGreaterThan(0);
+    await page.keyboard.press('Shift+ArrowRight');
+    expect(Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(small * 5);
+    await expect(slider).toHaveAttribute('aria-valuetext', /^\d{1,2} Aug 2026 \d\d:\d\d:\d\d UTC$/);
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  });
+
+  for (const view of ['cluster', 'transfer', 'response'] as const) {
+    test(`axe finds no serious or critical violation in the ${view} view`, async ({ page }) => {
+      await page.goto(`./?s=demo&view=${view}&req=8&t=120001`);
+      await ready(page);
+      await page.waitForTimeout(500);
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`)).toEqual([]);
+    });
+  }
+});
