@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS, type Mitigations } from '../engine/index.ts';
 import { callEngine } from './engineClient.ts';
+import { DecodeBackendPanel } from './gpu/DecodeBackendPanel.tsx';
 import type { SimulationSummary } from './protocol.ts';
 import { overridesOf, useSwitches } from './store.ts';
 
@@ -136,6 +137,7 @@ export function App() {
       <main className="layout">
         <Controls />
         <Outcome />
+        <DecodeBackendPanel />
       </main>
     </>
   );

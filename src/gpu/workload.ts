@@ -114,9 +114,12 @@ const modelCache = new Map<string, DecodeModel>();
  * A random decode input. Sizes are drawn log-uniformly up to `maxTokens`; token ids are drawn from a
  * small "hot" set most of the time so that groups repeat (as text does) and ties happen.
  */
-export function randomCase(seed: string, index: number, maxTokens = 200_000): DecodeCase {
-  const rng = new Prng(`${seed}:case:${index}`);
-  const vocabSize = rng.pick([4, 8, 40, 120, 257, 1024]);
+export function randomCase(seed: string, index: number, maxTokens = 262_144, shape: 'text-like' | 'spread' = 'text-like'): DecodeCase {
+  const rng = new Prng(`${seed}:case:${index}:${shape}`);
+  // `spread`: the full vocabulary, no hot tokens: nearly every slot is its own group, which
+  // exercises the GPU's group list at its largest (and its second readback).
+  const spread = shape === 'spread';
+  const vocabSize = spread ? 1024 : rng.pick([4, 8, 40, 120, 257, 1024]);
   const dim = rng.pick([4, 16, 32]);
   const sharpness = rng.pick([0.5, 3, 8, 14]);
   const repetitionPenalty = rng.pick([1, 1.3, 2.5]);
@@ -127,12 +130,14 @@ export function randomCase(seed: string, index: number, maxTokens = 200_000): De
     modelCache.set(key, model);
   }
   const pageSize = rng.pick([1, 3, 16, 64]);
-  const seqLen = Math.max(1, Math.floor(Math.exp(rng.next() * Math.log(maxTokens))));
+  // Every third case is large; the others spread log-uniformly down to a single token.
+  const large = spread || index % 3 === 0;
+  const seqLen = large ? Math.floor(maxTokens / 4 + rng.next() * (maxTokens * 3) / 4) : Math.max(1, Math.floor(Math.exp(rng.next() * Math.log(maxTokens))));
   const contextPages = Math.ceil(seqLen / pageSize);
   const poolPages = contextPages + rng.int(contextPages + 4);
   const slots = poolPages * pageSize;
   const hot = Array.from({ length: 1 + rng.int(12) }, () => rng.int(vocabSize));
-  const token = () => (rng.next() < 0.7 ? rng.pick(hot) : rng.int(vocabSize));
+  const token = () => (!spread && rng.next() < 0.7 ? rng.pick(hot) : rng.int(vocabSize));
   const keyTokens = new Uint16Array(slots);
   const valueTokens = new Uint16Array(slots);
   const slotWriter = new Int32Array(slots);
@@ -149,7 +154,7 @@ export function randomCase(seed: string, index: number, maxTokens = 200_000): De
   const blockTable = Int32Array.from({ length: contextPages }, () => rng.int(poolPages));
   const history = Array.from({ length: rng.int(4) }, () => rng.int(vocabSize));
   return {
-    label: `random #${index}: ${seqLen.toLocaleString('en-US')} tokens, V=${vocabSize}, page ${pageSize}`,
+    label: `random${spread ? ' spread' : ''} #${index}: ${seqLen.toLocaleString('en-US')} tokens, V=${vocabSize}, page ${pageSize}`,
     model,
     ctx: { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen },
     who: { requestTenant, tenant: rng.int(tenants) },
