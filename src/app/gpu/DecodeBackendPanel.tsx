@@ -113,12 +113,16 @@ function BackendStatusView({ status, starting }: { status: BackendStatus | null;
 
 function BackendChooser({ status, disabled }: { status: BackendStatus | null; disabled: boolean }) {
   const name = useId();
-  const choose = (preferred: BackendName) =>
-    act('switching', async () => {
+  const [requested, setRequested] = useState<BackendName | null>(null);
+  const choose = (preferred: BackendName) => {
+    setRequested(preferred);
+    return act('switching', async () => {
       await callDecode({ kind: 'switch', preferred }, 'status');
-    });
-  // The radios show the running backend: after a fallback that is the JS engine, whatever was asked.
-  const current = status?.running ?? 'webgpu';
+    }).finally(() => setRequested(null));
+  };
+  // While switching the radios show the choice; then the running backend, which after a fallback
+  // is the JS engine whatever was asked (the notice says why).
+  const current = requested ?? status?.running ?? 'webgpu';
   return (
     <fieldset className="backend-choice">
       <legend>Backend</legend>
