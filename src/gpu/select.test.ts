@@ -144,6 +144,14 @@ describe('ResilientDecoder', () => {
     expect(d.notice).toMatchObject({ kind: 'run-failed' });
   });
 
+  it('gives up on a GPU request that never answers and finishes it on JS', async () => {
+    const hung: DecodeBackend = { name: 'webgpu', generate: () => new Promise(() => {}), dispose() {} };
+    const d = await ResilientDecoder.create({ preferred: 'webgpu', gpu, createWebGpu: async () => hung, gpuTimeoutMs: 50 });
+    const r = await d.generate(c.model, c.ctx, c.who, c.opts);
+    expect(r).toEqual({ tokens: expected, ranOn: 'js', fellBack: true });
+    expect(d.notice!.message).toMatch(/did not answer within 0.05 s/);
+  });
+
   it('switches to JS when the device is lost while idle, and tells listeners', async () => {
     const backend = new FakeGpuBackend(null);
     const d = await ResilientDecoder.create({ preferred: 'webgpu', gpu, createWebGpu: async () => backend });

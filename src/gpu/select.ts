@@ -26,6 +26,12 @@ export interface SelectOptions {
   webgpu?: WebGpuOptions;
   /** Builds the GPU backend; tests replace it. */
   createWebGpu?: (gpu: GpuLike, options: WebGpuOptions) => Promise<DecodeBackend & Partial<Pick<WebGpuBackend, 'onLost'>>>;
+  /**
+   * A GPU request still pending after this long is given up and finished on the JS engine (a hung
+   * driver must not hang the page). Default 30 s: SwiftShader, a CPU emulation, needs ~0.2 s at
+   * 1,048,576 tokens.
+   */
+  gpuTimeoutMs?: number;
 }
 
 export interface Selection {
@@ -107,7 +113,8 @@ export class ResilientDecoder {
   async generate(model: DecodeModel, ctx: KvContext, who: WriterClassifier, opts: GenerateOptions): Promise<DecodeResult> {
     const backend = this.backend;
     try {
-      return { tokens: await backend.generate(model, ctx, who, opts), ranOn: backend.name, fellBack: false };
+      if (backend.name === 'js') return { tokens: await backend.generate(model, ctx, who, opts), ranOn: 'js', fellBack: false };
+      return { tokens: await withTimeout(backend.generate(model, ctx, who, opts), this.options.gpuTimeoutMs ?? 30_000), ranOn: backend.name, fellBack: false };
     } catch (err) {
       if (backend.name === 'js') throw err;
       const lost = err instanceof WebGpuRunFailed && err.lost;
@@ -146,4 +153,12 @@ export class ResilientDecoder {
       this.fallBack(backend, { kind: 'lost', message: `WebGPU stopped: ${message}. The JS engine decodes from now on.` }),
     );
   }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WebGpuRunFailed(false, `the GPU did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }

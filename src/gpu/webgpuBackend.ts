@@ -192,8 +192,8 @@ export class WebGpuBackend implements DecodeBackend {
       // A lost device makes mapAsync reject (AbortError) before `lost` settles: wait for it briefly
       // so that the notice names the loss, not its symptom.
       const lostInfo = this.lostInfo ?? (await Promise.race([this.device.lost, new Promise<null>((r) => setTimeout(() => r(null), 250))]));
-      const lost = lostInfo !== null;
-      throw new WebGpuRunFailed(lost, lost ? `the WebGPU device was lost during the decode (${messageOf(err)})` : `the WebGPU decode failed: ${messageOf(err)}`);
+      if (lostInfo) throw new WebGpuRunFailed(true, `the WebGPU device was lost during the decode (${lostInfo.reason}${lostInfo.message ? `: ${lostInfo.message.trim()}` : ''})`);
+      throw new WebGpuRunFailed(false, `the WebGPU decode failed: ${messageOf(err)}`);
     }
   }
 
