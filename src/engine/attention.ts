@@ -165,6 +165,47 @@ export function generate(model: DecodeModel, ctx: KvContext, who: WriterClassifi
     }
   }
 
+  return runSteps(model, s, ctx, opts);
+}
+
+/**
+ * A context's (key, value, writer-class) groups, counted elsewhere (the WebGPU backend counts them on
+ * the GPU). Group id: (key · vocabSize + value) · 3 + class. They must come in order of first
+ * appearance in the context, as `generate` meets them: the steps sum group masses in float64 in that
+ * order, and only the same order gives bit-identical probabilities and tie-breaks.
+ */
+export interface ContextGroups {
+  length: number;
+  group: Int32Array;
+  count: Int32Array;
+  /** Logical index of the group's latest slot. */
+  lastSlot: Int32Array;
+}
+
+/** `generate` over groups counted elsewhere: the same steps, the same arithmetic, the same output. */
+export function generateFromGroups(model: DecodeModel, ctx: KvContext, groups: ContextGroups, opts: GenerateOptions): GeneratedToken[] {
+  const s = scratchFor(model);
+  const limit = model.vocabSize * model.vocabSize * CLASS_COUNT;
+  s.touchedCount = 0;
+  try {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups.group[i]!;
+      const n = groups.count[i]!;
+      if (!(g >= 0 && g < limit) || !(n > 0) || s.counts[g] !== 0) throw new Error(`invalid group table at entry ${i} (group ${g}, count ${n})`);
+      s.counts[g] = n;
+      s.lastSlot[g] = groups.lastSlot[i]!;
+      s.touched[s.touchedCount++] = g;
+    }
+  } catch (err) {
+    for (let i = 0; i < s.touchedCount; i++) s.counts[s.touched[i]!] = 0;
+    s.touchedCount = 0;
+    throw err;
+  }
+  return runSteps(model, s, ctx, opts);
+}
+
+/** The greedy steps over counted groups; clears the scratch whatever happens. */
+function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext, opts: GenerateOptions): GeneratedToken[] {
   const out: GeneratedToken[] = [];
   const history = [...(opts.history ?? [])];
   let query = opts.query;
@@ -176,7 +217,7 @@ export function generate(model: DecodeModel, ctx: KvContext, who: WriterClassifi
       query = token.token;
     }
   } finally {
-    for (let i = 0; i < s.touchedCount; i++) counts[touched[i]!] = 0;
+    for (let i = 0; i < s.touchedCount; i++) s.counts[s.touched[i]!] = 0;
     s.touchedCount = 0;
   }
   return out;

@@ -35,6 +35,10 @@ export interface AppState extends Switches {
   /** Simulated seconds per real second. */
   speed: number;
   notices: string[];
+  /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
+  backend: 'webgpu' | 'js';
+  /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/app/gpu/decodeProtocol.ts. */
+  gpuFault: 'no-adapter' | 'shader' | 'lost' | null;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -51,6 +55,8 @@ export const DEFAULT_STATE: AppState = {
   playing: false,
   speed: 60,
   notices: [],
+  backend: 'webgpu',
+  gpuFault: null,
 };
 
 interface Actions {

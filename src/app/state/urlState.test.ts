@@ -18,6 +18,8 @@ describe('URL state', () => {
       compare: 'perReadIntegrityCheck',
       lang: 'fr',
       speed: 600,
+      backend: 'js',
+      gpuFault: 'lost',
     };
     const { state, ignored } = parseUrlState(serializeUrlState(s));
     expect(ignored).toEqual([]);

@@ -62,7 +62,10 @@ export function parseUrlState(search: string): ParsedUrl {
     for (const c of codes) state.mitigations[MITIGATION_CODES[c]] = true;
   });
   take('cmp', v.picklist(Object.keys(FIX_CODES)), (c) => (state.compare = FIX_CODES[c] ?? null));
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp']);
+  take('backend', v.picklist(['webgpu', 'js']), (b) => (state.backend = b));
+  take('gpu-fault', v.picklist(['no-adapter', 'shader', 'lost']), (f) => (state.gpuFault = f));
+  // `bench` only switches on a measuring hook; it carries no state.
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -80,5 +83,7 @@ export function serializeUrlState(s: AppState): string {
   if (s.compare) params.set('cmp', Object.entries(FIX_CODES).find(([, f]) => f === s.compare)![0]);
   if (s.lang !== 'en') params.set('lang', s.lang);
   if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));
+  if (s.backend !== DEFAULT_STATE.backend) params.set('backend', s.backend);
+  if (s.gpuFault) params.set('gpu-fault', s.gpuFault);
   return `?${params.toString()}`;
 }
