@@ -142,47 +142,143 @@ function scratchFor(model: DecodeModel): GroupScratch {
 
 /** Greedy decode over a paged context; see the module comment for the model. */
 export function generate(model: DecodeModel, ctx: KvContext, who: WriterClassifier, opts: GenerateOptions): GeneratedToken[] {
-  const V = model.vocabSize;
   const s = scratchFor(model);
-  const { counts, lastSlot, touched } = s;
   s.touchedCount = 0;
+  try {
+    countContext(model.vocabSize, s, ctx, who);
+    return runSteps(model, s, ctx, opts);
+  } finally {
+    clearScratch(s);
+  }
+}
 
-  // One pass over every slot of every page in the block table.
+/**
+ * A prompt as prefill writes it: `length` tokens of `source` read cyclically from `start`, the first
+ * slot keyed by `previous`. Every prompt the engine writes has this shape (see Simulation.promptSource).
+ */
+export interface CyclicPrompt {
+  source: Uint16Array;
+  start: number;
+  length: number;
+  previous: number;
+}
+
+/**
+ * `generate` over a context that holds exactly `prompt`, every slot written by the request being
+ * decoded. Gives the same tokens, probabilities and provenance as `generate` over such a context
+ * (tests check it), in O(source length) instead of O(prompt length): the (key, value) pair at
+ * position i ≥ 1 repeats every source.length positions, so counts and latest positions follow from
+ * one period. `ctx` maps a provenance slot to its page and writer; null when only tokens matter.
+ */
+export function generateOverPrompt(model: DecodeModel, prompt: CyclicPrompt, ctx: KvContext | null, opts: GenerateOptions): GeneratedToken[] {
+  const s = scratchFor(model);
+  s.touchedCount = 0;
+  try {
+    countCyclicOwn(model.vocabSize, s, prompt);
+    return runSteps(model, s, ctx, opts);
+  } finally {
+    clearScratch(s);
+  }
+}
+
+function clearScratch(s: GroupScratch): void {
+  for (let i = 0; i < s.touchedCount; i++) s.counts[s.touched[i]!] = 0;
+  s.touchedCount = 0;
+}
+
+/** One pass over every slot of every page in the block table, grouping by (key, value, class). */
+function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterClassifier): void {
+  const { counts, lastSlot, touched } = s;
   const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
+  let touchedCount = s.touchedCount;
   for (let logical = 0, p = 0; logical < seqLen; p++) {
     const base = blockTable[p]! * pageSize;
     const n = Math.min(pageSize, seqLen - logical);
-    for (let j = 0; j < n; j++, logical++) {
-      const slot = base + j;
-      const writer = slotWriter[slot]!;
-      const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
-      const g = ((keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT) + cls;
-      if (counts[g] === 0) touched[s.touchedCount++] = g;
-      counts[g]!++;
-      lastSlot[g] = logical;
+    // Pages are usually written whole by one request: classify once per page when they are.
+    const w0 = slotWriter[base]!;
+    let uniform = true;
+    for (let j = 1; j < n; j++) {
+      if (slotWriter[base + j] !== w0) {
+        uniform = false;
+        break;
+      }
+    }
+    if (uniform) {
+      const cls = w0 < 0 ? CLASS_EMPTY : requestTenant[w0] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+      for (let j = 0; j < n; j++, logical++) {
+        const slot = base + j;
+        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
+        const c = counts[g]!;
+        if (c === 0) touched[touchedCount++] = g;
+        counts[g] = c + 1;
+        lastSlot[g] = logical;
+      }
+    } else {
+      for (let j = 0; j < n; j++, logical++) {
+        const slot = base + j;
+        const writer = slotWriter[slot]!;
+        const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
+        const c = counts[g]!;
+        if (c === 0) touched[touchedCount++] = g;
+        counts[g] = c + 1;
+        lastSlot[g] = logical;
+      }
     }
   }
+  s.touchedCount = touchedCount;
+}
 
+function countCyclicOwn(V: number, s: GroupScratch, prompt: CyclicPrompt): void {
+  const { counts, lastSlot, touched } = s;
+  const { source, length: n } = prompt;
+  const C = source.length;
+  const start = prompt.start % C;
+  let touchedCount = s.touchedCount;
+  // Positions 0…C in order: the same first-seen order (hence the same float sums) as a page scan.
+  const head = Math.min(n, C + 1);
+  let prev = prompt.previous;
+  for (let i = 0, idx = start; i < head; i++) {
+    const token = source[idx]!;
+    const g = (prev * V + token) * CLASS_COUNT + CLASS_OWN;
+    const c = counts[g]!;
+    if (c === 0) touched[touchedCount++] = g;
+    counts[g] = c + 1;
+    lastSlot[g] = i;
+    prev = token;
+    if (++idx === C) idx = 0;
+  }
+  s.touchedCount = touchedCount;
+  if (n <= head) return;
+  // Position j + kC (k ≥ 1) repeats the pair at position j (1 ≤ j ≤ C).
+  for (let j = 1; j <= C; j++) {
+    const extra = Math.floor((n - 1 - j) / C);
+    if (extra <= 0) continue;
+    const key = source[(start + j - 1) % C]!;
+    const value = source[(start + j) % C]!;
+    const g = (key * V + value) * CLASS_COUNT + CLASS_OWN;
+    counts[g]! += extra;
+    const last = j + extra * C;
+    if (last > lastSlot[g]!) lastSlot[g] = last;
+  }
+}
+
+function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, opts: GenerateOptions): GeneratedToken[] {
   const out: GeneratedToken[] = [];
   const history = [...(opts.history ?? [])];
   let query = opts.query;
-  try {
-    for (let step = 0; step < opts.steps; step++) {
-      const token = stepGrouped(model, s, ctx, query, history);
-      out.push(token);
-      history.push(token.token);
-      query = token.token;
-    }
-  } finally {
-    for (let i = 0; i < s.touchedCount; i++) counts[touched[i]!] = 0;
-    s.touchedCount = 0;
+  for (let step = 0; step < opts.steps; step++) {
+    const token = stepGrouped(model, s, ctx, query, history);
+    out.push(token);
+    history.push(token.token);
+    query = token.token;
   }
   return out;
 }
 
-function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext, query: number, history: readonly number[]): GeneratedToken {
+function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, query: number, history: readonly number[]): GeneratedToken {
   const V = model.vocabSize;
   const W = model.weights;
   const row = query * V;
@@ -237,8 +333,9 @@ function pickToken(logits: Float64Array, V: number, history: readonly number[], 
   return best;
 }
 
-function describe(token: number, probability: number, slot: number, foreignShare: number, ctx: KvContext): GeneratedToken {
+function describe(token: number, probability: number, slot: number, foreignShare: number, ctx: KvContext | null): GeneratedToken {
   if (slot < 0) return { token, probability, slot: -1, page: -1, writer: -1, foreignShare };
+  if (ctx === null) return { token, probability, slot, page: -1, writer: -1, foreignShare };
   const page = ctx.blockTable[Math.floor(slot / ctx.pageSize)]!;
   const physical = page * ctx.pageSize + (slot % ctx.pageSize);
   return { token, probability, slot, page, writer: ctx.slotWriter[physical]!, foreignShare };
