@@ -162,6 +162,9 @@ export interface SimulationOptions {
    * result; tests run traces both ways and compare every response. Default true.
    */
   shortcuts?: boolean;
+  /** Keep every ResponseRecord in `responses` (default true); a long replay harvests them through onResponse. */
+  keepResponses?: boolean;
+  onResponse?: (response: ResponseRecord) => void;
 }
 
 export interface Counters {
@@ -202,6 +205,7 @@ export class Simulation {
   private readonly options: SimulationOptions;
   private readonly inputLimit: number;
   private eventCount = 0;
+  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
 
@@ -213,7 +217,7 @@ export class Simulation {
     }
     this.config = config;
     this.trace = trace;
-    this.options = { keepEvents: true, audit: true, shortcuts: true, ...options };
+    this.options = { keepEvents: true, audit: true, shortcuts: true, keepResponses: true, ...options };
     this.inputLimit = prefillInputLimit(config);
 
     this.tenantNames = trace.tenants.map((t) => t.name);
@@ -618,39 +622,34 @@ export class Simulation {
       pagesWritten: r.pagesWritten,
       pagesReadStale: r.pagesReadStale,
     };
-    this.responses.push(record);
+    if (this.options.keepResponses) this.responses.push(record);
+    const tally = this.tally;
+    tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
+    if (leakedFrom.length > 0) tally.leaked++;
+    if (canaryHits.length > 0) tally.canaryLeaks++;
+    if (status === 200 && correct === false) tally.integrityFailures++;
+    tally.pagesReserved += record.pagesReserved;
+    tally.pagesWritten += record.pagesWritten;
+    tally.pagesReadStale += record.pagesReadStale;
+    this.options.onResponse?.(record);
     this.emit({ t: this.now, type: 'response', req: r.index, status, leaked: leakedFrom.length > 0, correct });
   }
 
   counters(): Counters {
-    const statusCounts: Record<string, number> = {};
-    let leaked = 0;
-    let canaryLeaks = 0;
-    let integrityFailures = 0;
-    let pagesReserved = 0;
-    let pagesWritten = 0;
-    let pagesReadStale = 0;
-    for (const r of this.responses) {
-      statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
-      if (r.leakedFrom.length > 0) leaked++;
-      if (r.canaryHits.length > 0) canaryLeaks++;
-      if (r.status === 200 && r.correct === false) integrityFailures++;
-      pagesReserved += r.pagesReserved;
-      pagesWritten += r.pagesWritten;
-      pagesReadStale += r.pagesReadStale;
-    }
+    const t = this.tally;
+    const statusCounts = { ...t.statusCounts };
     return {
       requests: this.requests.length,
       statusCounts,
       rejected: statusCounts['400'] ?? 0,
       served: statusCounts['200'] ?? 0,
       errors: statusCounts['500'] ?? 0,
-      leaked,
-      canaryLeaks,
-      integrityFailures,
-      pagesReserved,
-      pagesWritten,
-      pagesReadStale,
+      leaked: t.leaked,
+      canaryLeaks: t.canaryLeaks,
+      integrityFailures: t.integrityFailures,
+      pagesReserved: t.pagesReserved,
+      pagesWritten: t.pagesWritten,
+      pagesReadStale: t.pagesReadStale,
     };
   }
 
