@@ -75,6 +75,21 @@ export interface KvContext {
   pageSize: number;
   blockTable: ArrayLike<number>;
   seqLen: number;
+  /** When given, runs of whole prompt pages are counted from the writer's prompt period. */
+  promptPages?: PromptPages;
+}
+
+/**
+ * What the pool knows about whole prompt pages (KvPool.pageSegment): a block-table run of pages that
+ * hold consecutive segments of one writer's prompt holds that prompt's tokens, which repeat with the
+ * period of its source. Counting such a run from one period gives the same counts, first-seen order
+ * and latest positions as scanning it (tests compare both on traces with leaks).
+ */
+export interface PromptPages {
+  pageSegment: Int32Array;
+  pageWriter: Int32Array;
+  sourceOf(writer: number): Uint16Array;
+  startOf(writer: number): number;
 }
 
 /** Maps a slot's writer (a request id, or −1) to CLASS_OWN / CLASS_FOREIGN / CLASS_EMPTY. */
@@ -189,13 +204,40 @@ function clearScratch(s: GroupScratch): void {
 /** One pass over every slot of every page in the block table, grouping by (key, value, class). */
 function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterClassifier): void {
   const { counts, lastSlot, touched } = s;
-  const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
+  const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen, promptPages } = ctx;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
   let touchedCount = s.touchedCount;
-  for (let logical = 0, p = 0; logical < seqLen; p++) {
-    const base = blockTable[p]! * pageSize;
+  let logical = 0;
+  let p = 0;
+  while (logical < seqLen) {
+    const page = blockTable[p]!;
+    const base = page * pageSize;
     const n = Math.min(pageSize, seqLen - logical);
+    if (promptPages && n === pageSize) {
+      const seg = promptPages.pageSegment[page]!;
+      if (seg >= 0) {
+        const w = promptPages.pageWriter[page]!;
+        let k = 1;
+        while (p + k < blockTable.length && logical + (k + 1) * pageSize <= seqLen) {
+          const q = blockTable[p + k]!;
+          if (promptPages.pageWriter[q] !== w || promptPages.pageSegment[q] !== seg + k) break;
+          k++;
+        }
+        const source = promptPages.sourceOf(w);
+        const len = k * pageSize;
+        if (len >= 3 * source.length) {
+          const cls = requestTenant[w] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+          s.touchedCount = touchedCount;
+          const start = (promptPages.startOf(w) + seg * pageSize) % source.length;
+          countCyclicRun(V, s, source, start, len, keyTokens[base]!, cls, logical);
+          touchedCount = s.touchedCount;
+          logical += len;
+          p += k;
+          continue;
+        }
+      }
+    }
     // Pages are usually written whole by one request: classify once per page when they are.
     const w0 = slotWriter[base]!;
     let uniform = true;
@@ -227,50 +269,121 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
         lastSlot[g] = logical;
       }
     }
+    p++;
   }
   s.touchedCount = touchedCount;
 }
 
 function countCyclicOwn(V: number, s: GroupScratch, prompt: CyclicPrompt): void {
+  countCyclicRun(V, s, prompt.source, prompt.start % prompt.source.length, prompt.length, prompt.previous, CLASS_OWN, 0);
+}
+
+/**
+ * Counts `n` slots holding source[start], source[start + 1], … (cyclically), the first keyed by
+ * `previous`, all of class `cls`, at logical positions logicalBase… . Every pair of the run occurs in
+ * its first C + 1 positions, which are scanned in order (same first-seen order as a slot scan); the
+ * pair at run position j ≥ 1 recurs at j + C, j + 2C, …, which are added in one pass.
+ */
+function countCyclicRun(V: number, s: GroupScratch, source: Uint16Array, start: number, n: number, previous: number, cls: number, logicalBase: number): void {
   const { counts, lastSlot, touched } = s;
-  const { source, length: n } = prompt;
   const C = source.length;
-  const start = prompt.start % C;
   let touchedCount = s.touchedCount;
-  // Positions 0…C in order: the same first-seen order (hence the same float sums) as a page scan.
   const head = Math.min(n, C + 1);
-  let prev = prompt.previous;
+  let prev = previous;
   for (let i = 0, idx = start; i < head; i++) {
     const token = source[idx]!;
-    const g = (prev * V + token) * CLASS_COUNT + CLASS_OWN;
+    const g = (prev * V + token) * CLASS_COUNT + cls;
     const c = counts[g]!;
     if (c === 0) touched[touchedCount++] = g;
     counts[g] = c + 1;
-    lastSlot[g] = i;
+    lastSlot[g] = logicalBase + i;
     prev = token;
     if (++idx === C) idx = 0;
   }
   s.touchedCount = touchedCount;
   if (n <= head) return;
-  // Position j + kC (k ≥ 1) repeats the pair at position j (1 ≤ j ≤ C).
+  // With m = n − 1 = qC + r, the pair at j occurs q more times if j ≤ r, else q − 1 more times.
+  const m = n - 1;
+  const q = Math.floor(m / C);
+  const r = m - q * C;
+  let keyIdx = start;
+  let valueIdx = start + 1 === C ? 0 : start + 1;
   for (let j = 1; j <= C; j++) {
-    const extra = Math.floor((n - 1 - j) / C);
-    if (extra <= 0) continue;
-    const key = source[(start + j - 1) % C]!;
-    const value = source[(start + j) % C]!;
-    const g = (key * V + value) * CLASS_COUNT + CLASS_OWN;
-    counts[g]! += extra;
-    const last = j + extra * C;
-    if (last > lastSlot[g]!) lastSlot[g] = last;
+    const extra = j <= r ? q : q - 1;
+    if (extra > 0) {
+      const g = (source[keyIdx]! * V + source[valueIdx]!) * CLASS_COUNT + cls;
+      counts[g]! += extra;
+      const last = logicalBase + j + extra * C;
+      if (last > lastSlot[g]!) lastSlot[g] = last;
+    }
+    keyIdx = valueIdx;
+    if (++valueIdx === C) valueIdx = 0;
   }
 }
 
+/**
+ * The touched groups unpacked into flat arrays, in first-seen order, once per generate call; a step
+ * then reads them sequentially, and the provenance pass visits only the groups voting for the chosen
+ * token (a per-value list, still in first-seen order, so every float sum is as before).
+ */
+class Unpacked {
+  key = new Int32Array(0);
+  value = new Int32Array(0);
+  cls = new Uint8Array(0);
+  count = new Float64Array(0);
+  last = new Int32Array(0);
+  next = new Int32Array(0);
+  head = new Int32Array(0);
+  size = 0;
+
+  fill(s: GroupScratch, V: number): void {
+    const n = s.touchedCount;
+    if (this.key.length < n) {
+      const cap = Math.max(n, this.key.length * 2, 1024);
+      this.key = new Int32Array(cap);
+      this.value = new Int32Array(cap);
+      this.cls = new Uint8Array(cap);
+      this.count = new Float64Array(cap);
+      this.last = new Int32Array(cap);
+      this.next = new Int32Array(cap);
+    }
+    if (this.head.length < V) this.head = new Int32Array(V);
+    this.head.fill(-1, 0, V);
+    const { touched, counts, lastSlot } = s;
+    for (let i = 0; i < n; i++) {
+      const g = touched[i]!;
+      const cls = g % CLASS_COUNT;
+      const kv = (g - cls) / CLASS_COUNT;
+      const key = (kv / V) | 0;
+      this.key[i] = key;
+      this.value[i] = kv - key * V;
+      this.cls[i] = cls;
+      this.count[i] = counts[g]!;
+      this.last[i] = lastSlot[g]!;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const v = this.value[i]!;
+      this.next[i] = this.head[v]!;
+      this.head[v] = i;
+    }
+    this.size = n;
+  }
+}
+
+const unpackedByModel = new WeakMap<DecodeModel, Unpacked>();
+
 function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, opts: GenerateOptions): GeneratedToken[] {
+  let u = unpackedByModel.get(model);
+  if (!u) {
+    u = new Unpacked();
+    unpackedByModel.set(model, u);
+  }
+  u.fill(s, model.vocabSize);
   const out: GeneratedToken[] = [];
   const history = [...(opts.history ?? [])];
   let query = opts.query;
   for (let step = 0; step < opts.steps; step++) {
-    const token = stepGrouped(model, s, ctx, query, history);
+    const token = stepGrouped(model, s, u, ctx, query, history);
     out.push(token);
     history.push(token.token);
     query = token.token;
@@ -278,21 +391,18 @@ function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, op
   return out;
 }
 
-function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, query: number, history: readonly number[]): GeneratedToken {
+function stepGrouped(model: DecodeModel, s: GroupScratch, u: Unpacked, ctx: KvContext | null, query: number, history: readonly number[]): GeneratedToken {
   const V = model.vocabSize;
   const W = model.weights;
   const row = query * V;
-  const { counts, lastSlot, touched, logits } = s;
+  const { logits } = s;
+  const { key, value, count, cls, last, next, head } = u;
   logits.fill(0);
   let z = 0;
-  for (let i = 0; i < s.touchedCount; i++) {
-    const g = touched[i]!;
-    const kv = (g / CLASS_COUNT) | 0;
-    const key = (kv / V) | 0;
-    const value = kv - key * V;
-    const mass = W[row + key]! * counts[g]!;
+  for (let i = 0, n = u.size; i < n; i++) {
+    const mass = W[row + key[i]!]! * count[i]!;
     z += mass;
-    logits[value]! += mass;
+    logits[value[i]!]! += mass;
   }
   const best = pickToken(logits, V, history, model.config.repetitionPenalty);
 
@@ -300,15 +410,10 @@ function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext | null,
   let bestMass = -1;
   let bestSlot = -1;
   let foreign = 0;
-  for (let i = 0; i < s.touchedCount; i++) {
-    const g = touched[i]!;
-    const cls = g % CLASS_COUNT;
-    const kv = (g - cls) / CLASS_COUNT;
-    const key = (kv / V) | 0;
-    if (kv - key * V !== best) continue;
-    const mass = W[row + key]! * counts[g]!;
-    if (cls === CLASS_FOREIGN) foreign += mass;
-    const slot = lastSlot[g]!;
+  for (let i = head[best]!; i >= 0; i = next[i]!) {
+    const mass = W[row + key[i]!]! * count[i]!;
+    if (cls[i] === CLASS_FOREIGN) foreign += mass;
+    const slot = last[i]!;
     if (mass > bestMass || (mass === bestMass && slot > bestSlot)) {
       bestMass = mass;
       bestSlot = slot;

@@ -36,6 +36,12 @@ export class KvPool {
   /** Simulated time of the last write, in ms. */
   readonly pageWriteTime: Float64Array;
   readonly pageState: Uint8Array;
+  /**
+   * k when the page holds exactly prompt slots [k·pageSize, (k+1)·pageSize) of the request it was
+   * written for (a full page of writePrompt, or a whole-page copy of one); −1 when its content is
+   * anything else. Lets a reader count a run of such pages from the prompt's period (attention.ts).
+   */
+  readonly pageSegment: Int32Array;
   /** Bit set = page free. Scanning words makes lowest-id-first allocation cheap even when fragmented. */
   private readonly freeBits: Uint32Array;
   private freeCount: number;
@@ -56,6 +62,7 @@ export class KvPool {
     this.pageWriteHandoff = new Int32Array(this.pageCount).fill(NO_REQUEST);
     this.pageWriteTime = new Float64Array(this.pageCount).fill(-1);
     this.pageState = new Uint8Array(this.pageCount);
+    this.pageSegment = new Int32Array(this.pageCount).fill(-1);
     this.freeBits = new Uint32Array(Math.ceil(this.pageCount / 32));
     for (let p = 0; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
     this.freeCount = this.pageCount;
@@ -111,6 +118,7 @@ export class KvPool {
         this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
         this.pageWrittenFor[page] = NO_REQUEST;
         this.pageWriteHandoff[page] = NO_REQUEST;
+        this.pageSegment[page] = -1;
         this.pageState[page] = PAGE_CLEARED;
       } else {
         this.pageState[page] = this.pageWrittenFor[page] === NO_REQUEST ? PAGE_ZERO : PAGE_STALE;
@@ -136,7 +144,7 @@ export class KvPool {
       prev = token;
     }
     const pageCount = Math.ceil(tokens.length / this.pageSize);
-    for (let p = 0; p < pageCount; p++) this.markWritten(pages[p]!, request, handoff, time);
+    for (let p = 0; p < pageCount; p++) this.markWritten(pages[p]!, request, handoff, time, -1);
   }
 
   /**
@@ -146,31 +154,40 @@ export class KvPool {
    */
   writePrompt(pages: ArrayLike<number>, source: Uint16Array, start: number, length: number, previous: number, request: number, handoff: number, time: number): void {
     const C = source.length;
+    const ps = this.pageSize;
     let pos = start % C;
     let prev = previous;
-    for (let p = 0, i = 0; i < length; p++) {
-      const page = pages[p]!;
-      const base = page * this.pageSize;
-      const n = Math.min(this.pageSize, length - i);
+    for (let p = 0, i = 0; i < length; ) {
+      // Lowest-id-first allocation makes runs of consecutive pages: their slots are contiguous.
+      const first = pages[p]!;
+      let run = 1;
+      while (i + run * ps < length && pages[p + run] === first + run) run++;
+      const base = first * ps;
+      const n = Math.min(run * ps, length - i);
       for (let written = 0; written < n; ) {
         const chunk = Math.min(n - written, C - pos);
         const dst = base + written;
+        this.valueTokens.set(source.subarray(pos, pos + chunk), dst);
         this.keyTokens[dst] = prev;
-        for (let k = 0; k < chunk; k++) this.valueTokens[dst + k] = source[pos + k]!;
-        for (let k = 1; k < chunk; k++) this.keyTokens[dst + k] = source[pos + k - 1]!;
+        if (chunk > 1) this.keyTokens.set(source.subarray(pos, pos + chunk - 1), dst + 1);
         prev = source[pos + chunk - 1]!;
         written += chunk;
         pos += chunk;
         if (pos === C) pos = 0;
       }
       this.slotWriter.fill(request, base, base + n);
-      this.markWritten(page, request, handoff, time);
+      for (let k = 0; k < run; k++) {
+        const full = i + (k + 1) * ps <= length;
+        this.markWritten(first + k, request, handoff, time, full ? p + k : -1);
+      }
+      p += run;
       i += n;
     }
   }
 
   /** Marks a page as written for a request's handoff (its slots were set by the caller). */
-  markWritten(page: number, request: number, handoff: number, time: number): void {
+  markWritten(page: number, request: number, handoff: number, time: number, segment: number): void {
+    this.pageSegment[page] = segment;
     this.pageWrittenFor[page] = request;
     this.pageWriteHandoff[page] = handoff;
     this.pageWriteTime[page] = time;
@@ -187,7 +204,7 @@ export class KvPool {
     dst.keyTokens.set(src.keyTokens.subarray(from, from + src.pageSize), to);
     dst.valueTokens.set(src.valueTokens.subarray(from, from + src.pageSize), to);
     dst.slotWriter.set(src.slotWriter.subarray(from, from + src.pageSize), to);
-    dst.markWritten(dstPage, request, handoff, time);
+    dst.markWritten(dstPage, request, handoff, time, src.pageWrittenFor[srcPage] === request ? src.pageSegment[srcPage]! : -1);
   }
 
   /**
@@ -208,7 +225,10 @@ export class KvPool {
       dst.keyTokens.set(src.keyTokens.subarray(from, end), to);
       dst.valueTokens.set(src.valueTokens.subarray(from, end), to);
       dst.slotWriter.set(src.slotWriter.subarray(from, end), to);
-      for (let k = 0; k < run; k++) dst.markWritten(d0 + k, request, handoff, time);
+      for (let k = 0; k < run; k++) {
+        const sp = s0 + k;
+        dst.markWritten(d0 + k, request, handoff, time, src.pageWrittenFor[sp] === request ? src.pageSegment[sp]! : -1);
+      }
       i += run;
     }
   }
@@ -218,7 +238,7 @@ export class KvPool {
     return (
       this.keyTokens.byteLength + this.valueTokens.byteLength + this.slotWriter.byteLength +
       this.pageOwner.byteLength + this.pageWrittenFor.byteLength + this.pageWriteHandoff.byteLength +
-      this.pageWriteTime.byteLength + this.pageState.byteLength + this.freeBits.byteLength
+      this.pageWriteTime.byteLength + this.pageState.byteLength + this.pageSegment.byteLength + this.freeBits.byteLength
     );
   }
 }

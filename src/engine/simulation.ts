@@ -7,7 +7,7 @@
  * mitigations change only *control flow* (what is rejected, how much is computed and copied, what
  * decode checks), never what the model reads.
  */
-import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
+import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type PromptPages, type GeneratedToken, type KvContext } from './attention.ts';
 import { DeploymentRefused, configProblems, pagesFor, prefillInputLimit, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
@@ -79,6 +79,11 @@ interface RequestState {
   pagesReadStale: number;
   /** The first output token, computed by prefill (and where it drew from). */
   first: GeneratedToken | null;
+  /**
+   * With shortcuts, the tokens after the first as the model computes them over the prompt alone
+   * (slots not yet mapped to pages): what decode outputs if it reads exactly the prompt.
+   */
+  promptContinuation: GeneratedToken[] | null;
   finished: boolean;
 }
 
@@ -196,6 +201,8 @@ export class Simulation {
   now = 0;
 
   private readonly corpora: Uint16Array[];
+  /** Token id of each tenant's canary marker, by tenant index. */
+  private readonly canaryIds: number[];
   private readonly requests: RequestState[];
   private readonly queue = new EventQueue();
   private readonly decodeWaiting: number[][];
@@ -228,6 +235,7 @@ export class Simulation {
     for (const r of trace.requests) if (r.text) extraWords.push(...splitWords(r.text));
     this.vocab = new Vocabulary(this.tenantNames, extraWords);
     this.model = buildDecodeModel(this.vocab.size, config.model);
+    this.canaryIds = this.tenantNames.map((n) => this.vocab.id(canaryWord(n)));
     this.corpora = trace.tenants.map((t, i) => {
       const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true };
       return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
@@ -269,6 +277,7 @@ export class Simulation {
         pagesWritten: 0,
         pagesReadStale: 0,
         first: null,
+        promptContinuation: null,
         finished: false,
       };
     });
@@ -472,9 +481,15 @@ export class Simulation {
       pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
       const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: r.prompt };
       const opts = { query: this.lastPromptToken(r), steps: 1 };
-      first = (this.options.shortcuts
-        ? generateOverPrompt(this.model, this.promptSource(req), prefillContext, opts)
-        : generate(this.model, prefillContext, this.classifier(r), opts))[0]!;
+      if (this.options.shortcuts) {
+        // One count of the prompt serves prefill's first token and, if decode reads exactly the
+        // prompt, the rest: the steps depend only on the counts, the query and the history.
+        const all = generateOverPrompt(this.model, this.promptSource(req), null, { ...opts, steps: r.outputTokens });
+        first = redescribe(all[0]!, prefillContext);
+        r.promptContinuation = all.slice(1);
+      } else {
+        first = generate(this.model, prefillContext, this.classifier(r), opts)[0]!;
+      }
     }
     r.first = first;
     this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: r.computeTokens, firstToken: first.token });
@@ -525,17 +540,29 @@ export class Simulation {
     // Decode trusts its block table: sequence length is the full prompt, over every reserved page.
     r.pagesReadStale = stale;
     const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt };
+    if (this.options.shortcuts) ctx.promptPages = this.promptPagesOf(pool);
     const first = r.first!;
     const opts = { query: first.token, steps: r.outputTokens - 1, history: [first.token] };
-    const rest = this.options.shortcuts && stale === 0 && !r.aborted
-      ? generateOverPrompt(this.model, this.promptSource(r.index), ctx, opts)
+    const rest = stale === 0 && r.promptContinuation
+      ? r.promptContinuation.map((t) => redescribe(t, ctx))
       : generate(this.model, ctx, this.classifier(r), opts);
+    r.promptContinuation = null;
     const tokens = [this.provenance(first, this.prefillPools[r.prefillNode]!), ...rest.map((t) => this.provenance(t, pool))];
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
     this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, foreignTenants: [...foreign].sort() });
     const ms = r.outputTokens * c.timing.decodeMsPerToken;
     this.queue.push(this.now + ms, { kind: 'decode-done', req: r.index, tokens });
+  }
+
+  private promptPagesOf(pool: KvPool): PromptPages {
+    const requests = this.requests;
+    return {
+      pageSegment: pool.pageSegment,
+      pageWriter: pool.pageWrittenFor,
+      sourceOf: (w) => requests[w]!.source,
+      startOf: (w) => requests[w]!.start,
+    };
   }
 
   private provenance(t: GeneratedToken, pool: KvPool): ProvenanceEntryWithToken {
@@ -584,7 +611,7 @@ export class Simulation {
     const ids = tokens.map((t) => t.token);
     const text = this.vocab.decode(ids);
     const leakedFrom = [...new Set(provenance.map((p) => p.writerTenant).filter((n): n is string => n !== null && n !== tenant))].sort();
-    const canaryHits = this.tenantNames.filter((name) => name !== tenant && ids.includes(this.vocab.id(canaryWord(name))));
+    const canaryHits = this.tenantNames.filter((name, k) => k !== r.tenant && ids.includes(this.canaryIds[k]!));
     let expectedText: string | null = null;
     let correct: boolean | null = null;
     if (status === 200 && this.options.audit) {
@@ -657,6 +684,13 @@ export class Simulation {
   memoryByNode(): { node: string; bytes: number; pages: number }[] {
     return [...this.prefillPools, ...this.decodePools].map((p) => ({ node: p.name, bytes: p.byteSize, pages: p.pageCount }));
   }
+}
+
+/** Maps a token's logical slot to its page and writer in `ctx` (as generate does when it runs over ctx). */
+function redescribe(t: GeneratedToken, ctx: KvContext): GeneratedToken {
+  if (t.slot < 0) return { ...t, page: -1, writer: -1 };
+  const page = ctx.blockTable[Math.floor(t.slot / ctx.pageSize)]!;
+  return { ...t, page, writer: ctx.slotWriter[page * ctx.pageSize + (t.slot % ctx.pageSize)]! };
 }
 
 function poolSlots(pool: KvPool) {
