@@ -237,7 +237,7 @@ export class Simulation {
     this.model = buildDecodeModel(this.vocab.size, config.model);
     this.canaryIds = this.tenantNames.map((n) => this.vocab.id(canaryWord(n)));
     this.corpora = trace.tenants.map((t, i) => {
-      const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true };
+      const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true, canaryAtMentions: t.canaryAtMentions ?? false };
       return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
     });
 

@@ -17,18 +17,18 @@ export interface Assumption {
 export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'A1',
-    en: 'Traffic is a model: 40 tenants by default (adjustable), with Zipf-like activity (tenant k sends in proportion to 1/k).',
-    fr: 'Le trafic est un modèle : 40 clients par défaut (réglable), à activité de type Zipf (le client k envoie en proportion de 1/k).',
-    reasonEn: 'The report gives neither the number of customers nor their traffic; a few heavy users and a long tail of light ones is the usual shape.',
-    reasonFr: 'Le rapport ne donne ni le nombre de clients ni leur trafic ; quelques gros utilisateurs et une longue traîne de petits est la forme habituelle.',
+    en: 'Traffic is a model: 40 tenants by default (adjustable), with skewed activity: tenant k sends in proportion to 1/√k.',
+    fr: 'Le trafic est un modèle : 40 clients par défaut (réglable), à activité inégale : le client k envoie en proportion de 1/√k.',
+    reasonEn: 'The report gives neither the number of customers nor their traffic. Some tenants send more than others; a steeper skew (1/k) makes the heaviest tenant\u2019s long prompts read mostly its own leftovers, which is not a cross-tenant leak (the replay shows it when asked: --tenant-skew 1).',
+    reasonFr: 'Le rapport ne donne ni le nombre de clients ni leur trafic. Certains clients envoient plus que d\u2019autres ; une inégalité plus forte (1/k) fait lire aux longues demandes du plus gros client surtout ses propres restes, ce qui n\u2019est pas une fuite entre clients (visible avec --tenant-skew 1).',
     fills: ['N1', 'N8'],
   },
   {
     id: 'A2',
-    en: 'Volume: 2,000 ordinary requests per day on average by default (adjustable).',
-    fr: 'Volume : 2 000 requêtes ordinaires par jour en moyenne par défaut (réglable).',
-    reasonEn: 'Not in the report. Enough that both decode pools hold other tenants\u2019 pages within the first hours and for the whole window, while the 14-day replay stays within seconds.',
-    reasonFr: 'Absent du rapport. Assez pour que les deux pools de génération contiennent des pages d\u2019autres clients dès les premières heures et pendant toute la période, tout en rejouant les 14 jours en quelques secondes.',
+    en: 'Volume: 600 ordinary requests per day on average by default (adjustable), plus batch jobs (A13).',
+    fr: 'Volume : 600 requêtes ordinaires par jour en moyenne par défaut (réglable), plus des traitements par lots (A13).',
+    reasonEn: 'Not in the report. Chosen so the 14-day replay runs in about 3 seconds; warm decode pools come from the batch jobs (A13), not from this volume.',
+    reasonFr: 'Absent du rapport. Choisi pour rejouer les 14 jours en environ 3 secondes ; les pools de génération sont remplis par les lots (A13), pas par ce volume.',
     fills: ['N1'],
   },
   {
@@ -97,10 +97,10 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
   {
     id: 'A11',
-    en: 'Cluster: 1 prefill node, 2 decode nodes of 1,310,720 tokens each, 64-token pages, round-robin routing; toy timing (prefill 25,000 tokens/s, decode 25 ms per token, 24 output tokens).',
-    fr: 'Grappe : 1 nœud de préparation, 2 nœuds de génération de 1 310 720 jetons chacun, pages de 64 jetons, routage tour à tour ; temps jouets (préparation 25 000 jetons/s, génération 25 ms par jeton, 24 jetons produits).',
-    reasonEn: 'Node counts, GPU types and page size are not in the report (engine defaults, src/engine/config.ts). Decode must hold prompts of 1,048,576 tokens, since it accepted them (F19).',
-    reasonFr: 'Le nombre de nœuds, les GPU et la taille des pages ne sont pas dans le rapport (valeurs par défaut du moteur). La génération doit contenir des demandes de 1 048 576 jetons, puisqu\u2019elle les acceptait (F19).',
+    en: 'Cluster: 1 prefill node, 2 decode nodes of 1,310,720 tokens each, 64-token pages, round-robin routing; toy timing (prefill 25,000 tokens/s, decode 25 ms per token); 32 output tokens per response.',
+    fr: 'Grappe : 1 nœud de préparation, 2 nœuds de génération de 1 310 720 jetons chacun, pages de 64 jetons, routage tour à tour ; temps jouets (préparation 25 000 jetons/s, génération 25 ms par jeton) ; 32 jetons produits par réponse.',
+    reasonEn: 'Node counts, GPU types and page size are not in the report (engine defaults, src/engine/config.ts). Decode must hold prompts of 1,048,576 tokens, since it accepted them (F19). Real answers are longer than 32 tokens; 32 is enough that a response usually runs past a record\u2019s canary marker (with 24, some leaked responses end just before one).',
+    reasonFr: 'Le nombre de nœuds, les GPU et la taille des pages ne sont pas dans le rapport (valeurs par défaut du moteur). La génération doit contenir des demandes de 1 048 576 jetons, puisqu\u2019elle les acceptait (F19). Les vraies réponses sont plus longues que 32 jetons ; 32 suffit pour qu\u2019une réponse dépasse en général le marqueur d\u2019un enregistrement (avec 24, certaines réponses touchées s\u2019arrêtent juste avant).',
     fills: ['N2'],
   },
   {
@@ -110,6 +110,14 @@ export const ASSUMPTIONS: readonly Assumption[] = [
     reasonEn: 'What leaked is not in the report (F6); Cloudflare used canary markers (F22), which lets the replay scan responses the way they did.',
     reasonFr: 'Ce qui a fui n\u2019est pas dans le rapport (F6) ; Cloudflare a utilisé des marqueurs témoins (F22), ce qui permet de scanner les réponses comme eux.',
     fills: ['N7'],
+  },
+  {
+    id: 'A13',
+    en: 'Batch jobs: once a day (the first before 05:00 on 27 Aug), one tenant submits 32 documents of 40,000–80,000 tokens within a second.',
+    fr: 'Traitements par lots : une fois par jour (le premier avant 5 h le 27 août), un client soumet 32 documents de 40 000 à 80 000 jetons en une seconde.',
+    reasonEn: 'Not in the report. Decode reserves pages for a whole batch before prefill gets through it, so one batch writes most pages of both decode pools: the pools are warm (hold earlier requests\u2019 KV, not zeros) whenever a long prompt arrives, at a small share of the replay\u2019s cost.',
+    reasonFr: 'Absent du rapport. La génération réserve les pages de tout le lot avant que la préparation l\u2019ait traité : un lot écrit la plupart des pages des deux pools, qui contiennent donc des restes de requêtes (et non des zéros) à l\u2019arrivée de chaque longue demande, pour une faible part du coût.',
+    fills: ['N1'],
   },
 ];
 

@@ -23,8 +23,10 @@ export const KIND_ORDINARY = 0;
 export const KIND_LONG = 1;
 export const KIND_RESEARCHER = 2;
 export const KIND_REPRODUCTION = 3;
-export type RequestKind = typeof KIND_ORDINARY | typeof KIND_LONG | typeof KIND_RESEARCHER | typeof KIND_REPRODUCTION;
-export const KIND_NAMES = ['ordinary', 'long-context customer', 'researcher', 'reproduction'] as const;
+/** Part of a customer's batch job (A13). */
+export const KIND_BATCH = 4;
+export type RequestKind = typeof KIND_ORDINARY | typeof KIND_LONG | typeof KIND_RESEARCHER | typeof KIND_REPRODUCTION | typeof KIND_BATCH;
+export const KIND_NAMES = ['ordinary', 'long-context customer', 'researcher', 'reproduction', 'batch job'] as const;
 
 export interface TrafficOptions {
   seed: string;
@@ -32,6 +34,13 @@ export interface TrafficOptions {
   tenants: number;
   /** A2: ordinary requests per day, on average. */
   requestsPerDay: number;
+  /** A1: tenant k sends in proportion to 1 / k^tenantSkew. */
+  tenantSkew: number;
+  /** A11: tokens generated per response. */
+  outputTokens: number;
+  /** A13: batch jobs per day (the first one early on 27 Aug), each of batchSize prompts at once. */
+  batchesPerDay: number;
+  batchSize: number;
   /** A5: prompts over the threshold before the model went private, tests included. */
   overThresholdBeforePrivate: number;
   /** A6, A7: place the researcher's and the reproduction's requests. */
@@ -41,7 +50,11 @@ export interface TrafficOptions {
 export const DEFAULT_TRAFFIC: TrafficOptions = {
   seed: 'incident-2026',
   tenants: 40, // A1
-  requestsPerDay: 2_000, // A2
+  requestsPerDay: 600, // A2
+  tenantSkew: 0.5, // A1
+  outputTokens: 32, // A11
+  batchesPerDay: 1, // A13
+  batchSize: 32, // A13
   overThresholdBeforePrivate: REPORTED_AFFECTED_RESPONSES, // A5, from F2
   includeTests: true, // A6, A7
 };
@@ -55,6 +68,10 @@ const PROMPT_SIGMA = 1.7;
 const PROMPT_MIN = 16;
 /** A5: the long prompts start after a few hours so the pools have been written at least once. */
 const FIRST_LONG_NOT_BEFORE = 6 * 3_600_000;
+/** A13: batch prompt lengths (uniform) and the first batch's latest start. */
+const BATCH_MIN_TOKENS = 40_000;
+const BATCH_MAX_TOKENS = 80_000;
+const FIRST_BATCH_BEFORE = 5 * 3_600_000;
 
 export const RESEARCHER = 'researcher';
 export const VERIFY_VICTIM = 'verify-a';
@@ -116,10 +133,10 @@ function longPromptLength(rng: Prng): number {
 }
 
 /** Cumulative Zipf weights (A1), for drawing tenants. */
-function tenantPicker(rng: Prng, names: readonly string[]): () => string {
+function tenantPicker(rng: Prng, names: readonly string[], skew: number): () => string {
   const cum: number[] = [];
   let total = 0;
-  names.forEach((_, k) => cum.push((total += 1 / (k + 1))));
+  names.forEach((_, k) => cum.push((total += 1 / Math.pow(k + 1, skew))));
   return () => {
     const x = rng.next() * total;
     let lo = 0;
@@ -136,6 +153,10 @@ function tenantPicker(rng: Prng, names: readonly string[]): () => string {
 export function trafficProblems(o: TrafficOptions): string[] {
   const p: string[] = [];
   if (!Number.isInteger(o.tenants) || o.tenants < 1 || o.tenants > TENANT_NAMES.length) p.push(`tenants must be an integer from 1 to ${TENANT_NAMES.length}, got ${o.tenants}`);
+  if (!(Number.isFinite(o.tenantSkew) && o.tenantSkew >= 0 && o.tenantSkew <= 4)) p.push(`tenantSkew must be from 0 to 4, got ${o.tenantSkew}`);
+  if (!Number.isInteger(o.outputTokens) || o.outputTokens < 2 || o.outputTokens > 256) p.push(`outputTokens must be an integer from 2 to 256, got ${o.outputTokens}`);
+  if (!Number.isInteger(o.batchesPerDay) || o.batchesPerDay < 0 || o.batchesPerDay > 24) p.push(`batchesPerDay must be an integer from 0 to 24, got ${o.batchesPerDay}`);
+  if (!Number.isInteger(o.batchSize) || o.batchSize < 0 || o.batchSize > 256) p.push(`batchSize must be an integer from 0 to 256, got ${o.batchSize}`);
   if (!(Number.isFinite(o.requestsPerDay) && o.requestsPerDay >= 0 && o.requestsPerDay <= 200_000)) p.push(`requestsPerDay must be from 0 to 200,000, got ${o.requestsPerDay}`);
   const tests = o.includeTests ? RESEARCHER_PROMPTS.length + 2 : 0;
   if (!Number.isInteger(o.overThresholdBeforePrivate) || o.overThresholdBeforePrivate < tests || o.overThresholdBeforePrivate > 10_000) {
@@ -159,10 +180,32 @@ export function incidentTraffic(options: Partial<TrafficOptions> = {}): Incident
   // Ordinary traffic over the whole window (A2, A3, A4); the rhythm's mean is (1 + TROUGH_RATIO) / 2.
   const arrivals = root.fork('ordinary-times');
   const lengths = root.fork('ordinary-lengths');
-  const pickOrdinary = tenantPicker(root.fork('ordinary-tenants'), customers);
+  const pickOrdinary = tenantPicker(root.fork('ordinary-tenants'), customers, o.tenantSkew);
   const meanRhythm = (1 + TROUGH_RATIO) / 2;
   for (const at of poissonArrivals(arrivals, 0, T_WINDOW_END, o.requestsPerDay / DAY_MS / meanRhythm)) {
     drafts.push({ at, tenant: pickOrdinary(), promptTokens: ordinaryPromptLength(lengths), kind: KIND_ORDINARY });
+  }
+
+  // Batch jobs (A13): a tenant submits batchSize documents within a second. Decode reserves pages
+  // for all of them before prefill (FIFO, limited by its own pool) gets through them, so one batch
+  // writes most pages of both decode pools.
+  const batchRng = root.fork('batches');
+  const pickBatch = tenantPicker(root.fork('batch-tenants'), customers, o.tenantSkew);
+  const batchStarts: number[] = [];
+  if (o.batchesPerDay > 0 && o.batchSize > 0) {
+    batchStarts.push(rhythmTime(batchRng, 0, FIRST_BATCH_BEFORE));
+    const days = Math.round(T_WINDOW_END / DAY_MS);
+    const perDay = Math.round(o.batchesPerDay);
+    for (let d = 0; d < days; d++) {
+      for (let k = d === 0 ? 1 : 0; k < perDay; k++) batchStarts.push(rhythmTime(batchRng, d * DAY_MS, (d + 1) * DAY_MS));
+    }
+  }
+  for (const start of batchStarts) {
+    const tenant = pickBatch();
+    for (let k = 0; k < o.batchSize; k++) {
+      const promptTokens = BATCH_MIN_TOKENS + batchRng.int(BATCH_MAX_TOKENS - BATCH_MIN_TOKENS + 1);
+      drafts.push({ at: start + batchRng.next() * 1_000, tenant, promptTokens, kind: KIND_BATCH });
+    }
   }
 
   // Over-threshold prompts (A5): the tests are placed (A6, A7), the rest are customers'.
@@ -178,7 +221,7 @@ export function incidentTraffic(options: Partial<TrafficOptions> = {}): Incident
   const longCount = o.overThresholdBeforePrivate - overTests;
   const longTimes = root.fork('long-times');
   const longLengths = root.fork('long-lengths');
-  const pickLong = tenantPicker(root.fork('long-tenants'), customers);
+  const pickLong = tenantPicker(root.fork('long-tenants'), customers, o.tenantSkew);
   const times = Array.from({ length: longCount }, () => rhythmTime(longTimes, FIRST_LONG_NOT_BEFORE, T_PRIVATE)).sort((a, b) => a - b);
   // A5: the report's period starts on 27 Aug, so the first one falls on that day.
   if (times.length > 0 && times[0]! >= DAY_MS) times[0] = rhythmTime(longTimes, FIRST_LONG_NOT_BEFORE, DAY_MS);
@@ -200,9 +243,10 @@ export function incidentTraffic(options: Partial<TrafficOptions> = {}): Incident
     tenant: d.tenant,
     promptTokens: d.promptTokens,
     offset: offsets.int(1 << 30),
+    outputTokens: o.outputTokens,
   }));
   const tenantNames = [...customers, ...(o.includeTests ? [RESEARCHER, VERIFY_VICTIM, VERIFY_PROBE] : [])];
-  const tenants: TenantSpec[] = tenantNames.map((name, i) => ({ name, topic: TOPICS[i % TOPICS.length]!, canary: true }));
+  const tenants: TenantSpec[] = tenantNames.map((name, i) => ({ name, topic: TOPICS[i % TOPICS.length]!, canary: true, canaryAtMentions: true }));
   return {
     options: o,
     trace: { version: 1, name: `incident window (model, seed ${o.seed})`, startTime: WINDOW_START_ISO, tenants, requests },
