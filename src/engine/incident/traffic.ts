@@ -10,7 +10,6 @@ import {
   DAY_MS,
   REPORTED_AFFECTED_RESPONSES,
   T_PRIVATE,
-  T_PUBLIC,
   T_RESEARCHER_DAY,
   T_CHECKS_DAY,
   T_WINDOW_END,
@@ -259,4 +258,3 @@ export function countOverThresholdBeforePrivate(trace: Trace, threshold = INCIDE
   return trace.requests.filter((r) => r.at < T_PRIVATE && r.promptTokens > threshold).length;
 }
 
-export { T_PRIVATE, T_PUBLIC };
