@@ -118,10 +118,13 @@ class GroupScratch {
   readonly lastSlot: Int32Array;
   readonly logits: Float64Array;
   readonly touched: Int32Array;
+  /** [count, latest slot] per group side by side, so the slot scan touches one cache line per slot. */
+  readonly countAndLast: Int32Array;
   touchedCount = 0;
 
   constructor(vocabSize: number) {
     const groups = vocabSize * vocabSize * CLASS_COUNT;
+    this.countAndLast = new Int32Array(groups * 2);
     this.counts = new Int32Array(groups);
     this.lastSlot = new Int32Array(groups);
     this.logits = new Float64Array(vocabSize);
@@ -188,11 +191,12 @@ function clearScratch(s: GroupScratch): void {
 
 /** One pass over every slot of every page in the block table, grouping by (key, value, class). */
 function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterClassifier): void {
-  const { counts, lastSlot, touched } = s;
+  const { counts, lastSlot, touched, countAndLast: cl } = s;
   const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
-  let touchedCount = s.touchedCount;
+  const first = s.touchedCount;
+  let touchedCount = first;
   let logical = 0;
   let p = 0;
   while (logical < seqLen) {
@@ -213,10 +217,11 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
       for (let j = 0; j < n; j++, logical++) {
         const slot = base + j;
         const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
-        const c = counts[g]!;
+        const at = g << 1;
+        const c = cl[at]!;
         if (c === 0) touched[touchedCount++] = g;
-        counts[g] = c + 1;
-        lastSlot[g] = logical;
+        cl[at] = c + 1;
+        cl[at + 1] = logical;
       }
     } else {
       for (let j = 0; j < n; j++, logical++) {
@@ -224,13 +229,21 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
         const writer = slotWriter[slot]!;
         const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
         const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
-        const c = counts[g]!;
+        const at = g << 1;
+        const c = cl[at]!;
         if (c === 0) touched[touchedCount++] = g;
-        counts[g] = c + 1;
-        lastSlot[g] = logical;
+        cl[at] = c + 1;
+        cl[at + 1] = logical;
       }
     }
     p++;
+  }
+  // Hand the groups over in the layout the steps read, and leave the interleaved table zeroed.
+  for (let i = first; i < touchedCount; i++) {
+    const g = touched[i]!;
+    counts[g] = cl[g << 1]!;
+    lastSlot[g] = cl[(g << 1) + 1]!;
+    cl[g << 1] = 0;
   }
   s.touchedCount = touchedCount;
 }
