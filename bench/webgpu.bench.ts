@@ -44,7 +44,7 @@ async function main(): Promise<number> {
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.goto(`http://127.0.0.1:${PORT}/?view=response&bench`);
+    await page.goto(`http://127.0.0.1:${PORT}/?s=demo&view=response&bench`);
     await page.getByTestId('backend-running').filter({ hasNotText: 'starting' }).waitFor({ timeout: 60_000 });
     const browserVersion = browser.version();
     const report = (await page.evaluate(

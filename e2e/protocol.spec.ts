@@ -15,11 +15,12 @@ test('the protocol check runs in a worker and plays the shortest counterexample 
   const step = page.locator('#vp-step');
   await expect(step).toContainText('Step 0 of');
   // Drive it by keyboard to the end: the last step shows the violation.
-  await page.getByRole('button', { name: 'Step forward' }).focus();
+  const panel = page.locator('.vp');
+  await panel.getByRole('button', { name: 'Step forward' }).focus();
   await page.keyboard.press('End');
   await expect(step).toContainText(/Step (\d+) of \1\./);
   await expect(page.locator('.vp-violation')).toContainText('broken');
-  await page.getByRole('button', { name: 'Step back' }).click();
+  await panel.getByRole('button', { name: 'Step back' }).click();
   await expect(page.locator('.vp-violation')).toHaveCount(0);
 
   const results = await new AxeBuilder({ page }).include('.vp').analyze();

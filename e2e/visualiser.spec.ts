@@ -117,11 +117,18 @@ test.describe('visualiser', () => {
     await expect(other.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
     await expect(other.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', await page.getByTestId('scrubber').getAttribute('aria-valuenow') ?? '');
 
-    await page.goBack();
+    // History holds situations, not frames: back leaves the response view, back again unticks the switch.
     await page.goBack();
     await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
+    await page.goBack();
+    await expect(page.getByRole('switch', { name: /Clear pages on free/ })).not.toBeChecked();
+    await expect(page.getByTestId('count-wrong')).toHaveText('1');
+    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    await page.goForward();
     await page.goForward();
     await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
   });
 
   test('malformed and outdated links get defaults and a notice naming what was ignored', async ({ page }) => {
@@ -133,7 +140,8 @@ test.describe('visualiser', () => {
     await expect(notice).toContainText('t=-3');
     await expect(notice).toContainText('m=clear,zap');
     await expect(notice).toContainText('evil (unknown parameter)');
-    await expect(page.getByTestId('count-leaked')).toHaveText('1'); // defaults: both defects, no mitigation
+    // Defaults: the incident window, replayed in the browser, both defects on: the report's 155.
+    await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 60_000 });
     await expect(page.locator('script:has-text("evil")')).toHaveCount(0);
   });
 

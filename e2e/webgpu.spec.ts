@@ -23,7 +23,7 @@ async function decode(page: Page) {
 
 test.describe('decode backends', () => {
   test('WebGPU and the JS engine agree on the same inputs, random ones included', async ({ page }) => {
-    await ready(page, './?view=response');
+    await ready(page, './?s=demo&view=response');
     await expect(page.getByTestId('backend-running')).toHaveText('WebGPU');
     await expect(page.getByTestId('backend-adapter')).toContainText(/\S/);
     await expect(page.getByTestId('backend-notice')).toBeEmpty();
@@ -42,7 +42,7 @@ test.describe('decode backends', () => {
   });
 
   test('a person can switch backends with the keyboard and both decode the same text', async ({ page }) => {
-    await ready(page, './?view=response');
+    await ready(page, './?s=demo&view=response');
     const gpuRun = await decode(page);
     expect(gpuRun.backend).toBe('WebGPU');
 
@@ -65,7 +65,7 @@ test.describe('decode backends', () => {
     ['shader', /decode shader failed to compile \(line \d+:\d+: .*atomicAddd.*JS engine decodes instead/],
   ] as const) {
     test(`gpu-fault=${fault}: the JS engine takes over with a notice`, async ({ page }) => {
-      await ready(page, `./?view=response&gpu-fault=${fault}`);
+      await ready(page, `./?s=demo&view=response&gpu-fault=${fault}`);
       await expect(page.getByTestId('backend-running')).toHaveText('JS engine');
       await expect(page.getByRole('status').filter({ hasText: 'Fallback' })).toHaveText(notice);
       const run = await decode(page);
@@ -79,7 +79,7 @@ test.describe('decode backends', () => {
   }
 
   test('gpu-fault=lost: a device lost mid-decode loses nothing; the JS engine finishes it', async ({ page }) => {
-    await ready(page, './?view=response&gpu-fault=lost');
+    await ready(page, './?s=demo&view=response&gpu-fault=lost');
     await expect(page.getByTestId('backend-running')).toHaveText('WebGPU');
     const run = await decode(page);
     expect(run.backend).toBe('JS engine');
@@ -89,7 +89,7 @@ test.describe('decode backends', () => {
 
     // The fallback's answer is the JS engine's answer, so it is what an unfaulted page decodes too.
     const clean = await page.context().newPage();
-    await ready(clean, './?view=response&backend=js');
+    await ready(clean, './?s=demo&view=response&backend=js');
     expect((await decode(clean)).text).toBe(run.text);
   });
 });

@@ -1,11 +1,15 @@
 import { useEffect, useMemo, useRef } from 'react';
+import { milestoneStartMs } from '../data/facts.ts';
+import { useFacts } from '../data/useFacts.ts';
+import { FactBadge } from './Evidence.tsx';
+import { ReplayProgress } from './replay/ReplayProgress.tsx';
 import { Controls } from './Controls.tsx';
 import { exportLeaks, exportPng, exportSvg } from './exportView.ts';
 import { latestSnapshot, useCompareRun, useMainRun } from './hooks.ts';
 import { useT } from './i18n.ts';
 import type { ScenarioName } from './protocol.ts';
 import { useApp, type ViewName } from './state/store.ts';
-import { startUrlSync } from './urlSync.ts';
+import { replaceNextHistoryEntry, startUrlSync } from './urlSync.ts';
 import { ClusterView } from './viz/ClusterView.tsx';
 import { ResponseView } from './viz/ResponseView.tsx';
 import { Timeline, type Milestone } from './viz/Timeline.tsx';
@@ -33,6 +37,21 @@ function Notices() {
   );
 }
 
+function Headline() {
+  const lang = useApp((s) => s.lang);
+  const facts = useFacts();
+  const f2 = facts.data?.byId.get('F2');
+  if (!f2) return null;
+  return (
+    <p className="headline">
+      {lang === 'fr' ? f2.fr : f2.en} <FactBadge id="F2" />
+    </p>
+  );
+}
+
+/** Whether the page was opened on a given instant; otherwise it starts at the first cross-tenant read. */
+const OPENED_WITH_TIME = new URLSearchParams(window.location.search).has('t');
+
 function Header() {
   const t = useT();
   const scenario = useApp((s) => s.scenario);
@@ -42,12 +61,14 @@ function Header() {
     <header className="site-header">
       <div>
         <h1>{t('title')}</h1>
+        <Headline />
         <p className="tagline">{t('tagline')}</p>
       </div>
       <div className="header-controls">
         <label>
           {t('scenario')}{' '}
           <select value={scenario} onChange={(e) => set({ scenario: e.target.value as ScenarioName, time: 0, selectedRequest: null, selectedPage: null })} data-testid="scenario">
+            <option value="incident">{t('scenarioIncident')}</option>
             <option value="demo">{t('scenarioDemo')}</option>
             <option value="matrix">{t('scenarioMatrix')}</option>
           </select>
@@ -72,7 +93,17 @@ export function App() {
   const main = useMainRun();
   const compare = useCompareRun();
   const viewRoot = useRef<HTMLDivElement>(null);
-  const milestones: Milestone[] = useMemo(() => [], []);
+  const facts = useFacts();
+  const milestones: Milestone[] = useMemo(
+    () =>
+      (facts.data?.timeline() ?? []).map((m) => ({
+        epochMs: milestoneStartMs(m),
+        id: m.factId,
+        label: `${m.factId} · ${lang === 'fr' ? m.labelFr : m.labelEn} (${m.precision === 'day' ? m.date : `${m.date} ${m.time} UTC`})`,
+      })),
+    [facts.data, lang],
+  );
+  const autoTimed = useRef(OPENED_WITH_TIME);
 
   useEffect(() => startUrlSync(), []);
   useEffect(() => {
@@ -84,10 +115,20 @@ export function App() {
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
-  // A run can end before the time in a link: keep the cursor inside the run.
+  // A run can end before the time in a link: keep the cursor inside the run. A page opened without
+  // a time starts at the first cross-tenant read, where there is something to see.
   useEffect(() => {
-    const end = main.data?.endMs;
-    if (end !== undefined && useApp.getState().time > end) set({ time: end });
+    const run = main.data;
+    if (!run) return;
+    if (useApp.getState().time > run.endMs) set({ time: run.endMs });
+    if (!autoTimed.current) {
+      autoTimed.current = true;
+      const first = run.violations[0];
+      if (first) {
+        replaceNextHistoryEntry();
+        set({ time: first.t, selectedRequest: first.req });
+      }
+    }
   }, [main.data, set]);
 
   const run = main.data;
@@ -109,9 +150,10 @@ export function App() {
       <Notices />
       {main.isError ? (
         <p role="alert" className="alert">
-          {main.error.message}
+          {main.error?.message}
         </p>
       ) : null}
+      {main.progress ? <ReplayProgress progress={main.progress} label={t('replaying')} /> : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
       <main className="layout">
         <Controls run={run} compare={compare.data} />

@@ -1,6 +1,8 @@
 import { memo, useId } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { FIXED_PREFILL_CAPACITY_TOKENS, MATRIX_ROWS, type MatrixRow, type Mitigations } from '../engine/index.ts';
+import { ASSUMPTIONS } from '../engine/incident/index.ts';
+import { AssumptionBadge, FactBadge, ModelBadge } from './Evidence.tsx';
 import { useMatrix } from './hooks.ts';
 import { useT, type MessageKey } from './i18n.ts';
 import type { RunSummary } from './protocol.ts';
@@ -9,7 +11,17 @@ import { useApp, type FixChoice, type Switches } from './state/store.ts';
 const MITIGATIONS: (keyof Mitigations)[] = ['clearPagesOnFree', 'perReadIntegrityCheck', 'transferredLengthCheck', 'deploymentCapacityCheck'];
 const FIXES: FixChoice[] = ['fixed-path', 'capacity', ...MITIGATIONS];
 
-function Switch({ label, hint, checked, onChange }: { label: string; hint?: string; checked: boolean; onChange: (on: boolean) => void }) {
+/** Where a switch's mechanism is stated: a fact id, or null where it is the project's model. */
+const EVIDENCE: Record<string, string | null> = {
+  capacityGap: 'F14',
+  buggyPath: 'F17',
+  clearPagesOnFree: null,
+  perReadIntegrityCheck: 'F26',
+  transferredLengthCheck: null,
+  deploymentCapacityCheck: 'F26',
+};
+
+function Switch({ label, hint, checked, onChange, evidence }: { label: string; hint?: string; checked: boolean; onChange: (on: boolean) => void; evidence: string | null }) {
   const id = useId();
   return (
     <div className="toggle">
@@ -18,7 +30,26 @@ function Switch({ label, hint, checked, onChange }: { label: string; hint?: stri
         {label}
         {hint ? <span className="hint"> — {hint}</span> : null}
       </label>
+      {evidence ? <FactBadge id={evidence} /> : <ModelBadge />}
     </div>
+  );
+}
+
+function Assumptions() {
+  const t = useT();
+  const scenario = useApp((s) => s.scenario);
+  if (scenario !== 'incident') return null;
+  return (
+    <details className="assumptions">
+      <summary>{t('assumptionsTitle')}</summary>
+      <ul>
+        {ASSUMPTIONS.map((a) => (
+          <li key={a.id}>
+            <AssumptionBadge id={a.id} />
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
@@ -49,6 +80,7 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
     ['leaked', c.leaked, 'count-leaked'],
     ['canaryFound', c.canaryLeaks, 'count-canary'],
     ['wrongOutput', c.integrityFailures, 'count-wrong'],
+    ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
   ];
   return (
     <dl className="counters" aria-label={label}>
@@ -71,7 +103,7 @@ function MatrixTable() {
   return (
     <table className="matrix" data-testid="matrix">
       <caption>
-        {t('matrixCaption')} <span className="badge model">{t('model')}</span>
+        {t('matrixCaption')} <ModelBadge />
       </caption>
       <thead>
         <tr>
@@ -115,13 +147,13 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
       <h2 id="controls-h">{t('controlsTitle')}</h2>
       <fieldset>
         <legend>{t('defects')}</legend>
-        <Switch label={t('capacityGap')} hint={t('capacityGapHint')} checked={capacityGap} onChange={(on) => set({ capacityGap: on })} />
-        <Switch label={t('buggyPath')} hint={t('buggyPathHint')} checked={rejectPath === 'buggy'} onChange={(on) => set({ rejectPath: on ? 'buggy' : 'fixed' })} />
+        <Switch label={t('capacityGap')} hint={t('capacityGapHint')} checked={capacityGap} onChange={(on) => set({ capacityGap: on })} evidence={EVIDENCE.capacityGap!} />
+        <Switch label={t('buggyPath')} hint={t('buggyPathHint')} checked={rejectPath === 'buggy'} onChange={(on) => set({ rejectPath: on ? 'buggy' : 'fixed' })} evidence={EVIDENCE.buggyPath!} />
       </fieldset>
       <fieldset>
         <legend>{t('mitigations')}</legend>
         {MITIGATIONS.map((m) => (
-          <Switch key={m} label={t(m)} checked={mitigations[m]} onChange={(on) => setMitigation(m, on)} />
+          <Switch key={m} label={t(m)} checked={mitigations[m]} onChange={(on) => setMitigation(m, on)} evidence={EVIDENCE[m] ?? null} />
         ))}
       </fieldset>
       <label className="compare">
@@ -136,7 +168,7 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
         </select>
       </label>
       <h3>
-        {t('outcome')} <span className="badge model">{t('model')}</span>
+        {t('outcome')} <ModelBadge />
       </h3>
       {run ? <Counters run={run} label="main" /> : <p role="status">{t('loading')}</p>}
       {compareFix && compare ? (
@@ -147,6 +179,7 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
           <Counters run={compare} label="compare" />
         </>
       ) : null}
+      <Assumptions />
       <details>
         <summary>{t('matrixTitle')}</summary>
         <MatrixTable />

@@ -28,11 +28,12 @@ const runs = new Map<string, KeptRun>();
 const MAX_KEPT_RUNS = 6;
 
 /** The demo and matrix traces start at an arbitrary instant; they are models, not the incident. */
-const SCENARIOS: Record<RunRequest['scenario'], () => Trace> = { demo: demoTrace, matrix: matrixTrace };
+const SCENARIOS: Record<Exclude<RunRequest['scenario'], 'incident'>, () => Trace> = { demo: demoTrace, matrix: matrixTrace };
 const MODEL_START = Date.UTC(2026, 7, 27, 9, 0, 0);
 
 function run(req: RunRequest, runKey: string): RunSummary {
   const started = performance.now();
+  if (req.scenario === 'incident') throw new Error('the incident window is replayed by the replay worker');
   const trace = SCENARIOS[req.scenario]();
   const config = withOverrides(INCIDENT_CONFIG, req.overrides);
   let sim: Simulation | null = null;
@@ -122,7 +123,7 @@ scope.onmessage = (e: MessageEvent<WorkerRequest>) => {
       }
       case 'seek': {
         const snapshot = seek(msg.runKey, msg.t);
-        post({ kind: 'seek', id: msg.id, snapshot }, snapshot.nodes.flatMap((n) => [n.state.buffer, n.owner.buffer, n.writtenFor.buffer, n.writerTenant.buffer, n.writeTime.buffer]));
+        post({ kind: 'seek', id: msg.id, snapshot }, snapshot.nodes.flatMap((n) => [n.state.buffer, n.owner.buffer, n.writtenFor.buffer, n.writerTenant.buffer, (n.writeTime as Float64Array).buffer]));
         break;
       }
       case 'detail': {

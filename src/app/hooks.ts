@@ -1,33 +1,55 @@
 /** Data hooks over the engine worker: runs, snapshots at the scrubber's time, request details. */
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { callEngine } from './engineClient.ts';
 import { runKeyOf, type RunRequest, type RunSummary, type Snapshot } from './protocol.ts';
+import { summaryFromReplay } from './replay/incidentRun.ts';
+import type { ReplayProgressInfo } from './replay/replayClient.ts';
+import { useIncidentReplay } from './replay/useIncidentReplay.ts';
 import { overridesOf, useApp, withFix, type Switches } from './state/store.ts';
 
 function useSwitches(): Switches {
   return useApp(useShallow((s) => ({ capacityGap: s.capacityGap, rejectPath: s.rejectPath, mitigations: s.mitigations })));
 }
 
-function useRunOf(run: RunRequest | null) {
+export interface RunState {
+  data: RunSummary | undefined;
+  isError: boolean;
+  error: Error | null;
+  /** Progress of the incident replay while it runs (null for the small scenarios). */
+  progress: ReplayProgressInfo | null;
+}
+
+const NO_TRAFFIC_OVERRIDES = {};
+
+/**
+ * A run of the chosen scenario: the small ones simulate in the engine worker; the incident window
+ * is replayed by its own worker and then seeks on the page.
+ */
+function useRunOf(run: RunRequest | null): RunState {
   const runKey = run ? runKeyOf(run) : '';
-  return useQuery({
+  const isIncident = run?.scenario === 'incident';
+  const small = useQuery({
     queryKey: ['run', runKey],
-    enabled: run !== null,
+    enabled: run !== null && !isIncident,
     queryFn: async (): Promise<RunSummary> => (await callEngine({ kind: 'run', run: run!, runKey })).summary,
   });
+  const replay = useIncidentReplay(NO_TRAFFIC_OVERRIDES, run?.overrides ?? {}, isIncident);
+  const replaySummary = useMemo(() => (replay.data ? summaryFromReplay(replay.data, runKey) : undefined), [replay.data, runKey]);
+  if (isIncident) return { data: replaySummary, isError: replay.isError, error: replay.error, progress: replay.isFetching ? replay.progress : null };
+  return { data: run ? small.data : undefined, isError: small.isError, error: small.error, progress: null };
 }
 
 /** The run as the switches describe it. */
-export function useMainRun() {
+export function useMainRun(): RunState {
   const scenario = useApp((s) => s.scenario);
   const switches = useSwitches();
   return useRunOf({ scenario, overrides: overridesOf(switches) });
 }
 
 /** The comparison run (the same with one fix applied), when a fix is chosen. */
-export function useCompareRun() {
+export function useCompareRun(): RunState {
   const scenario = useApp((s) => s.scenario);
   const compare = useApp((s) => s.compare);
   const switches = useSwitches();
@@ -49,24 +71,41 @@ export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
   const time = useApp((s) => s.time);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
   const inFlight = useRef(false);
+  const mounted = useRef(true);
   const wanted = useRef<{ runKey: string; t: number } | null>(null);
+  const currentRun = useRef<string | null>(null);
 
   useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    currentRun.current = run && !run.refused ? run.runKey : null;
     if (!run || run.refused) {
+      wanted.current = null;
       setSnapshot(null);
       return;
     }
+    if (run.local) {
+      // Held on the page: seeking is a few milliseconds of replay from the nearest checkpoint.
+      latest = run.local.seek(time);
+      setSnapshot(latest);
+      return;
+    }
     wanted.current = { runKey: run.runKey, t: time };
-    let cancelled = false;
-    const pump = async () => {
-      if (inFlight.current) return;
-      inFlight.current = true;
+    if (inFlight.current) return; // the running loop picks up the newest wish when its seek returns
+    inFlight.current = true;
+    void (async () => {
       try {
-        while (wanted.current && !cancelled) {
+        while (wanted.current) {
           const w = wanted.current;
           wanted.current = null;
           const reply = await callEngine({ kind: 'seek', runKey: w.runKey, t: w.t });
-          if (!cancelled) {
+          // Drop answers for a run the view no longer shows.
+          if (mounted.current && reply.snapshot.runKey === currentRun.current) {
             latest = reply.snapshot;
             setSnapshot(reply.snapshot);
           }
@@ -74,11 +113,7 @@ export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
       } finally {
         inFlight.current = false;
       }
-    };
-    void pump();
-    return () => {
-      cancelled = true;
-    };
+    })();
   }, [run, time]);
   return snapshot;
 }
@@ -87,7 +122,7 @@ export function useRequestDetail(run: RunSummary | undefined, req: number | null
   return useQuery({
     queryKey: ['detail', run?.runKey, req],
     enabled: !!run && !run.refused && req !== null && req < run.requests.ids.length,
-    queryFn: async () => (await callEngine({ kind: 'detail', runKey: run!.runKey, req: req! })).detail,
+    queryFn: async () => (run!.local ? await run!.local.detail(req!) : (await callEngine({ kind: 'detail', runKey: run!.runKey, req: req! })).detail),
   });
 }
 

@@ -124,6 +124,13 @@ const en = {
   legendStale: 'stale: earlier tenant\'s KV',
   legendEmpty: 'never written',
   protocolCheck: 'Exhaustive check of the handoff protocol: every interleaving of a small cluster',
+  factsUnavailable: 'The facts file could not be loaded.',
+  modelTip: 'Computed by the Stale Pages engine: a model of SGLang, not a measurement of Cloudflare\'s systems.',
+  scenarioIncident: 'The incident window, 27 Aug – 9 Sep 2026 (replayed)',
+  replaying: 'Replaying 27 Aug – 9 Sep through the engine (model traffic)',
+  milestones: 'Milestones',
+  assumptionsTitle: 'What is assumed',
+  failed403: 'Failed 403 (private)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -247,6 +254,13 @@ const fr: Record<MessageKey, string> = {
   legendStale: 'périmée : KV d\'un autre client',
   legendEmpty: 'jamais écrite',
   protocolCheck: 'Vérification exhaustive du protocole de transfert : tous les entrelacements d\'une petite grappe',
+  factsUnavailable: 'Le fichier des faits n\'a pas pu être chargé.',
+  modelTip: 'Calculé par le moteur de Stale Pages : un modèle de SGLang, pas une mesure des systèmes de Cloudflare.',
+  scenarioIncident: 'La fenêtre de l\'incident, 27 août – 9 sept. 2026 (rejouée)',
+  replaying: 'Rejeu du 27 août au 9 septembre dans le moteur (trafic modélisé)',
+  milestones: 'Jalons',
+  assumptionsTitle: 'Ce qui est supposé',
+  failed403: 'Échec 403 (privé)',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, fr };

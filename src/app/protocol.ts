@@ -1,7 +1,7 @@
 /** Messages between the page and the engine worker. Bulk data travels as transferable typed arrays. */
 import type { ConfigOverrides, Counters, EngineEvent, MatrixResult, NodeKind, ResponseRecord } from '../engine/index.ts';
 
-export type ScenarioName = 'demo' | 'matrix';
+export type ScenarioName = 'incident' | 'demo' | 'matrix';
 
 export interface RunRequest {
   scenario: ScenarioName;
@@ -45,6 +45,8 @@ export interface RunSummary {
   events: number;
   elapsedMs: number;
   refused: string | null;
+  /** Runs held on the page (the incident replay): seek and details without a worker round trip. */
+  local?: { seek(t: number): Snapshot; detail(req: number): Promise<RequestDetail> };
 }
 
 export interface NodeSnapshot {
@@ -55,7 +57,8 @@ export interface NodeSnapshot {
   owner: Int32Array;
   writtenFor: Int32Array;
   writerTenant: Int16Array;
-  writeTime: Float64Array;
+  /** Simulated ms of the last write (meaningless where writtenFor is −1). */
+  writeTime: ArrayLike<number>;
 }
 
 export interface Snapshot {

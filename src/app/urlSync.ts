@@ -7,6 +7,12 @@ import { DEFAULT_STATE, useApp, type AppState } from './state/store.ts';
 import { parseUrlState, serializeUrlState } from './state/urlState.ts';
 
 let applying = false;
+let replaceOnce = false;
+
+/** The next store change replaces the current history entry instead of adding one (automatic moves). */
+export function replaceNextHistoryEntry(): void {
+  replaceOnce = true;
+}
 
 function applyFromLocation(): void {
   const { state, ignored } = parseUrlState(window.location.search);
@@ -34,7 +40,10 @@ export function startUrlSync(): () => void {
     const next = withFlags(serializeUrlState(s));
     if (next === window.location.search) return;
     const onlyTime = serializeUrlState({ ...s, time: prev.time }) === serializeUrlState(prev);
-    if (onlyTime) {
+    if (replaceOnce) {
+      replaceOnce = false;
+      window.history.replaceState(null, '', next + window.location.hash);
+    } else if (onlyTime) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
       window.clearTimeout(timer);
       timer = window.setTimeout(() => window.history.replaceState(null, '', withFlags(serializeUrlState(useApp.getState())) + window.location.hash), 150);

@@ -1,19 +1,21 @@
 /**
- * The incident replay as a react-query query: one worker per traffic setting, cached by it, with
- * progress kept beside the query (a query has no progress of its own).
+ * The incident replay as a react-query query: one worker per traffic setting and deployment
+ * overrides, cached by them, with progress kept beside the query (a query has no progress of its own).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import type { ConfigOverrides } from '../../engine/index.ts';
 import type { TrafficOptions } from '../../engine/incident/index.ts';
 import { startReplay, type LoadedReplay, type ReplayProgressInfo } from './replayClient.ts';
 
-export function useIncidentReplay(traffic: Partial<TrafficOptions> = {}) {
+export function useIncidentReplay(traffic: Partial<TrafficOptions> = {}, overrides: ConfigOverrides = {}, enabled = true) {
   const [progress, setProgress] = useState<ReplayProgressInfo | null>(null);
   const query = useQuery<LoadedReplay, Error>({
-    queryKey: ['incident-replay', traffic],
+    queryKey: ['incident-replay', traffic, overrides],
+    enabled,
     queryFn: ({ signal }) => {
       setProgress({ fraction: 0, simulatedT: 0, phase: 'incident' });
-      const job = startReplay(traffic, setProgress);
+      const job = startReplay(traffic, overrides, setProgress);
       signal.addEventListener('abort', () => job.cancel());
       return job.promise;
     },

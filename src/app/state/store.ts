@@ -42,7 +42,7 @@ export interface AppState extends Switches {
 }
 
 export const DEFAULT_STATE: AppState = {
-  scenario: 'demo',
+  scenario: 'incident',
   capacityGap: true,
   rejectPath: 'buggy',
   mitigations: { clearPagesOnFree: false, perReadIntegrityCheck: false, transferredLengthCheck: false, deploymentCapacityCheck: false },

@@ -13,7 +13,7 @@ const MITIGATION_CODES = { clear: 'clearPagesOnFree', integrity: 'perReadIntegri
 type MitigationCode = keyof typeof MITIGATION_CODES;
 const FIX_CODES: Record<string, FixChoice> = { path: 'fixed-path', capacity: 'capacity', clear: 'clearPagesOnFree', integrity: 'perReadIntegrityCheck', length: 'transferredLengthCheck', deploy: 'deploymentCapacityCheck' };
 
-const scenarioSchema = v.picklist(['demo', 'matrix'] satisfies ScenarioName[]);
+const scenarioSchema = v.picklist(['incident', 'demo', 'matrix'] satisfies ScenarioName[]);
 const viewSchema = v.picklist(['cluster', 'transfer', 'response'] satisfies ViewName[]);
 const langSchema = v.picklist(['en', 'fr'] satisfies Language[]);
 const timeSchema = v.pipe(v.string(), v.regex(/^\d{1,13}(\.\d{1,3})?$/), v.transform(Number), v.number(), v.maxValue(1e13));

@@ -214,7 +214,8 @@ export class TimelineChart {
       });
     ms.attr('transform', (m) => `translate(${toX(m.epochMs - data.startEpochMs)},0)`);
     ms.select('line').attr('y1', top).attr('y2', bottom);
-    ms.select('text').attr('y', bottom - 2).attr('x', 3).text((m) => m.id);
+    // Milestones crowd on 9 Sep: alternate label heights so neighbours stay readable.
+    ms.select('text').attr('y', (_, i) => bottom - 2 - (i % 3) * 11).attr('x', 3).text((m) => m.id);
     ms.select('title').text((m) => m.label);
     this.renderCursor();
   }

@@ -111,6 +111,7 @@ export interface IncidentReplayResult {
   eventLogHashes: { incident: string; fixed: string };
   events: number;
   threshold: number;
+  details: RequestDetails | null;
 }
 
 export interface ReplayProgress {
@@ -133,6 +134,16 @@ export interface ReplayOptions {
   onProgress?: (p: ReplayProgress) => void;
   /** Simulated ms between progress reports and between chances to yield (default 1 hour). */
   progressEveryMs?: number;
+  /** Keep every request's events and response (for the transfer and response views; default false). */
+  keepDetails?: boolean;
+}
+
+/** One request's handoff as the engine logged it, and its response; request ids are global. */
+export interface RequestDetails {
+  events: EngineEvent[][];
+  responses: (ResponseRecord | undefined)[];
+  /** Vocabulary of the deployment that served each request (token id → word). */
+  words: string[];
 }
 
 function nodeLayouts(config: EngineConfig): NodeLayout[] {
@@ -193,7 +204,7 @@ function runPhase(
   base: Trace,
   globalIndex: number[],
   from: number,
-  out: { table: RequestTable; reads: ReadRows; leaks: LeakRecord[]; requestIds: string[]; tenantNames: string[]; wrongOutput: { n: number } },
+  out: { table: RequestTable; reads: ReadRows; leaks: LeakRecord[]; requestIds: string[]; tenantNames: string[]; wrongOutput: { n: number }; details: RequestDetails | null },
   o: ReplayOptions,
   record: boolean,
 ): { recorder: PhaseRecorder | null; hash: string; events: number } {
@@ -229,6 +240,7 @@ function runPhase(
 
   const onEvent = (e: EngineEvent) => {
     const g = globalIndex[e.req]!;
+    out.details?.events[g]!.push({ ...e, req: g });
     switch (e.type) {
       case 'route':
         out.table.decodeNode[g] = e.decode;
@@ -293,6 +305,7 @@ function runPhase(
 
   const onResponse = (resp: ResponseRecord) => {
     const g = globalIndex[resp.request]!;
+    if (out.details) out.details.responses[g] = { ...resp, request: g, provenance: resp.provenance.map((p) => ({ ...p, writerRequest: p.writerRequest >= 0 ? globalIndex[p.writerRequest]! : -1 })) };
     const t = out.table;
     t.finishedAt[g] = resp.finishedAt;
     t.status[g] = resp.status;
@@ -331,6 +344,7 @@ function runPhase(
     onEvent,
     onResponse,
   });
+  if (out.details && out.details.words.length === 0) out.details.words = sim.vocab.words;
   const every = o.progressEveryMs ?? 3_600_000;
   const phase = deployment === DEPLOYMENT_INCIDENT ? 'incident' : 'fixed';
   for (let t = from; !sim.done; t += every) {
@@ -359,7 +373,8 @@ export function replayIncident(o: ReplayOptions = {}): IncidentReplayResult {
     decodeNode: new Int8Array(n).fill(-1),
   };
   const requestIds = trace.requests.map((r, i) => r.id ?? `r${i}`);
-  const out = { table, reads: new ReadRows(), leaks: [] as LeakRecord[], requestIds, tenantNames, wrongOutput: { n: 0 } };
+  const details: RequestDetails | null = o.keepDetails ? { events: Array.from({ length: n }, () => []), responses: new Array(n), words: [] } : null;
+  const out = { table, reads: new ReadRows(), leaks: [] as LeakRecord[], requestIds, tenantNames, wrongOutput: { n: 0 }, details };
   const record = o.record ?? true;
 
   const incidentIdx: number[] = [];
@@ -394,6 +409,7 @@ export function replayIncident(o: ReplayOptions = {}): IncidentReplayResult {
     eventLogHashes: { incident: a.hash, fixed: b.hash },
     events: a.events + b.events,
     threshold,
+    details,
   };
 }
 
