@@ -70,12 +70,13 @@ const SCRUB_IN_PAGE = `(async () => {
   return { times, drawnTimes, nodes: canvases().length };
 })()`;
 
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'demo,matrix').split(',');
+// Full scale (the incident window at its default volume) and a tenth of it (A2: 60 requests a day).
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'incident,incident&vol=60').split(',');
 for (const scenario of SCENARIOS) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   const loadStart = Date.now();
   await page.goto(`http://127.0.0.1:${PORT}/?s=${scenario}&bench`);
-  await page.waitForSelector('canvas[data-node]', { timeout: 300_000 });
+  await page.waitForSelector("canvas[data-node]", { timeout: 300_000 });
   const loadMs = Date.now() - loadStart;
   const result = (await page.evaluate(SCRUB_IN_PAGE)) as { times: number[]; drawnTimes: number[]; nodes: number };
   const quantile = (xs: number[]) => {

@@ -1,7 +1,8 @@
-import { memo, useId } from 'react';
+import { memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { FIXED_PREFILL_CAPACITY_TOKENS, MATRIX_ROWS, type MatrixRow, type Mitigations } from '../engine/index.ts';
 import { ASSUMPTIONS } from '../engine/incident/index.ts';
+import { TENANT_NAMES } from '../engine/index.ts';
 import { AssumptionBadge, FactBadge, ModelBadge } from './Evidence.tsx';
 import { useMatrix } from './hooks.ts';
 import { useT, type MessageKey } from './i18n.ts';
@@ -35,13 +36,37 @@ function Switch({ label, hint, checked, onChange, evidence }: { label: string; h
   );
 }
 
+/** A number input that commits on Enter or blur, so typing "600" does not start three replays. */
+function TrafficField({ label, value, min, max, onCommit, testId, badge }: { label: string; value: number; min: number; max: number; onCommit: (n: number) => void; testId: string; badge: string }) {
+  const id = useId();
+  const [draft, setDraft] = useState(String(value));
+  useEffect(() => setDraft(String(value)), [value]);
+  const commit = () => {
+    const n = Number(draft);
+    if (Number.isInteger(n) && n >= min && n <= max) onCommit(n);
+    else setDraft(String(value));
+  };
+  return (
+    <div className="traffic-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" inputMode="numeric" min={min} max={max} value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && commit()} data-testid={testId} />
+      <AssumptionBadge id={badge} />
+    </div>
+  );
+}
+
 function Assumptions() {
   const t = useT();
   const scenario = useApp((s) => s.scenario);
+  const requestsPerDay = useApp((s) => s.requestsPerDay);
+  const tenants = useApp((s) => s.tenants);
+  const set = useApp((s) => s.set);
   if (scenario !== 'incident') return null;
   return (
     <details className="assumptions">
       <summary>{t('assumptionsTitle')}</summary>
+      <TrafficField label={t('requestsPerDay')} value={requestsPerDay} min={0} max={20_000} onCommit={(n) => set({ requestsPerDay: n })} testId="traffic-volume" badge="A2" />
+      <TrafficField label={t('tenantCount')} value={tenants} min={1} max={TENANT_NAMES.length} onCommit={(n) => set({ tenants: n })} testId="traffic-tenants" badge="A1" />
       <ul>
         {ASSUMPTIONS.map((a) => (
           <li key={a.id}>

@@ -21,8 +21,6 @@ export interface RunState {
   progress: ReplayProgressInfo | null;
 }
 
-const NO_TRAFFIC_OVERRIDES = {};
-
 /**
  * A run of the chosen scenario: the small ones simulate in the engine worker; the incident window
  * is replayed by its own worker and then seeks on the page.
@@ -35,8 +33,12 @@ function useRunOf(run: RunRequest | null): RunState {
     enabled: run !== null && !isIncident,
     queryFn: async (): Promise<RunSummary> => (await callEngine({ kind: 'run', run: run!, runKey })).summary,
   });
-  const replay = useIncidentReplay(NO_TRAFFIC_OVERRIDES, run?.overrides ?? {}, isIncident);
-  const replaySummary = useMemo(() => (replay.data ? summaryFromReplay(replay.data, runKey) : undefined), [replay.data, runKey]);
+  const requestsPerDay = useApp((s) => s.requestsPerDay);
+  const tenants = useApp((s) => s.tenants);
+  const traffic = useMemo(() => ({ requestsPerDay, tenants }), [requestsPerDay, tenants]);
+  const replay = useIncidentReplay(traffic, run?.overrides ?? {}, isIncident);
+  const replayKey = `${runKey}:${requestsPerDay}:${tenants}`;
+  const replaySummary = useMemo(() => (replay.data ? summaryFromReplay(replay.data, replayKey) : undefined), [replay.data, replayKey]);
   if (isIncident) return { data: replaySummary, isError: replay.isError, error: replay.error, progress: replay.isFetching ? replay.progress : null };
   return { data: run ? small.data : undefined, isError: small.isError, error: small.error, progress: null };
 }
@@ -82,17 +84,17 @@ export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
     };
   }, []);
 
+  // Held on the page: seeking is a millisecond or two of replay from the nearest checkpoint, so it
+  // runs during render and the grids draw in the same frame (an effect would wait for a paint).
+  const local = run && !run.refused && run.local ? run.local : null;
+  const localSnapshot = useMemo(() => (local ? local.seek(time) : null), [local, time]);
+  if (localSnapshot) latest = localSnapshot;
+
   useEffect(() => {
     currentRun.current = run && !run.refused ? run.runKey : null;
-    if (!run || run.refused) {
+    if (!run || run.refused || run.local) {
       wanted.current = null;
       setSnapshot(null);
-      return;
-    }
-    if (run.local) {
-      // Held on the page: seeking is a few milliseconds of replay from the nearest checkpoint.
-      latest = run.local.seek(time);
-      setSnapshot(latest);
       return;
     }
     wanted.current = { runKey: run.runKey, t: time };
@@ -115,7 +117,7 @@ export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
       }
     })();
   }, [run, time]);
-  return snapshot;
+  return localSnapshot ?? snapshot;
 }
 
 export function useRequestDetail(run: RunSummary | undefined, req: number | null) {

@@ -131,6 +131,8 @@ const en = {
   milestones: 'Milestones',
   assumptionsTitle: 'What is assumed',
   failed403: 'Failed 403 (private)',
+  requestsPerDay: 'Ordinary requests per day',
+  tenantCount: 'Tenants',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -261,6 +263,8 @@ const fr: Record<MessageKey, string> = {
   milestones: 'Jalons',
   assumptionsTitle: 'Ce qui est supposé',
   failed403: 'Échec 403 (privé)',
+  requestsPerDay: 'Requêtes ordinaires par jour',
+  tenantCount: 'Clients',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, fr };

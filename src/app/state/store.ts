@@ -4,6 +4,7 @@
  */
 import { create } from 'zustand';
 import { FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type Mitigations, type RejectPath } from '../../engine/index.ts';
+import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
 import type { ScenarioName } from '../protocol.ts';
 
 export type ViewName = 'cluster' | 'transfer' | 'response';
@@ -37,6 +38,9 @@ export interface AppState extends Switches {
   notices: string[];
   /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
   backend: 'webgpu' | 'js';
+  /** Incident traffic model (assumptions A2, A1): ordinary requests per day, and tenants. */
+  requestsPerDay: number;
+  tenants: number;
   /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/app/gpu/decodeProtocol.ts. */
   gpuFault: 'no-adapter' | 'shader' | 'lost' | null;
 }
@@ -57,6 +61,8 @@ export const DEFAULT_STATE: AppState = {
   notices: [],
   backend: 'webgpu',
   gpuFault: null,
+  requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
+  tenants: DEFAULT_TRAFFIC.tenants,
 };
 
 interface Actions {

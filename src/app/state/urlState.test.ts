@@ -20,6 +20,8 @@ describe('URL state', () => {
       speed: 600,
       backend: 'js',
       gpuFault: 'lost',
+      requestsPerDay: 60,
+      tenants: 12,
     };
     const { state, ignored } = parseUrlState(serializeUrlState(s));
     expect(ignored).toEqual([]);

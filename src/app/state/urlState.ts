@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { DEFAULT_STATE, type AppState, type FixChoice, type Language, type ViewName } from './store.ts';
+import { TENANT_NAMES } from '../../engine/vocab.ts';
 import type { ScenarioName } from '../protocol.ts';
 
 export const URL_VERSION = 1;
@@ -64,8 +65,10 @@ export function parseUrlState(search: string): ParsedUrl {
   take('cmp', v.picklist(Object.keys(FIX_CODES)), (c) => (state.compare = FIX_CODES[c] ?? null));
   take('backend', v.picklist(['webgpu', 'js']), (b) => (state.backend = b));
   take('gpu-fault', v.picklist(['no-adapter', 'shader', 'lost']), (f) => (state.gpuFault = f));
+  take('vol', v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.maxValue(20_000)), (n) => (state.requestsPerDay = n));
+  take('tenants', v.pipe(v.string(), v.regex(/^\d{1,2}$/), v.transform(Number), v.minValue(1), v.maxValue(TENANT_NAMES.length)), (n) => (state.tenants = n));
   // `bench` only switches on a measuring hook; it carries no state.
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench']);
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -85,5 +88,7 @@ export function serializeUrlState(s: AppState): string {
   if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));
   if (s.backend !== DEFAULT_STATE.backend) params.set('backend', s.backend);
   if (s.gpuFault) params.set('gpu-fault', s.gpuFault);
+  if (s.requestsPerDay !== DEFAULT_STATE.requestsPerDay) params.set('vol', String(s.requestsPerDay));
+  if (s.tenants !== DEFAULT_STATE.tenants) params.set('tenants', String(s.tenants));
   return `?${params.toString()}`;
 }

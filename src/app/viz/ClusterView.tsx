@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../engine/index.ts';
 import { useSnapshot } from '../hooks.ts';
 import { useT } from '../i18n.ts';
@@ -30,7 +30,8 @@ function NodeGrid({ node, run, layout, t: snapshotTime }: { node: NodeSnapshot; 
   const set = useApp((s) => s.set);
   const selectedHere = selectedPage?.node === node.name ? selectedPage.page : null;
 
-  useEffect(() => {
+  // Layout effect: the grid is drawn before the browser paints this commit, so a scrub shows in one frame.
+  useLayoutEffect(() => {
     const ctx = canvas.current?.getContext('2d');
     if (!ctx) return;
     const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
