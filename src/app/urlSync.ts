@@ -29,7 +29,9 @@ export function startUrlSync(): () => void {
     const next = serializeUrlState(s);
     if (next === window.location.search) return;
     const onlyTime = serializeUrlState({ ...s, time: prev.time }) === serializeUrlState(prev);
-    if (onlyTime) {
+    // Inside one walkthrough chapter its steps change the views: history steps between chapters.
+    const sameChapter = s.chapter !== null && s.chapter === prev.chapter;
+    if (onlyTime || sameChapter) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
       window.clearTimeout(timer);
       timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrlState(useApp.getState()) + window.location.hash), 150);

@@ -35,6 +35,10 @@ export interface AppState extends Switches {
   /** Simulated seconds per real second. */
   speed: number;
   notices: string[];
+  /** The walkthrough chapter on screen (1-based), or null when the walkthrough is closed. */
+  chapter: number | null;
+  /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
+  presenter: boolean;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -51,6 +55,8 @@ export const DEFAULT_STATE: AppState = {
   playing: false,
   speed: 60,
   notices: [],
+  chapter: null,
+  presenter: false,
 };
 
 interface Actions {

@@ -1,11 +1,13 @@
 /**
- * The whole situation in one versioned URL query: `?v=1&s=demo&t=…&req=…&page=decode-0:42&view=…`.
+ * The whole situation in one versioned URL query: `?v=1&s=demo&t=…&req=…&page=decode-0:42&view=…`,
+ * plus the walkthrough chapter (`ch`, 1-based) and presenter mode (`pm=1`).
  * Parsing never throws: each bad or unknown parameter is dropped, named in a notice, and its default
  * kept. Version 0 (no `v`) is read as version 1.
  */
 import * as v from 'valibot';
 import { DEFAULT_STATE, type AppState, type FixChoice, type Language, type ViewName } from './store.ts';
 import type { ScenarioName } from '../protocol.ts';
+import { CHAPTER_COUNT } from '../walkthrough/chapterCount.ts';
 
 export const URL_VERSION = 1;
 
@@ -21,6 +23,8 @@ const indexSchema = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number)
 const pageSchema = v.pipe(v.string(), v.regex(/^(prefill|decode)-\d{1,2}:\d{1,8}$/));
 const flagListSchema = <T extends string>(allowed: readonly T[]) =>
   v.pipe(v.string(), v.transform((s) => (s === '' ? [] : s.split(','))), v.array(v.picklist(allowed)));
+const chapterSchema = v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(CHAPTER_COUNT));
+const presenterSchema = v.picklist(['1']);
 const speedSchema = v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(100_000));
 
 export interface ParsedUrl {
@@ -62,7 +66,9 @@ export function parseUrlState(search: string): ParsedUrl {
     for (const c of codes) state.mitigations[MITIGATION_CODES[c]] = true;
   });
   take('cmp', v.picklist(Object.keys(FIX_CODES)), (c) => (state.compare = FIX_CODES[c] ?? null));
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp']);
+  take('ch', chapterSchema, (ch) => (state.chapter = ch));
+  take('pm', presenterSchema, () => (state.presenter = true));
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'ch', 'pm']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -80,5 +86,7 @@ export function serializeUrlState(s: AppState): string {
   if (s.compare) params.set('cmp', Object.entries(FIX_CODES).find(([, f]) => f === s.compare)![0]);
   if (s.lang !== 'en') params.set('lang', s.lang);
   if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));
+  if (s.chapter !== null) params.set('ch', String(s.chapter));
+  if (s.presenter) params.set('pm', '1');
   return `?${params.toString()}`;
 }
