@@ -99,9 +99,14 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
     else onAnswer(choice);
   };
   const done = answered !== undefined;
+  const form = useRef<HTMLFormElement>(null);
+  // The question (then its answer) is what the room should be looking at: bring it into the panel's view.
+  useEffect(() => {
+    form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [done, chapter]);
   const correct = cp.options.find((o) => o.id === cp.answer)!.label[lang];
   return (
-    <form className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
+    <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
       <fieldset disabled={done}>
         <legend>
           <span className="badge checkpoint-badge">{t('walkPredict')}</span> {cp.question[lang]}
@@ -338,6 +343,9 @@ export function Walkthrough() {
             </button>
             <button type="button" aria-keyshortcuts="B" onClick={() => setBlank(true)}>
               {t('walkBlank')}
+            </button>
+            <button type="button" onClick={() => set({ lang: lang === 'en' ? 'fr' : 'en' })} lang={lang === 'en' ? 'fr' : 'en'} data-testid="walk-lang">
+              {lang === 'en' ? 'Français' : 'English'}
             </button>
             <button type="button" onClick={() => set({ chapter: null })} aria-label={t('walkClose')}>
               ✕
