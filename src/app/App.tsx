@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { Controls } from './Controls.tsx';
 import { exportLeaks, exportPng, exportSvg } from './exportView.ts';
-import { useCompareRun, useMainRun, useSnapshot } from './hooks.ts';
+import { latestSnapshot, useCompareRun, useMainRun } from './hooks.ts';
 import { useT } from './i18n.ts';
 import type { ScenarioName } from './protocol.ts';
 import { useApp, type ViewName } from './state/store.ts';
@@ -73,11 +73,16 @@ export function App() {
   const lang = useApp((s) => s.lang);
   const main = useMainRun();
   const compare = useCompareRun();
-  const snapshot = useSnapshot(main.data);
   const viewRoot = useRef<HTMLDivElement>(null);
   const milestones: Milestone[] = useMemo(() => [], []);
 
   useEffect(() => startUrlSync(), []);
+  useEffect(() => {
+    // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
+    if (new URLSearchParams(window.location.search).has('bench')) {
+      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState() };
+    }
+  }, []);
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
@@ -127,7 +132,14 @@ export function App() {
                 <button type="button" onClick={() => viewRoot.current && exportPng(viewRoot.current, 'stale-pages-cluster')} disabled={view !== 'cluster'}>
                   {t('exportPng')}
                 </button>
-                <button type="button" onClick={() => snapshot && exportSvg(snapshot, 900, run.traceName, 'stale-pages-cluster')} disabled={view !== 'cluster' || !snapshot}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    const snapshot = latestSnapshot(run.runKey);
+                    if (snapshot) exportSvg(snapshot, 900, run.traceName, 'stale-pages-cluster');
+                  }}
+                  disabled={view !== 'cluster'}
+                >
                   {t('exportSvg')}
                 </button>
                 <button type="button" onClick={() => exportLeaks(run, 'csv', 'stale-pages-leaks')} data-testid="export-csv">
@@ -141,8 +153,8 @@ export function App() {
           </div>
           <div id={`panel-${view}`} role="tabpanel" aria-labelledby={`tab-${view}`} ref={viewRoot} tabIndex={-1}>
             {!run ? <p role="status">{t('loading')}</p> : null}
-            {run && !run.refused && view === 'cluster' ? <ClusterView run={run} snapshot={snapshot} /> : null}
-            {run && !run.refused && view === 'transfer' ? <TransferView run={run} snapshot={snapshot} /> : null}
+            {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
+            {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
             {run && !run.refused && view === 'response' ? <ResponseView run={run} /> : null}
           </div>
         </div>

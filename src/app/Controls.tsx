@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { memo, useId } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { FIXED_PREFILL_CAPACITY_TOKENS, MATRIX_ROWS, type MatrixRow, type Mitigations } from '../engine/index.ts';
 import { useMatrix } from './hooks.ts';
 import { useT, type MessageKey } from './i18n.ts';
@@ -64,7 +65,7 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
 function MatrixTable() {
   const t = useT();
   const matrix = useMatrix();
-  const switches = useApp((s) => s);
+  const switches = useApp(useShallow((s) => ({ capacityGap: s.capacityGap, rejectPath: s.rejectPath, mitigations: s.mitigations })));
   const currentRow = matrixRowOf(switches);
   if (!matrix.data) return <p role="status">{t('loading')}</p>;
   return (
@@ -101,7 +102,7 @@ function MatrixTable() {
   );
 }
 
-export function Controls({ run, compare }: { run: RunSummary | undefined; compare: RunSummary | undefined }) {
+export const Controls = memo(function Controls({ run, compare }: { run: RunSummary | undefined; compare: RunSummary | undefined }) {
   const t = useT();
   const capacityGap = useApp((s) => s.capacityGap);
   const rejectPath = useApp((s) => s.rejectPath);
@@ -152,4 +153,4 @@ export function Controls({ run, compare }: { run: RunSummary | undefined; compar
       </details>
     </section>
   );
-}
+});

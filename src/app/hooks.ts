@@ -38,6 +38,13 @@ export function useCompareRun() {
  * The page state at the scrubber's time. At most one seek is in flight; while it runs, further time
  * changes collapse into the latest, so scrubbing never queues stale work.
  */
+let latest: Snapshot | null = null;
+
+/** The snapshot the views last drew, for exports (null if it belongs to another run). */
+export function latestSnapshot(runKey: string): Snapshot | null {
+  return latest?.runKey === runKey ? latest : null;
+}
+
 export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
   const time = useApp((s) => s.time);
   const [snapshot, setSnapshot] = useState<Snapshot | null>(null);
@@ -59,7 +66,10 @@ export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
           const w = wanted.current;
           wanted.current = null;
           const reply = await callEngine({ kind: 'seek', runKey: w.runKey, t: w.t });
-          if (!cancelled) setSnapshot(reply.snapshot);
+          if (!cancelled) {
+            latest = reply.snapshot;
+            setSnapshot(reply.snapshot);
+          }
         }
       } finally {
         inFlight.current = false;

@@ -18,15 +18,20 @@ function applyFromLocation(): void {
   if (ignored.length > 0) useApp.getState().notify(`Ignored in the link: ${ignored.join('; ')}. Defaults are used for those.`);
 }
 
+/** Diagnostic flags that carry no state but must survive the rewrite of the query. */
+function withFlags(search: string): string {
+  return new URLSearchParams(window.location.search).has('bench') ? `${search}&bench` : search;
+}
+
 export function startUrlSync(): () => void {
   applyFromLocation();
-  window.history.replaceState(null, '', serializeUrlState(useApp.getState()) + window.location.hash);
+  window.history.replaceState(null, '', withFlags(serializeUrlState(useApp.getState())) + window.location.hash);
   const onPop = () => applyFromLocation();
   window.addEventListener('popstate', onPop);
   let timer = 0;
   const unsubscribe = useApp.subscribe((s, prev) => {
     if (applying) return;
-    const next = serializeUrlState(s);
+    const next = withFlags(serializeUrlState(s));
     if (next === window.location.search) return;
     const onlyTime = serializeUrlState({ ...s, time: prev.time }) === serializeUrlState(prev);
     // Inside one walkthrough chapter its steps change the views: history steps between chapters.
@@ -34,7 +39,7 @@ export function startUrlSync(): () => void {
     if (onlyTime || sameChapter) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrlState(useApp.getState()) + window.location.hash), 150);
+      timer = window.setTimeout(() => window.history.replaceState(null, '', withFlags(serializeUrlState(useApp.getState())) + window.location.hash), 150);
     } else {
       window.history.pushState(null, '', next + window.location.hash);
     }

@@ -1,10 +1,21 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--json] [--matrix]
+ * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--all] [--json]
  *
  * Runs a config over a trace and prints what happened. Bad input exits with code 2 and a message
  * naming the file and the field; nothing runs then.
  */
 import { readFileSync } from 'node:fs';
+import { FactIndex, parseFactsFile } from '../data/facts.ts';
+import {
+  ASSUMPTIONS,
+  DEFAULT_TRAFFIC,
+  KIND_NAMES,
+  T_PUBLIC,
+  replayIncident,
+  shortTimeAt,
+  type TrafficOptions,
+} from '../engine/incident/index.ts';
 import { parseArgs } from 'node:util';
 import {
   DeploymentRefused,
@@ -85,6 +96,86 @@ function printMatrix(json: boolean): void {
   if (rows.some((r) => !r.matches)) process.exit(1);
 }
 
+function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) fail(`--${name}: not a number: ${JSON.stringify(value)}`);
+  return n;
+}
+
+function loadFacts(): FactIndex {
+  const file = new URL('../../public/facts.json', import.meta.url);
+  return new FactIndex(parseFactsFile(JSON.parse(readFileSync(file, 'utf8'))));
+}
+
+const fmtInt = (n: number) => n.toLocaleString('en-US');
+
+function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; all?: boolean; json?: boolean }): void {
+  const traffic: Partial<TrafficOptions> = {};
+  const volume = numberOption('volume', args.volume);
+  const tenants = numberOption('tenants', args.tenants);
+  const skew = numberOption('tenant-skew', args['tenant-skew']);
+  if (volume !== undefined) traffic.requestsPerDay = volume;
+  if (tenants !== undefined) traffic.tenants = tenants;
+  if (skew !== undefined) traffic.tenantSkew = skew;
+  if (args.seed !== undefined) traffic.seed = args.seed;
+  const facts = loadFacts();
+  const started = performance.now();
+  let result;
+  try {
+    result = replayIncident({ traffic, record: false });
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const elapsed = performance.now() - started;
+  const c = result.counts;
+  if (args.json) {
+    process.stdout.write(JSON.stringify({ traffic: result.traffic, counts: c, leaks: result.leaks, eventLogHashes: result.eventLogHashes, elapsedMs: Math.round(elapsed) }, null, 2) + '\n');
+    return;
+  }
+  const o = result.traffic;
+  const f = (key: string) => facts.figure(key);
+  const m = (key: string) => facts.milestone(key);
+  const affected = f('affectedResponses');
+  const threshold = f('affectedThresholdTokens');
+  const leaks = result.leaks;
+  const over = leaks.filter((l) => l.promptTokens > threshold.value).length;
+  const afterPublic = leaks.filter((l) => l.arrivedAt >= T_PUBLIC).length;
+  const dataOwners = new Set(leaks.flatMap((l) => l.dataOf));
+  const p = (label: string, value: string) => console.log(`${label.padEnd(34)} ${value}`);
+
+  console.log('Incident window replay: a MODEL of traffic, run through the engine (measured, not written down)');
+  console.log(`window                             ${m('windowStart').date} 00:00 - ${m('windowEnd').date} 24:00 UTC (${m('windowStart').factId})`);
+  p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
+    `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
+  p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
+  p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
+  console.log('');
+  console.log(`report (${affected.factId}): ${affected.value} affected responses; every affected request over ${fmtInt(threshold.value)} tokens (${threshold.factId})`);
+  p('measured: leaked (provenance)', `${c.leakedByProvenance} (answer drew on another tenant's KV)`);
+  p('measured: leaked (canary scan)', `${c.leakedByCanary} (another tenant's canary marker in the text)`);
+  p('measured: found by both', `${c.leakedByBoth}; provenance only ${c.provenanceOnly}; canary only ${c.canaryOnly}`);
+  p('measured: wrong output (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
+  p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
+  p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment: ${c.overThresholdAfterPublic}`);
+  p(`${m('private').time}-${m('public').time} (${m('private').factId}, A8)`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
+  p('tenants whose data leaked', `${dataOwners.size} of ${result.tenantNames.length}`);
+  const byKind = KIND_NAMES.map((name, k) => [name, leaks.filter((l) => l.kind === k).length] as const).filter(([, n]) => n > 0);
+  p('leaks by sender (model)', byKind.map(([name, n]) => `${name} ${n}`).join(', '));
+  console.log('');
+  const shown = args.all ? leaks : [...leaks.slice(0, 8), ...leaks.filter((l) => l.kind >= 2)].filter((l, i, xs) => xs.indexOf(l) === i);
+  console.log(`leaked responses${args.all ? '' : ` (first 8 and the tests; --all for all ${leaks.length})`}: arrival UTC, requester, prompt tokens, whose data (provenance) / whose canaries`);
+  for (const l of shown) {
+    console.log(`  ${shortTimeAt(l.arrivedAt)}  ${l.id.padEnd(12)} ${l.tenant.padEnd(10)} ${fmtInt(l.promptTokens).padStart(9)}  ${l.dataOf.join(',')} / ${l.canaries.join(',')}` +
+      `  [${fmtInt(l.foreignPages)} of ${fmtInt(l.pagesReserved)} pages other tenants', ${fmtInt(l.zeroPages)} zero]`);
+  }
+  console.log('');
+  p('event log', `${fmtInt(result.events)} events; hashes incident ${result.eventLogHashes.incident}, fixed ${result.eventLogHashes.fixed}`);
+  p('replay time', `${(elapsed / 1000).toFixed(2)} s`);
+  p('assumptions', ASSUMPTIONS.map((a) => a.id).join(' ') + ' (src/engine/incident/assumptions.ts)');
+  if (o.requestsPerDay === DEFAULT_TRAFFIC.requestsPerDay && o.tenants === DEFAULT_TRAFFIC.tenants) p('volume and tenants', 'defaults (A1, A2): assumptions, not in the report');
+}
+
 function main(): void {
   let args;
   try {
@@ -95,6 +186,11 @@ function main(): void {
         scenario: { type: 'string' },
         json: { type: 'boolean', default: false },
         matrix: { type: 'boolean', default: false },
+        volume: { type: 'string' },
+        tenants: { type: 'string' },
+        seed: { type: 'string' },
+        'tenant-skew': { type: 'string' },
+        all: { type: 'boolean', default: false },
       },
       strict: true,
     }).values;
@@ -102,6 +198,10 @@ function main(): void {
     fail((e as Error).message);
   }
   if (args.matrix) return printMatrix(args.json ?? false);
+  if (args.scenario === 'incident') {
+    if (args.trace || args.config) fail('--scenario incident builds its own trace and deployments; drop --trace / --config');
+    return printIncident(args);
+  }
 
   const config = loadConfig(args.config);
   const trace = loadTrace(args.trace, args.scenario);

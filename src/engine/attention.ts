@@ -118,10 +118,13 @@ class GroupScratch {
   readonly lastSlot: Int32Array;
   readonly logits: Float64Array;
   readonly touched: Int32Array;
+  /** [count, latest slot] per group side by side, so the slot scan touches one cache line per slot. */
+  readonly countAndLast: Int32Array;
   touchedCount = 0;
 
   constructor(vocabSize: number) {
     const groups = vocabSize * vocabSize * CLASS_COUNT;
+    this.countAndLast = new Int32Array(groups * 2);
     this.counts = new Int32Array(groups);
     this.lastSlot = new Int32Array(groups);
     this.logits = new Float64Array(vocabSize);
@@ -142,61 +145,272 @@ function scratchFor(model: DecodeModel): GroupScratch {
 
 /** Greedy decode over a paged context; see the module comment for the model. */
 export function generate(model: DecodeModel, ctx: KvContext, who: WriterClassifier, opts: GenerateOptions): GeneratedToken[] {
-  const V = model.vocabSize;
   const s = scratchFor(model);
-  const { counts, lastSlot, touched } = s;
   s.touchedCount = 0;
+  try {
+    countContext(model.vocabSize, s, ctx, who);
+    return runSteps(model, s, ctx, opts);
+  } finally {
+    clearScratch(s);
+  }
+}
 
-  // One pass over every slot of every page in the block table.
+/**
+ * A prompt as prefill writes it: `length` tokens of `source` read cyclically from `start`, the first
+ * slot keyed by `previous`. Every prompt the engine writes has this shape (see Simulation.promptSource).
+ */
+export interface CyclicPrompt {
+  source: Uint16Array;
+  start: number;
+  length: number;
+  previous: number;
+}
+
+/**
+ * `generate` over a context that holds exactly `prompt`, every slot written by the request being
+ * decoded. Gives the same tokens, probabilities and provenance as `generate` over such a context
+ * (tests check it), in O(source length) instead of O(prompt length): the (key, value) pair at
+ * position i ≥ 1 repeats every source.length positions, so counts and latest positions follow from
+ * one period. `ctx` maps a provenance slot to its page and writer; null when only tokens matter.
+ */
+export function generateOverPrompt(model: DecodeModel, prompt: CyclicPrompt, ctx: KvContext | null, opts: GenerateOptions): GeneratedToken[] {
+  const s = scratchFor(model);
+  s.touchedCount = 0;
+  try {
+    countCyclicOwn(model.vocabSize, s, prompt);
+    return runSteps(model, s, ctx, opts);
+  } finally {
+    clearScratch(s);
+  }
+}
+
+function clearScratch(s: GroupScratch): void {
+  for (let i = 0; i < s.touchedCount; i++) s.counts[s.touched[i]!] = 0;
+  s.touchedCount = 0;
+}
+
+/** One pass over every slot of every page in the block table, grouping by (key, value, class). */
+function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterClassifier): void {
+  const { counts, lastSlot, touched, countAndLast: cl } = s;
   const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
-  for (let logical = 0, p = 0; logical < seqLen; p++) {
-    const base = blockTable[p]! * pageSize;
+  const first = s.touchedCount;
+  let touchedCount = first;
+  let logical = 0;
+  let p = 0;
+  while (logical < seqLen) {
+    const page = blockTable[p]!;
+    const base = page * pageSize;
     const n = Math.min(pageSize, seqLen - logical);
-    for (let j = 0; j < n; j++, logical++) {
-      const slot = base + j;
-      const writer = slotWriter[slot]!;
-      const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
-      const g = ((keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT) + cls;
-      if (counts[g] === 0) touched[s.touchedCount++] = g;
-      counts[g]!++;
-      lastSlot[g] = logical;
+    // Pages are usually written whole by one request: classify once per page when they are.
+    const w0 = slotWriter[base]!;
+    let uniform = true;
+    for (let j = 1; j < n; j++) {
+      if (slotWriter[base + j] !== w0) {
+        uniform = false;
+        break;
+      }
     }
+    if (uniform) {
+      const cls = w0 < 0 ? CLASS_EMPTY : requestTenant[w0] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+      for (let j = 0; j < n; j++, logical++) {
+        const slot = base + j;
+        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
+        const at = g << 1;
+        const c = cl[at]!;
+        if (c === 0) touched[touchedCount++] = g;
+        cl[at] = c + 1;
+        cl[at + 1] = logical;
+      }
+    } else {
+      for (let j = 0; j < n; j++, logical++) {
+        const slot = base + j;
+        const writer = slotWriter[slot]!;
+        const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
+        const at = g << 1;
+        const c = cl[at]!;
+        if (c === 0) touched[touchedCount++] = g;
+        cl[at] = c + 1;
+        cl[at + 1] = logical;
+      }
+    }
+    p++;
   }
+  // Hand the groups over in the layout the steps read, and leave the interleaved table zeroed.
+  for (let i = first; i < touchedCount; i++) {
+    const g = touched[i]!;
+    counts[g] = cl[g << 1]!;
+    lastSlot[g] = cl[(g << 1) + 1]!;
+    cl[g << 1] = 0;
+  }
+  s.touchedCount = touchedCount;
+}
 
+/**
+ * A context's (key, value, writer-class) groups, counted elsewhere (the WebGPU backend counts them on
+ * the GPU). Group id: (key · vocabSize + value) · 3 + class. They must come in order of first
+ * appearance in the context, as `generate` meets them: the steps sum group masses in float64 in that
+ * order, and only the same order gives bit-identical probabilities and tie-breaks.
+ */
+export interface ContextGroups {
+  length: number;
+  group: Int32Array;
+  count: Int32Array;
+  /** Logical index of the group's latest slot. */
+  lastSlot: Int32Array;
+}
+
+/** `generate` over groups counted elsewhere: the same steps, the same arithmetic, the same output. */
+export function generateFromGroups(model: DecodeModel, ctx: KvContext, groups: ContextGroups, opts: GenerateOptions): GeneratedToken[] {
+  const s = scratchFor(model);
+  const limit = model.vocabSize * model.vocabSize * CLASS_COUNT;
+  s.touchedCount = 0;
+  try {
+    for (let i = 0; i < groups.length; i++) {
+      const g = groups.group[i]!;
+      const n = groups.count[i]!;
+      if (!(g >= 0 && g < limit) || !(n > 0) || s.counts[g] !== 0) throw new Error(`invalid group table at entry ${i} (group ${g}, count ${n})`);
+      s.counts[g] = n;
+      s.lastSlot[g] = groups.lastSlot[i]!;
+      s.touched[s.touchedCount++] = g;
+    }
+    return runSteps(model, s, ctx, opts);
+  } finally {
+    clearScratch(s);
+  }
+}
+
+function countCyclicOwn(V: number, s: GroupScratch, prompt: CyclicPrompt): void {
+  countCyclicRun(V, s, prompt.source, prompt.start % prompt.source.length, prompt.length, prompt.previous, CLASS_OWN, 0);
+}
+
+/**
+ * Counts `n` slots holding source[start], source[start + 1], … (cyclically), the first keyed by
+ * `previous`, all of class `cls`, at logical positions logicalBase… . Every pair of the run occurs in
+ * its first C + 1 positions, which are scanned in order (same first-seen order as a slot scan); the
+ * pair at run position j ≥ 1 recurs at j + C, j + 2C, …, which are added in one pass.
+ */
+function countCyclicRun(V: number, s: GroupScratch, source: Uint16Array, start: number, n: number, previous: number, cls: number, logicalBase: number): void {
+  const { counts, lastSlot, touched } = s;
+  const C = source.length;
+  let touchedCount = s.touchedCount;
+  const head = Math.min(n, C + 1);
+  let prev = previous;
+  for (let i = 0, idx = start; i < head; i++) {
+    const token = source[idx]!;
+    const g = (prev * V + token) * CLASS_COUNT + cls;
+    const c = counts[g]!;
+    if (c === 0) touched[touchedCount++] = g;
+    counts[g] = c + 1;
+    lastSlot[g] = logicalBase + i;
+    prev = token;
+    if (++idx === C) idx = 0;
+  }
+  s.touchedCount = touchedCount;
+  if (n <= head) return;
+  // With m = n − 1 = qC + r, the pair at j occurs q more times if j ≤ r, else q − 1 more times.
+  const m = n - 1;
+  const q = Math.floor(m / C);
+  const r = m - q * C;
+  let keyIdx = start;
+  let valueIdx = start + 1 === C ? 0 : start + 1;
+  for (let j = 1; j <= C; j++) {
+    const extra = j <= r ? q : q - 1;
+    if (extra > 0) {
+      const g = (source[keyIdx]! * V + source[valueIdx]!) * CLASS_COUNT + cls;
+      counts[g]! += extra;
+      const last = logicalBase + j + extra * C;
+      if (last > lastSlot[g]!) lastSlot[g] = last;
+    }
+    keyIdx = valueIdx;
+    if (++valueIdx === C) valueIdx = 0;
+  }
+}
+
+/**
+ * The touched groups unpacked into flat arrays, in first-seen order, once per generate call; a step
+ * then reads them sequentially, and the provenance pass visits only the groups voting for the chosen
+ * token (a per-value list, still in first-seen order, so every float sum is as before).
+ */
+class Unpacked {
+  key = new Int32Array(0);
+  value = new Int32Array(0);
+  cls = new Uint8Array(0);
+  count = new Float64Array(0);
+  last = new Int32Array(0);
+  next = new Int32Array(0);
+  head = new Int32Array(0);
+  size = 0;
+
+  fill(s: GroupScratch, V: number): void {
+    const n = s.touchedCount;
+    if (this.key.length < n) {
+      const cap = Math.max(n, this.key.length * 2, 1024);
+      this.key = new Int32Array(cap);
+      this.value = new Int32Array(cap);
+      this.cls = new Uint8Array(cap);
+      this.count = new Float64Array(cap);
+      this.last = new Int32Array(cap);
+      this.next = new Int32Array(cap);
+    }
+    if (this.head.length < V) this.head = new Int32Array(V);
+    this.head.fill(-1, 0, V);
+    const { touched, counts, lastSlot } = s;
+    for (let i = 0; i < n; i++) {
+      const g = touched[i]!;
+      const cls = g % CLASS_COUNT;
+      const kv = (g - cls) / CLASS_COUNT;
+      const key = (kv / V) | 0;
+      this.key[i] = key;
+      this.value[i] = kv - key * V;
+      this.cls[i] = cls;
+      this.count[i] = counts[g]!;
+      this.last[i] = lastSlot[g]!;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      const v = this.value[i]!;
+      this.next[i] = this.head[v]!;
+      this.head[v] = i;
+    }
+    this.size = n;
+  }
+}
+
+const unpackedByModel = new WeakMap<DecodeModel, Unpacked>();
+
+function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, opts: GenerateOptions): GeneratedToken[] {
+  let u = unpackedByModel.get(model);
+  if (!u) {
+    u = new Unpacked();
+    unpackedByModel.set(model, u);
+  }
+  u.fill(s, model.vocabSize);
   const out: GeneratedToken[] = [];
   const history = [...(opts.history ?? [])];
   let query = opts.query;
-  try {
-    for (let step = 0; step < opts.steps; step++) {
-      const token = stepGrouped(model, s, ctx, query, history);
-      out.push(token);
-      history.push(token.token);
-      query = token.token;
-    }
-  } finally {
-    for (let i = 0; i < s.touchedCount; i++) counts[touched[i]!] = 0;
-    s.touchedCount = 0;
+  for (let step = 0; step < opts.steps; step++) {
+    const token = stepGrouped(model, s, u, ctx, query, history);
+    out.push(token);
+    history.push(token.token);
+    query = token.token;
   }
   return out;
 }
 
-function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext, query: number, history: readonly number[]): GeneratedToken {
+function stepGrouped(model: DecodeModel, s: GroupScratch, u: Unpacked, ctx: KvContext | null, query: number, history: readonly number[]): GeneratedToken {
   const V = model.vocabSize;
   const W = model.weights;
   const row = query * V;
-  const { counts, lastSlot, touched, logits } = s;
+  const { logits } = s;
+  const { key, value, count, cls, last, next, head } = u;
   logits.fill(0);
   let z = 0;
-  for (let i = 0; i < s.touchedCount; i++) {
-    const g = touched[i]!;
-    const kv = (g / CLASS_COUNT) | 0;
-    const key = (kv / V) | 0;
-    const value = kv - key * V;
-    const mass = W[row + key]! * counts[g]!;
+  for (let i = 0, n = u.size; i < n; i++) {
+    const mass = W[row + key[i]!]! * count[i]!;
     z += mass;
-    logits[value]! += mass;
+    logits[value[i]!]! += mass;
   }
   const best = pickToken(logits, V, history, model.config.repetitionPenalty);
 
@@ -204,15 +418,10 @@ function stepGrouped(model: DecodeModel, s: GroupScratch, ctx: KvContext, query:
   let bestMass = -1;
   let bestSlot = -1;
   let foreign = 0;
-  for (let i = 0; i < s.touchedCount; i++) {
-    const g = touched[i]!;
-    const cls = g % CLASS_COUNT;
-    const kv = (g - cls) / CLASS_COUNT;
-    const key = (kv / V) | 0;
-    if (kv - key * V !== best) continue;
-    const mass = W[row + key]! * counts[g]!;
-    if (cls === CLASS_FOREIGN) foreign += mass;
-    const slot = lastSlot[g]!;
+  for (let i = head[best]!; i >= 0; i = next[i]!) {
+    const mass = W[row + key[i]!]! * count[i]!;
+    if (cls[i] === CLASS_FOREIGN) foreign += mass;
+    const slot = last[i]!;
     if (mass > bestMass || (mass === bestMass && slot > bestSlot)) {
       bestMass = mass;
       bestSlot = slot;
@@ -237,8 +446,9 @@ function pickToken(logits: Float64Array, V: number, history: readonly number[], 
   return best;
 }
 
-function describe(token: number, probability: number, slot: number, foreignShare: number, ctx: KvContext): GeneratedToken {
+function describe(token: number, probability: number, slot: number, foreignShare: number, ctx: KvContext | null): GeneratedToken {
   if (slot < 0) return { token, probability, slot: -1, page: -1, writer: -1, foreignShare };
+  if (ctx === null) return { token, probability, slot, page: -1, writer: -1, foreignShare };
   const page = ctx.blockTable[Math.floor(slot / ctx.pageSize)]!;
   const physical = page * ctx.pageSize + (slot % ctx.pageSize);
   return { token, probability, slot, page, writer: ctx.slotWriter[physical]!, foreignShare };

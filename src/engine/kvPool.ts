@@ -139,6 +139,41 @@ export class KvPool {
     for (let p = 0; p < pageCount; p++) this.markWritten(pages[p]!, request, handoff, time);
   }
 
+  /**
+   * Prefill's compute for a prompt given as `length` tokens of `source` read cyclically from `start`:
+   * the same slots `writeTokens` would write for that token sequence, copied a page (or a wrap of the
+   * source) at a time instead of slot by slot, and without materialising the prompt.
+   */
+  writePrompt(pages: ArrayLike<number>, source: Uint16Array, start: number, length: number, previous: number, request: number, handoff: number, time: number): void {
+    const C = source.length;
+    const ps = this.pageSize;
+    let pos = start % C;
+    let prev = previous;
+    for (let p = 0, i = 0; i < length; ) {
+      // Lowest-id-first allocation makes runs of consecutive pages: their slots are contiguous.
+      const first = pages[p]!;
+      let run = 1;
+      while (i + run * ps < length && pages[p + run] === first + run) run++;
+      const base = first * ps;
+      const n = Math.min(run * ps, length - i);
+      for (let written = 0; written < n; ) {
+        const chunk = Math.min(n - written, C - pos);
+        const dst = base + written;
+        this.valueTokens.set(source.subarray(pos, pos + chunk), dst);
+        this.keyTokens[dst] = prev;
+        if (chunk > 1) this.keyTokens.set(source.subarray(pos, pos + chunk - 1), dst + 1);
+        prev = source[pos + chunk - 1]!;
+        written += chunk;
+        pos += chunk;
+        if (pos === C) pos = 0;
+      }
+      this.slotWriter.fill(request, base, base + n);
+      for (let k = 0; k < run; k++) this.markWritten(first + k, request, handoff, time);
+      p += run;
+      i += n;
+    }
+  }
+
   /** Marks a page as written for a request's handoff (its slots were set by the caller). */
   markWritten(page: number, request: number, handoff: number, time: number): void {
     this.pageWrittenFor[page] = request;
@@ -158,6 +193,29 @@ export class KvPool {
     dst.valueTokens.set(src.valueTokens.subarray(from, from + src.pageSize), to);
     dst.slotWriter.set(src.slotWriter.subarray(from, from + src.pageSize), to);
     dst.markWritten(dstPage, request, handoff, time);
+  }
+
+  /**
+   * `copyPage` for srcPages[i] → dstPages[i], i < srcPages.length. Lowest-id-first allocation makes
+   * both lists mostly consecutive, so runs are copied with one `set` per array.
+   */
+  static copyPages(src: KvPool, srcPages: ArrayLike<number>, dst: KvPool, dstPages: ArrayLike<number>, request: number, handoff: number, time: number): void {
+    if (src.pageSize !== dst.pageSize) throw new Error('page size differs between prefill and decode');
+    const ps = src.pageSize;
+    for (let i = 0; i < srcPages.length; ) {
+      const s0 = srcPages[i]!;
+      const d0 = dstPages[i]!;
+      let run = 1;
+      while (i + run < srcPages.length && srcPages[i + run] === s0 + run && dstPages[i + run] === d0 + run) run++;
+      const from = s0 * ps;
+      const to = d0 * ps;
+      const end = from + run * ps;
+      dst.keyTokens.set(src.keyTokens.subarray(from, end), to);
+      dst.valueTokens.set(src.valueTokens.subarray(from, end), to);
+      dst.slotWriter.set(src.slotWriter.subarray(from, end), to);
+      for (let k = 0; k < run; k++) dst.markWritten(d0 + k, request, handoff, time);
+      i += run;
+    }
   }
 
   /** Bytes of typed-array memory this pool holds. */

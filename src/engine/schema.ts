@@ -63,6 +63,7 @@ export const TraceSchema = v.pipe(
           name: tenantName,
           topic: v.optional(v.picklist(TOPICS)),
           canary: v.optional(v.boolean()),
+          canaryAtMentions: v.optional(v.boolean()),
           text: v.optional(v.pipe(v.string(), v.nonEmpty())),
         }),
       ),

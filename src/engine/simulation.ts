@@ -7,7 +7,7 @@
  * mitigations change only *control flow* (what is rejected, how much is computed and copied, what
  * decode checks), never what the model reads.
  */
-import { buildDecodeModel, cleanContext, generate, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
+import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
 import { DeploymentRefused, configProblems, pagesFor, prefillInputLimit, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
@@ -60,6 +60,9 @@ interface RequestState {
   index: number;
   spec: TraceRequest;
   id: string;
+  /** What the prompt is cut from (its own text, or its tenant's document) and where it starts. */
+  source: Uint16Array;
+  start: number;
   tenant: number;
   prompt: number;
   outputTokens: number;
@@ -76,6 +79,11 @@ interface RequestState {
   pagesReadStale: number;
   /** The first output token, computed by prefill (and where it drew from). */
   first: GeneratedToken | null;
+  /**
+   * With shortcuts, the tokens after the first as the model computes them over the prompt alone
+   * (slots not yet mapped to pages): what decode outputs if it reads exactly the prompt.
+   */
+  promptContinuation: GeneratedToken[] | null;
   finished: boolean;
 }
 
@@ -152,6 +160,16 @@ export interface SimulationOptions {
   /** Compute each served response's expected output over its own prompt (the integrity audit). */
   audit?: boolean;
   onEvent?: (event: EngineEvent) => void;
+  /**
+   * Where a context holds exactly the request's own prompt (prefill's pages; decode pages all written
+   * for this request in this handoff), compute the output from the prompt's period instead of
+   * re-scanning every slot, and skip the audit (it would decode the same context). Provably the same
+   * result; tests run traces both ways and compare every response. Default true.
+   */
+  shortcuts?: boolean;
+  /** Keep every ResponseRecord in `responses` (default true); a long replay harvests them through onResponse. */
+  keepResponses?: boolean;
+  onResponse?: (response: ResponseRecord) => void;
 }
 
 export interface Counters {
@@ -183,6 +201,8 @@ export class Simulation {
   now = 0;
 
   private readonly corpora: Uint16Array[];
+  /** Token id of each tenant's canary marker, by tenant index. */
+  private readonly canaryIds: number[];
   private readonly requests: RequestState[];
   private readonly queue = new EventQueue();
   private readonly decodeWaiting: number[][];
@@ -192,6 +212,7 @@ export class Simulation {
   private readonly options: SimulationOptions;
   private readonly inputLimit: number;
   private eventCount = 0;
+  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
 
@@ -203,7 +224,7 @@ export class Simulation {
     }
     this.config = config;
     this.trace = trace;
-    this.options = { keepEvents: true, audit: true, ...options };
+    this.options = { keepEvents: true, audit: true, shortcuts: true, keepResponses: true, ...options };
     this.inputLimit = prefillInputLimit(config);
 
     this.tenantNames = trace.tenants.map((t) => t.name);
@@ -214,8 +235,9 @@ export class Simulation {
     for (const r of trace.requests) if (r.text) extraWords.push(...splitWords(r.text));
     this.vocab = new Vocabulary(this.tenantNames, extraWords);
     this.model = buildDecodeModel(this.vocab.size, config.model);
+    this.canaryIds = this.tenantNames.map((n) => this.vocab.id(canaryWord(n)));
     this.corpora = trace.tenants.map((t, i) => {
-      const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true };
+      const profile: TenantProfile = { name: t.name, topic: t.topic ?? TOPICS[i % TOPICS.length]!, canary: t.canary ?? true, canaryAtMentions: t.canaryAtMentions ?? false };
       return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
     });
 
@@ -233,10 +255,14 @@ export class Simulation {
       this.requestTenant[index] = tenant;
       const offset = offsets.int(1 << 30);
       const room = rooms.int(2 ** 31);
+      const source = spec.text !== undefined ? this.vocab.encode(spec.text) : this.corpora[tenant]!;
+      const resolved = spec.offset === undefined ? { ...spec, offset } : spec;
       return {
         index,
-        spec: spec.offset === undefined ? { ...spec, offset } : spec,
+        spec: resolved,
         id: spec.id ?? `r${index}`,
+        source,
+        start: (resolved.offset ?? 0) % source.length,
         tenant,
         prompt: spec.promptTokens,
         outputTokens: spec.outputTokens ?? config.outputTokens,
@@ -251,6 +277,7 @@ export class Simulation {
         pagesWritten: 0,
         pagesReadStale: 0,
         first: null,
+        promptContinuation: null,
         finished: false,
       };
     });
@@ -261,11 +288,10 @@ export class Simulation {
   promptTokens(req: number, length?: number): Uint16Array {
     const r = this.requests[req]!;
     const n = length ?? r.prompt;
-    const source = r.spec.text !== undefined ? this.vocab.encode(r.spec.text) : this.corpora[r.tenant]!;
+    const source = r.source;
     const out = new Uint16Array(n);
-    const start = (r.spec.offset ?? 0) % source.length;
     let filled = 0;
-    let from = start;
+    let from = r.start;
     while (filled < n) {
       const chunk = Math.min(n - filled, source.length - from);
       out.set(source.subarray(from, from + chunk), filled);
@@ -273,6 +299,16 @@ export class Simulation {
       from = 0;
     }
     return out;
+  }
+
+  /** The request's prompt as prefill writes it, without materialising it. */
+  promptSource(req: number): CyclicPrompt {
+    const r = this.requests[req]!;
+    return { source: r.source, start: r.start, length: r.prompt, previous: TOKEN_BOS };
+  }
+
+  private lastPromptToken(r: RequestState): number {
+    return r.source[(r.start + r.prompt - 1) % r.source.length]!;
   }
 
   get done(): boolean {
@@ -434,13 +470,29 @@ export class Simulation {
   private prefillDone(req: number): void {
     const r = this.requests[req]!;
     const pool = this.prefillPools[r.prefillNode]!;
-    const tokens = r.aborted ? Uint16Array.of(TOKEN_PLACEHOLDER) : this.promptTokens(req);
-    pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
     // Prefill produces the first output token from what it computed.
-    const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: tokens.length };
-    const [first] = generate(this.model, prefillContext, this.classifier(r), { query: tokens[tokens.length - 1]!, steps: 1 });
-    r.first = first!;
-    this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: tokens.length, firstToken: r.first.token });
+    let first: GeneratedToken;
+    if (r.aborted) {
+      const tokens = Uint16Array.of(TOKEN_PLACEHOLDER);
+      pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
+      const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: tokens.length };
+      first = generate(this.model, prefillContext, this.classifier(r), { query: TOKEN_PLACEHOLDER, steps: 1 })[0]!;
+    } else {
+      pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
+      const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: r.prompt };
+      const opts = { query: this.lastPromptToken(r), steps: 1 };
+      if (this.options.shortcuts) {
+        // One count of the prompt serves prefill's first token and, if decode reads exactly the
+        // prompt, the rest: the steps depend only on the counts, the query and the history.
+        const all = generateOverPrompt(this.model, this.promptSource(req), null, { ...opts, steps: r.outputTokens });
+        first = redescribe(all[0]!, prefillContext);
+        r.promptContinuation = all.slice(1);
+      } else {
+        first = generate(this.model, prefillContext, this.classifier(r), opts)[0]!;
+      }
+    }
+    r.first = first;
+    this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: r.computeTokens, firstToken: first.token });
     const pagesToSend = r.prefillPages!.length;
     const ms = ((pagesToSend * this.config.pageSize) / this.config.timing.transferTokensPerSecond) * 1000;
     this.queue.push(this.now + ms, { kind: 'transfer-done', req });
@@ -453,7 +505,7 @@ export class Simulation {
     const srcPages = r.prefillPages!;
     const dstPages = r.decodePages!;
     // Whole pages, one-sided, into the destinations decode named. Prefill sends what it computed.
-    for (let i = 0; i < srcPages.length; i++) KvPool.copyPage(src, srcPages[i]!, dst, dstPages[i]!, req, r.handoff, this.now);
+    KvPool.copyPages(src, srcPages, dst, dstPages, req, r.handoff, this.now);
     r.pagesWritten = srcPages.length;
     this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages.subarray(0, srcPages.length)), pagesWritten: srcPages.length });
     const clear = this.config.mitigations.clearPagesOnFree;
@@ -489,7 +541,11 @@ export class Simulation {
     r.pagesReadStale = stale;
     const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt };
     const first = r.first!;
-    const rest = generate(this.model, ctx, this.classifier(r), { query: first.token, steps: r.outputTokens - 1, history: [first.token] });
+    const opts = { query: first.token, steps: r.outputTokens - 1, history: [first.token] };
+    const rest = stale === 0 && r.promptContinuation
+      ? r.promptContinuation.map((t) => redescribe(t, ctx))
+      : generate(this.model, ctx, this.classifier(r), opts);
+    r.promptContinuation = null;
     const tokens = [this.provenance(first, this.prefillPools[r.prefillNode]!), ...rest.map((t) => this.provenance(t, pool))];
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
@@ -544,13 +600,20 @@ export class Simulation {
     const ids = tokens.map((t) => t.token);
     const text = this.vocab.decode(ids);
     const leakedFrom = [...new Set(provenance.map((p) => p.writerTenant).filter((n): n is string => n !== null && n !== tenant))].sort();
-    const canaryHits = this.tenantNames.filter((name) => name !== tenant && ids.includes(this.vocab.id(canaryWord(name))));
+    const canaryHits = this.tenantNames.filter((name, k) => k !== r.tenant && ids.includes(this.canaryIds[k]!));
     let expectedText: string | null = null;
     let correct: boolean | null = null;
     if (status === 200 && this.options.audit) {
-      const prompt = this.promptTokens(r.index);
-      const expected = generate(this.model, cleanContext(prompt, TOKEN_BOS, r.index), this.classifier(r), { query: prompt[prompt.length - 1]!, steps: r.outputTokens });
-      const expectedIds = expected.map((t) => t.token);
+      let expectedIds: number[];
+      if (this.options.shortcuts && r.pagesReadStale === 0 && !r.aborted) {
+        // Decode read exactly this prompt, freshly written: the audit would decode the same context.
+        expectedIds = ids;
+      } else if (this.options.shortcuts) {
+        expectedIds = generateOverPrompt(this.model, this.promptSource(r.index), null, { query: this.lastPromptToken(r), steps: r.outputTokens }).map((t) => t.token);
+      } else {
+        const prompt = this.promptTokens(r.index);
+        expectedIds = generate(this.model, cleanContext(prompt, TOKEN_BOS, r.index), this.classifier(r), { query: prompt[prompt.length - 1]!, steps: r.outputTokens }).map((t) => t.token);
+      }
       expectedText = this.vocab.decode(expectedIds);
       correct = expectedIds.length === ids.length && expectedIds.every((t, i) => t === ids[i]);
     }
@@ -575,39 +638,34 @@ export class Simulation {
       pagesWritten: r.pagesWritten,
       pagesReadStale: r.pagesReadStale,
     };
-    this.responses.push(record);
+    if (this.options.keepResponses) this.responses.push(record);
+    const tally = this.tally;
+    tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
+    if (leakedFrom.length > 0) tally.leaked++;
+    if (canaryHits.length > 0) tally.canaryLeaks++;
+    if (status === 200 && correct === false) tally.integrityFailures++;
+    tally.pagesReserved += record.pagesReserved;
+    tally.pagesWritten += record.pagesWritten;
+    tally.pagesReadStale += record.pagesReadStale;
+    this.options.onResponse?.(record);
     this.emit({ t: this.now, type: 'response', req: r.index, status, leaked: leakedFrom.length > 0, correct });
   }
 
   counters(): Counters {
-    const statusCounts: Record<string, number> = {};
-    let leaked = 0;
-    let canaryLeaks = 0;
-    let integrityFailures = 0;
-    let pagesReserved = 0;
-    let pagesWritten = 0;
-    let pagesReadStale = 0;
-    for (const r of this.responses) {
-      statusCounts[r.status] = (statusCounts[r.status] ?? 0) + 1;
-      if (r.leakedFrom.length > 0) leaked++;
-      if (r.canaryHits.length > 0) canaryLeaks++;
-      if (r.status === 200 && r.correct === false) integrityFailures++;
-      pagesReserved += r.pagesReserved;
-      pagesWritten += r.pagesWritten;
-      pagesReadStale += r.pagesReadStale;
-    }
+    const t = this.tally;
+    const statusCounts = { ...t.statusCounts };
     return {
       requests: this.requests.length,
       statusCounts,
       rejected: statusCounts['400'] ?? 0,
       served: statusCounts['200'] ?? 0,
       errors: statusCounts['500'] ?? 0,
-      leaked,
-      canaryLeaks,
-      integrityFailures,
-      pagesReserved,
-      pagesWritten,
-      pagesReadStale,
+      leaked: t.leaked,
+      canaryLeaks: t.canaryLeaks,
+      integrityFailures: t.integrityFailures,
+      pagesReserved: t.pagesReserved,
+      pagesWritten: t.pagesWritten,
+      pagesReadStale: t.pagesReadStale,
     };
   }
 
@@ -615,6 +673,13 @@ export class Simulation {
   memoryByNode(): { node: string; bytes: number; pages: number }[] {
     return [...this.prefillPools, ...this.decodePools].map((p) => ({ node: p.name, bytes: p.byteSize, pages: p.pageCount }));
   }
+}
+
+/** Maps a token's logical slot to its page and writer in `ctx` (as generate does when it runs over ctx). */
+function redescribe(t: GeneratedToken, ctx: KvContext): GeneratedToken {
+  if (t.slot < 0) return { ...t, page: -1, writer: -1 };
+  const page = ctx.blockTable[Math.floor(t.slot / ctx.pageSize)]!;
+  return { ...t, page, writer: ctx.slotWriter[page * ctx.pageSize + (t.slot % ctx.pageSize)]! };
 }
 
 function poolSlots(pool: KvPool) {

@@ -7,6 +7,12 @@ export interface TenantSpec {
   topic?: Topic;
   /** Whether the tenant's documents carry its canary marker. Default true. */
   canary?: boolean;
+  /**
+   * Place the marker after every mention of the tenant's name too, not only at the end of each
+   * record: an answer that copies another tenant's sentence then carries that tenant's marker, even
+   * when the requester's own leftovers dominate the record endings. Default false.
+   */
+  canaryAtMentions?: boolean;
   /** Replaces the tenant's generated document: prompts are cut from this text, cycled. */
   text?: string;
 }

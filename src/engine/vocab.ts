@@ -172,6 +172,8 @@ export interface TenantProfile {
   name: string;
   topic: Topic;
   canary: boolean;
+  /** Also put the canary right after every mention of the tenant's name (see TenantSpec). */
+  canaryAtMentions?: boolean;
 }
 
 /**
@@ -196,7 +198,10 @@ export function tenantCorpus(
   while (out.length < lengthTokens) {
     const template = rng.pick(templates);
     for (const part of template) {
-      if (part === '$name') out.push(vocab.id(profile.name));
+      if (part === '$name') {
+        out.push(vocab.id(profile.name));
+        if (profile.canary && profile.canaryAtMentions) out.push(vocab.id(canaryWord(profile.name)));
+      }
       else if (part.startsWith('$')) out.push(vocab.id(rng.pick(SLOTS[part] ?? [part])));
       else out.push(vocab.id(part));
     }

@@ -35,6 +35,10 @@ export interface AppState extends Switches {
   /** Simulated seconds per real second. */
   speed: number;
   notices: string[];
+  /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
+  backend: 'webgpu' | 'js';
+  /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/app/gpu/decodeProtocol.ts. */
+  gpuFault: 'no-adapter' | 'shader' | 'lost' | null;
   /** The walkthrough chapter on screen (1-based), or null when the walkthrough is closed. */
   chapter: number | null;
   /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
@@ -55,6 +59,8 @@ export const DEFAULT_STATE: AppState = {
   playing: false,
   speed: 60,
   notices: [],
+  backend: 'webgpu',
+  gpuFault: null,
   chapter: null,
   presenter: false,
 };

@@ -19,6 +19,8 @@ describe('URL state', () => {
       compare: 'perReadIntegrityCheck',
       lang: 'fr',
       speed: 600,
+      backend: 'js',
+      gpuFault: 'lost',
       chapter: 4,
       presenter: true,
     };

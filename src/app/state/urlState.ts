@@ -66,9 +66,12 @@ export function parseUrlState(search: string): ParsedUrl {
     for (const c of codes) state.mitigations[MITIGATION_CODES[c]] = true;
   });
   take('cmp', v.picklist(Object.keys(FIX_CODES)), (c) => (state.compare = FIX_CODES[c] ?? null));
+  take('backend', v.picklist(['webgpu', 'js']), (b) => (state.backend = b));
+  take('gpu-fault', v.picklist(['no-adapter', 'shader', 'lost']), (f) => (state.gpuFault = f));
   take('ch', chapterSchema, (ch) => (state.chapter = ch));
   take('pm', presenterSchema, () => (state.presenter = true));
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'ch', 'pm']);
+  // `bench` only switches on a measuring hook; it carries no state.
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'ch', 'pm']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -86,6 +89,8 @@ export function serializeUrlState(s: AppState): string {
   if (s.compare) params.set('cmp', Object.entries(FIX_CODES).find(([, f]) => f === s.compare)![0]);
   if (s.lang !== 'en') params.set('lang', s.lang);
   if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));
+  if (s.backend !== DEFAULT_STATE.backend) params.set('backend', s.backend);
+  if (s.gpuFault) params.set('gpu-fault', s.gpuFault);
   if (s.chapter !== null) params.set('ch', String(s.chapter));
   if (s.presenter) params.set('pm', '1');
   return `?${params.toString()}`;

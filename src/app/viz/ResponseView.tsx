@@ -1,3 +1,4 @@
+import { Suspense, lazy } from 'react';
 import { useRequestDetail } from '../hooks.ts';
 import { useT } from '../i18n.ts';
 import type { RunSummary } from '../protocol.ts';
@@ -6,6 +7,9 @@ import { tenantCss, tenantInk } from './palette.ts';
 import { RequestPicker } from './RequestPicker.tsx';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
+
+// WebGPU and its shaders load only with this view.
+const DecodeBackendPanel = lazy(() => import('../gpu/DecodeBackendPanel.tsx').then((m) => ({ default: m.DecodeBackendPanel })));
 
 export function ResponseView({ run }: { run: RunSummary }) {
   const t = useT();
@@ -87,6 +91,9 @@ export function ResponseView({ run }: { run: RunSummary }) {
           )}
         </>
       ) : null}
+      <Suspense fallback={<p role="status">{t('loading')}</p>}>
+        <DecodeBackendPanel />
+      </Suspense>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineEvent } from '../../engine/index.ts';
-import { useRequestDetail } from '../hooks.ts';
+import { useRequestDetail, useSnapshot } from '../hooks.ts';
 import { useT, type Translate } from '../i18n.ts';
 import type { RunSummary, Snapshot } from '../protocol.ts';
 import { useApp } from '../state/store.ts';
@@ -136,8 +136,9 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
   );
 }
 
-export function TransferView({ run, snapshot }: { run: RunSummary; snapshot: Snapshot | null }) {
+export function TransferView({ run }: { run: RunSummary }) {
   const t = useT();
+  const snapshot = useSnapshot(run);
   const req = useApp((s) => s.selectedRequest);
   const time = useApp((s) => s.time);
   const set = useApp((s) => s.set);

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
+import type { TraceRequest } from '../trace.ts';
+import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
+import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
+import { KIND_LONG, KIND_ORDINARY, KIND_REPRODUCTION, KIND_RESEARCHER, incidentTraffic, type IncidentTraffic, type TrafficOptions } from './traffic.ts';
+
+const THRESHOLD = INCIDENT_PREFILL_CAPACITY_TOKENS;
+
+/** A small window: few requests, few long prompts, small batches; every mechanism still present. */
+const SMALL: Partial<TrafficOptions> = { requestsPerDay: 60, overThresholdBeforePrivate: 24, batchSize: 12, seed: 'small' };
+
+/** Rebuilds a traffic with its requests changed, re-sorted by arrival (kinds follow their request). */
+function alter(traffic: IncidentTraffic, change: (rows: { r: TraceRequest; kind: number }[]) => void): IncidentTraffic {
+  const rows = traffic.trace.requests.map((r, i) => ({ r: { ...r }, kind: traffic.kinds[i]! }));
+  change(rows);
+  rows.sort((a, b) => a.r.at - b.r.at);
+  return { options: traffic.options, trace: { ...traffic.trace, requests: rows.map((x) => x.r) }, kinds: Uint8Array.from(rows.map((x) => x.kind)) };
+}
+
+function leakedIds(r: IncidentReplayResult): string[] {
+  return r.leaks.map((l) => l.id).sort();
+}
+
+function overBeforePrivate(t: IncidentTraffic): string[] {
+  return t.trace.requests.filter((r) => r.at < T_PRIVATE && r.promptTokens > THRESHOLD).map((r) => r.id!).sort();
+}
+
+describe('incident replay, default traffic (the whole window)', () => {
+  const result = replayIncident({ record: false });
+  const c = result.counts;
+
+  it('measures 155 leaked responses, found by the provenance audit and by the canary scan', () => {
+    expect(c.overThresholdBeforePrivate).toBe(155);
+    expect(c.leakedByProvenance).toBe(155);
+    expect(c.leakedByCanary).toBe(155);
+    expect(c.leakedByBoth).toBe(155);
+    expect(result.leaks).toHaveLength(155);
+  });
+
+  it('every leak is an over-threshold prompt answered 200 before 14:00; none after 19:40', () => {
+    for (const l of result.leaks) {
+      expect(l.promptTokens).toBeGreaterThan(THRESHOLD);
+      expect(l.status).toBe(200);
+      expect(l.arrivedAt).toBeLessThan(T_PRIVATE);
+      expect(l.dataOf.length).toBeGreaterThan(0);
+      expect(l.dataOf).not.toContain(l.tenant);
+    }
+    expect(c.leakedAfterPublic).toBe(0);
+    expect(c.leakedAtOrUnderThreshold).toBe(0);
+  });
+
+  it('fails every request of 14:00–19:40 at the gateway, and serves long prompts after 19:40 without a leak', () => {
+    expect(c.privateWindowRequests).toBeGreaterThan(0);
+    expect(c.privateWindowFailed).toBe(c.privateWindowRequests);
+    const t = result.requests;
+    for (let i = 0; i < t.count; i++) {
+      const at = t.arrivedAt[i]!;
+      if (at >= T_PRIVATE && at < T_PUBLIC) expect(t.status[i]).toBe(PRIVATE_WINDOW_STATUS);
+      else expect(t.status[i]).toBe(200);
+    }
+    expect(c.overThresholdAfterPublic).toBeGreaterThan(0);
+  });
+
+  it("includes the researcher's and the reproduction's requests among the 155 (A6, A7)", () => {
+    expect(result.leaks.filter((l) => l.kind === KIND_RESEARCHER)).toHaveLength(3);
+    expect(result.leaks.filter((l) => l.kind === KIND_REPRODUCTION)).toHaveLength(2);
+  });
+
+  it('keeps the decode pools warm: long reads see other requests\u2019 pages, rarely zeros', () => {
+    for (const l of result.leaks) expect(l.zeroPages / l.pagesReserved).toBeLessThan(0.25);
+  });
+});
+
+describe('incident replay follows the mechanism when the trace changes', () => {
+  const base = incidentTraffic(SMALL);
+  const baseResult = replayIncident({ traffic: base, record: false });
+
+  it('leaks exactly the over-threshold prompts sent before 14:00', () => {
+    expect(baseResult.counts.overThresholdBeforePrivate).toBe(24);
+    expect(leakedIds(baseResult)).toEqual(overBeforePrivate(base));
+  });
+
+  it('moving long prompts into the private window removes their leaks: they fail 403', () => {
+    const moved: string[] = [];
+    const changed = alter(base, (rows) => {
+      for (const x of rows.filter((x) => x.kind === KIND_LONG && x.r.at < T_PRIVATE).slice(0, 5)) {
+        x.r.at = T_PRIVATE + 60_000 * (moved.length + 1);
+        moved.push(x.r.id!);
+      }
+    });
+    const r = replayIncident({ traffic: changed, record: false });
+    expect(r.leaks).toHaveLength(baseResult.leaks.length - 5);
+    expect(leakedIds(r)).toEqual(overBeforePrivate(changed));
+    for (const id of moved) expect(r.requests.status[r.requestIds.indexOf(id)]).toBe(PRIVATE_WINDOW_STATUS);
+  });
+
+  it('making a short prompt long adds a leak; making a long one short removes one', () => {
+    let grown = '';
+    let shrunk = '';
+    const changed = alter(base, (rows) => {
+      const short = rows.find((x) => x.kind === KIND_ORDINARY && x.r.at > 3 * 86_400_000 && x.r.at < T_PRIVATE)!;
+      short.r.promptTokens = 900_000;
+      grown = short.r.id!;
+      const long = rows.find((x) => x.kind === KIND_LONG && x.r.at > 5 * 86_400_000 && x.r.at < T_PRIVATE)!;
+      long.r.promptTokens = 500_000;
+      shrunk = long.r.id!;
+    });
+    const r = replayIncident({ traffic: changed, record: false });
+    const ids = leakedIds(r);
+    expect(ids).toContain(grown);
+    expect(ids).not.toContain(shrunk);
+    expect(ids).toEqual(overBeforePrivate(changed));
+  });
+
+  it('a long prompt after 19:40 is served correctly by the fixed deployment', () => {
+    const changed = alter(base, (rows) => {
+      const long = rows.find((x) => x.kind === KIND_LONG && x.r.at < T_PRIVATE)!;
+      long.r.at = T_PUBLIC + 30 * 60_000;
+    });
+    const r = replayIncident({ traffic: changed, record: false });
+    expect(r.leaks).toHaveLength(baseResult.leaks.length - 1);
+    expect(r.counts.leakedAfterPublic).toBe(0);
+    expect(r.counts.overThresholdAfterPublic).toBe(baseResult.counts.overThresholdAfterPublic + 1);
+  });
+
+  it('another seed gives another trace, and the count still follows the prompts', () => {
+    const other = incidentTraffic({ ...SMALL, seed: 'another seed', overThresholdBeforePrivate: 17 });
+    const r = replayIncident({ traffic: other, record: false });
+    expect(r.eventLogHashes.incident).not.toBe(baseResult.eventLogHashes.incident);
+    expect(leakedIds(r)).toEqual(overBeforePrivate(other));
+    expect(r.leaks).toHaveLength(17);
+  });
+
+  it('with cold pools (no other traffic at all) the long prompts are wrong but leak nothing', () => {
+    const cold = alter(base, (rows) => rows.splice(0, rows.length, ...rows.filter((x) => x.r.promptTokens > THRESHOLD && x.kind === KIND_LONG).slice(0, 3)));
+    const r = replayIncident({ traffic: cold, record: false });
+    expect(r.leaks).toHaveLength(0);
+    expect(r.counts.wrongOutput).toBe(3);
+  });
+
+  it('is deterministic, and the engine shortcuts change nothing', () => {
+    const again = replayIncident({ traffic: base, record: false });
+    expect(again.eventLogHashes).toEqual(baseResult.eventLogHashes);
+    const exact = replayIncident({ traffic: alter(base, (rows) => rows.splice(0, rows.length, ...rows.filter((x) => x.r.at < 2 * 86_400_000))), record: false, shortcuts: false });
+    const fast = replayIncident({ traffic: alter(base, (rows) => rows.splice(0, rows.length, ...rows.filter((x) => x.r.at < 2 * 86_400_000))), record: false, shortcuts: true });
+    expect(fast.eventLogHashes).toEqual(exact.eventLogHashes);
+    expect(fast.leaks.length).toBeGreaterThan(0);
+    expect(fast.leaks).toEqual(exact.leaks);
+    expect(fast.counts).toEqual(exact.counts);
+    expect(Array.from(fast.requests.flags)).toEqual(Array.from(exact.requests.flags));
+  });
+
+  it('flags agree with the leak list', () => {
+    const flagged = Array.from(baseResult.requests.flags).filter((f) => (f & (FLAG_LEAK_CANARY | FLAG_LEAK_PROVENANCE)) !== 0).length;
+    expect(flagged).toBe(baseResult.leaks.length);
+    expect(T_WINDOW_END).toBe(14 * 86_400_000);
+  });
+});
