@@ -1,25 +1,24 @@
 /**
- * Where the walkthrough gets the report's quotes and the background sources' addresses.
- * The facts file (public/facts.json) is not on this branch yet: until it lands, nothing is known and
- * the chapters show fact ids with "quote not loaded", never a retyped quote.
+ * Where the walkthrough gets the report's quotes and the background sources' addresses: the facts
+ * file (public/facts.json) through `useFacts`. Until it has loaded (or if it fails), chapters show
+ * fact ids with "quote not loaded", never a retyped quote.
  */
-export interface QuotedFact {
-  id: string;
-  quote: string;
-}
-
-export interface BackgroundSource {
-  id: string;
-  url: string;
-  en: string;
-  fr: string;
-}
+import { useMemo } from 'react';
+import type { Background, Fact } from '../../data/facts.ts';
+import { useFacts } from '../../data/useFacts.ts';
 
 export interface EvidenceIndex {
-  fact(id: string): QuotedFact | undefined;
-  background(id: string): BackgroundSource | undefined;
+  fact(id: string): Fact | undefined;
+  background(id: string): Background | undefined;
 }
 
 export function useEvidence(): { index: EvidenceIndex | null; error: string | null } {
-  return { index: null, error: null };
+  const facts = useFacts();
+  const index = useMemo<EvidenceIndex | null>(() => {
+    const data = facts.data;
+    if (!data) return null;
+    const background = new Map(data.file.background.map((b) => [b.id, b]));
+    return { fact: (id) => data.byId.get(id), background: (id) => background.get(id) };
+  }, [facts.data]);
+  return { index, error: facts.error?.message ?? null };
 }

@@ -11,7 +11,11 @@ import { overridesOf, useApp } from '../state/store.ts';
 import { CHAPTERS, type Chapter } from './chapters.ts';
 import { CHAPTER_BASE, checkpointIndex, runSteps, type Localised, type StepHost } from './steps.ts';
 
-/** Scenarios the engine worker offers; a chapter that needs another one falls back (with a note). */
+/**
+ * Scenarios the views can show; a chapter that needs another one falls back (with a note). The
+ * incident replay has its own worker (src/app/replay) but is not yet a scenario of the views: when it
+ * is, adding 'incident' here moves chapters 7 and 8 onto it.
+ */
 export const AVAILABLE_SCENARIOS: readonly string[] = ['demo', 'matrix'] satisfies ScenarioName[];
 
 export function scenarioOf(chapter: Chapter): { scenario: ScenarioName; fellBack: boolean } {

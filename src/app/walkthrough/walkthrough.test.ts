@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseFactsFile } from '../../data/facts.ts';
 import { MESSAGES } from '../i18n.ts';
 import { DEFAULT_STATE, useApp } from '../state/store.ts';
 import { CHAPTER_COUNT } from './chapterCount.ts';
@@ -39,6 +41,18 @@ describe('chapters', () => {
     expect(CHAPTERS.some((c) => c.paragraphs.some((p) => 'facts' in p.evidence && p.evidence.facts.includes('F26')))).toBe(true);
     const last = CHAPTERS[CHAPTERS.length - 1]!;
     expect(last.paragraphs.flatMap((p) => ('background' in p.evidence ? p.evidence.background : []))).toEqual(expect.arrayContaining(['B5', 'B6', 'B7']));
+  });
+
+  it('cites only facts and sources the facts file has', () => {
+    const file = parseFactsFile(JSON.parse(readFileSync(new URL('../../../public/facts.json', import.meta.url), 'utf8')));
+    const facts = new Set(file.facts.map((f) => f.id));
+    const background = new Set(file.background.map((b) => b.id));
+    for (const ch of CHAPTERS) {
+      for (const p of ch.paragraphs) {
+        if ('facts' in p.evidence) for (const id of p.evidence.facts) expect(facts.has(id), `${ch.id}: ${id}`).toBe(true);
+        if ('background' in p.evidence) for (const id of p.evidence.background) expect(background.has(id), `${ch.id}: ${id}`).toBe(true);
+      }
+    }
   });
 
   it('has a checkpoint step exactly where a chapter has a question, and its answer is an option', () => {
