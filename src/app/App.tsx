@@ -14,6 +14,7 @@ import { ClusterView } from './viz/ClusterView.tsx';
 import { ResponseView } from './viz/ResponseView.tsx';
 import { Timeline, type Milestone } from './viz/Timeline.tsx';
 import { TransferView } from './viz/TransferView.tsx';
+import { Walkthrough, WalkthroughButton } from './walkthrough/Walkthrough.tsx';
 
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse' } as const;
@@ -65,6 +66,7 @@ function Header() {
         <p className="tagline">{t('tagline')}</p>
       </div>
       <div className="header-controls">
+        <WalkthroughButton />
         <label>
           {t('scenario')}{' '}
           <select value={scenario} onChange={(e) => set({ scenario: e.target.value as ScenarioName, time: 0, selectedRequest: null, selectedPage: null })} data-testid="scenario">
@@ -144,10 +146,11 @@ export function App() {
   return (
     <>
       <a className="skip" href="#views">
-        Skip to the views
+        {t('skipToViews')}
       </a>
       <Header />
       <Notices />
+      <Walkthrough />
       {main.isError ? (
         <p role="alert" className="alert">
           {main.error?.message}

@@ -40,10 +40,12 @@ export function startUrlSync(): () => void {
     const next = withFlags(serializeUrlState(s));
     if (next === window.location.search) return;
     const onlyTime = serializeUrlState({ ...s, time: prev.time }) === serializeUrlState(prev);
+    // Inside one walkthrough chapter its steps change the views: history steps between chapters.
+    const sameChapter = s.chapter !== null && s.chapter === prev.chapter;
     if (replaceOnce) {
       replaceOnce = false;
       window.history.replaceState(null, '', next + window.location.hash);
-    } else if (onlyTime) {
+    } else if (onlyTime || sameChapter) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
       window.clearTimeout(timer);
       timer = window.setTimeout(() => window.history.replaceState(null, '', withFlags(serializeUrlState(useApp.getState())) + window.location.hash), 150);

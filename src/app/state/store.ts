@@ -43,6 +43,10 @@ export interface AppState extends Switches {
   tenants: number;
   /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/app/gpu/decodeProtocol.ts. */
   gpuFault: 'no-adapter' | 'shader' | 'lost' | null;
+  /** The walkthrough chapter on screen (1-based), or null when the walkthrough is closed. */
+  chapter: number | null;
+  /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
+  presenter: boolean;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -63,6 +67,8 @@ export const DEFAULT_STATE: AppState = {
   gpuFault: null,
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
+  chapter: null,
+  presenter: false,
 };
 
 interface Actions {

@@ -1,5 +1,6 @@
 /**
- * The whole situation in one versioned URL query: `?v=1&s=demo&t=…&req=…&page=decode-0:42&view=…`.
+ * The whole situation in one versioned URL query: `?v=1&s=demo&t=…&req=…&page=decode-0:42&view=…`,
+ * plus the walkthrough chapter (`ch`, 1-based) and presenter mode (`pm=1`).
  * Parsing never throws: each bad or unknown parameter is dropped, named in a notice, and its default
  * kept. Version 0 (no `v`) is read as version 1.
  */
@@ -7,6 +8,7 @@ import * as v from 'valibot';
 import { DEFAULT_STATE, type AppState, type FixChoice, type Language, type ViewName } from './store.ts';
 import { TENANT_NAMES } from '../../engine/vocab.ts';
 import type { ScenarioName } from '../protocol.ts';
+import { CHAPTER_COUNT } from '../walkthrough/chapterCount.ts';
 
 export const URL_VERSION = 1;
 
@@ -22,6 +24,8 @@ const indexSchema = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number)
 const pageSchema = v.pipe(v.string(), v.regex(/^(prefill|decode)-\d{1,2}:\d{1,8}$/));
 const flagListSchema = <T extends string>(allowed: readonly T[]) =>
   v.pipe(v.string(), v.transform((s) => (s === '' ? [] : s.split(','))), v.array(v.picklist(allowed)));
+const chapterSchema = v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Number), v.minValue(1), v.maxValue(CHAPTER_COUNT));
+const presenterSchema = v.picklist(['1']);
 const speedSchema = v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.minValue(1), v.maxValue(100_000));
 
 export interface ParsedUrl {
@@ -67,8 +71,10 @@ export function parseUrlState(search: string): ParsedUrl {
   take('gpu-fault', v.picklist(['no-adapter', 'shader', 'lost']), (f) => (state.gpuFault = f));
   take('vol', v.pipe(v.string(), v.regex(/^\d{1,6}$/), v.transform(Number), v.maxValue(20_000)), (n) => (state.requestsPerDay = n));
   take('tenants', v.pipe(v.string(), v.regex(/^\d{1,2}$/), v.transform(Number), v.minValue(1), v.maxValue(TENANT_NAMES.length)), (n) => (state.tenants = n));
+  take('ch', chapterSchema, (ch) => (state.chapter = ch));
+  take('pm', presenterSchema, () => (state.presenter = true));
   // `bench` only switches on a measuring hook; it carries no state.
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants']);
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -90,5 +96,7 @@ export function serializeUrlState(s: AppState): string {
   if (s.gpuFault) params.set('gpu-fault', s.gpuFault);
   if (s.requestsPerDay !== DEFAULT_STATE.requestsPerDay) params.set('vol', String(s.requestsPerDay));
   if (s.tenants !== DEFAULT_STATE.tenants) params.set('tenants', String(s.tenants));
+  if (s.chapter !== null) params.set('ch', String(s.chapter));
+  if (s.presenter) params.set('pm', '1');
   return `?${params.toString()}`;
 }

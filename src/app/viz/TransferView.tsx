@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineEvent } from '../../engine/index.ts';
 import { useRequestDetail, useSnapshot } from '../hooks.ts';
-import { useT } from '../i18n.ts';
+import { useT, type Translate } from '../i18n.ts';
 import type { RunSummary, Snapshot } from '../protocol.ts';
 import { useApp } from '../state/store.ts';
 import { tenantRgb } from './palette.ts';
@@ -29,47 +29,54 @@ function ProtocolCheck() {
   );
 }
 
-/** One sentence per engine event of a request's handoff (the narrative the steps walk through). */
-export function describeEvent(e: EngineEvent, run: RunSummary): string {
+/** One sentence per engine event of a request's handoff (the narrative the steps walk through), in the page's language. */
+export function describeEvent(e: EngineEvent, t: Translate): string {
   const node = (kind: string, i: number) => `${kind}-${i}`;
+  const tokenWord = (n: number) => t(n === 1 ? 'word_token' : 'word_tokens');
+  const cleared = (c: boolean) => t(c ? 'ev_cleared' : 'ev_notCleared');
   switch (e.type) {
     case 'arrive':
-      return `Client of ${e.tenant} sends ${fmt(e.tokens)} tokens; the tokenizer checks only the advertised context.`;
+      return t('ev_arrive', { tenant: e.tenant, tokens: fmt(e.tokens) });
     case 'reject':
-      return `Rejected with HTTP 400 at ${e.stage}: ${e.reason}.`;
+      return t('ev_reject', { stage: e.stage, reason: e.reason });
     case 'abort-marked':
-      return 'The scheduler marks the request aborted (400 pending) and replaces its input with one placeholder token — but keeps it queued.';
+      return t('ev_abort');
     case 'route':
-      return `Router pairs ${node('prefill', e.prefill)} with ${node('decode', e.decode)}, bootstrap room ${e.room}.`;
+      return t('ev_route', { prefill: node('prefill', e.prefill), decode: node('decode', e.decode), room: String(e.room) });
     case 'decode-wait':
-      return `Decode admission waits: ${fmt(e.needPages)} pages needed, ${fmt(e.freePages)} free (FIFO head blocks).`;
+      return t('ev_decodeWait', { need: fmt(e.needPages), free: fmt(e.freePages) });
     case 'decode-reserve':
-      return `${node('decode', e.node)} reserves ${fmt(e.pageCount)} pages for the full prompt and sends their ids to prefill.`;
+      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount) });
     case 'prefill-wait':
-      return `Prefill admission waits for ${fmt(e.needPages)} pages.`;
+      return t('ev_prefillWait', { pages: fmt(e.needPages) });
     case 'prefill-alloc':
-      return `${node('prefill', e.node)} admits it: ${fmt(e.computeTokens)} token${e.computeTokens === 1 ? '' : 's'} to compute, ${e.pages.reduce((a, r) => a + r[1], 0)} page(s).`;
+      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), tokenWord: tokenWord(e.computeTokens), pages: String(e.pages.reduce((a, r) => a + r[1], 0)) });
     case 'prefill-compute':
-      return `Prefill computes KV for ${fmt(e.tokens)} token${e.tokens === 1 ? '' : 's'} and the first output token.`;
+      return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
     case 'kv-transfer':
-      return `RDMA copies ${fmt(e.pagesWritten)} whole page${e.pagesWritten === 1 ? '' : 's'} into decode's reserved pages.`;
+      return t('ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_page' : 'word_pages') });
     case 'prefill-free':
-      return `Prefill frees its pages${e.cleared ? ' and clears them' : ' (not cleared)'}.`;
+      return t('ev_prefillFree', { cleared: cleared(e.cleared) });
     case 'transfer-done':
-      return `Prefill sends "done": (room ${e.room}, ${e.status}). Every page it computed was sent, so: Success.`;
+      return t('ev_done', { room: String(e.room), status: e.status });
     case 'decode-check-failed':
-      return `Decode's ${e.check} check fails closed: ${e.reason}.`;
+      return t('ev_checkFailed', { check: e.check, reason: e.reason });
     case 'decode-read':
-      return `Decode runs over all ${fmt(e.pageCount)} pages (${fmt(e.seqLen)} tokens); ${fmt(e.stalePages)} were not written for it${e.foreignTenants.length ? ` and hold KV of ${e.foreignTenants.join(', ')}` : ''}.`;
+      return t('ev_decodeRead', {
+        pages: fmt(e.pageCount),
+        tokens: fmt(e.seqLen),
+        stale: fmt(e.stalePages),
+        foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
+      });
     case 'response':
-      return `The client receives HTTP ${e.status}${e.leaked ? ' — an answer built from other tenants\' KV' : ''}.`;
+      return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
     case 'decode-free':
-      return `Decode frees its ${e.pages.reduce((a, r) => a + r[1], 0)} pages${e.cleared ? ' and clears them' : ' (not cleared)'}.`;
+      return t('ev_decodeFree', { pages: String(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
   }
-  void run;
 }
 
 function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; requesterTenant: number; tenants: string[] }) {
+  const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const width = 720;
   const height = 36;
@@ -112,14 +119,18 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
 
   return (
     <div className="strip">
-      <canvas ref={canvas} width={width} height={height} role="img" aria-label={`${pages.length} pages: ${summary.written} written for this request, ${summary.stale} stale, ${summary.empty} never written`} data-testid="block-table" />
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: String(pages.length), written: String(summary.written), stale: String(summary.stale), empty: String(summary.empty) })} data-testid="block-table" />
       <p className="hint" data-testid="block-table-summary">
-        {fmt(pages.length)} reserved · {fmt(summary.written)} written for it · {fmt(summary.stale)} stale ·{' '}
-        {[...summary.byTenant.entries()]
-          .sort((a, b) => b[1] - a[1])
-          .slice(0, 5)
-          .map(([tenant, count]) => `${fmt(count)} of ${tenants[tenant]}`)
-          .join(', ')}
+        {t('stripSummary', {
+          total: fmt(pages.length),
+          written: fmt(summary.written),
+          stale: fmt(summary.stale),
+          byTenant: [...summary.byTenant.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 5)
+            .map(([tenant, count]) => t('stripOf', { count: fmt(count), tenant: tenants[tenant] ?? '?' }))
+            .join(', '),
+        })}
       </p>
     </div>
   );
@@ -187,7 +198,7 @@ export function TransferView({ run }: { run: RunSummary }) {
                 <button type="button" className="linklike" onClick={() => go(i)}>
                   <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>+{((e.t - events[0]!.t) / 1000).toFixed(3)} s</time>
                 </button>{' '}
-                {describeEvent(e, run)}
+                {describeEvent(e, t)}
               </li>
             ))}
           </ol>

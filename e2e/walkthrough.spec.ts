@@ -1,0 +1,148 @@
+import type { Page } from '@playwright/test';
+import { CHAPTERS } from '../src/app/walkthrough/chapters.ts';
+import { expect, ready, test } from './fixtures.ts';
+
+const panel = (page: Page) => page.getByTestId('walkthrough');
+
+/** Waits until the chapter's steps have run to its checkpoint or its end. */
+async function settled(page: Page, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 20_000 });
+}
+
+test.describe('walkthrough', () => {
+  for (const lang of ['en', 'fr'] as const) {
+    test(`every chapter by keyboard alone (${lang})`, async ({ page }) => {
+      test.setTimeout(120_000);
+      // Reduced motion: the chapters land in their final state at once, as with "skip animations".
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.goto(`./?lang=${lang}`);
+      await ready(page);
+      // From the top of the page, Tab to the walkthrough button (first control in the header).
+      for (let i = 0; i < 5; i++) {
+        await page.keyboard.press('Tab');
+        if (await page.getByTestId('walkthrough-toggle').evaluate((el) => el === document.activeElement)) break;
+      }
+      await expect(page.getByTestId('walkthrough-toggle')).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByTestId('walk-skip')).toHaveAttribute('aria-pressed', 'true');
+      for (let n = 1; n <= CHAPTERS.length; n++) {
+        const ch = CHAPTERS[n - 1]!;
+        await settled(page, n);
+        await expect(page.getByRole('region', { name: ch.title[lang] })).toBeVisible();
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        expect(new URL(page.url()).searchParams.get('ch')).toBe(String(n));
+        if (ch.checkpoint) {
+          await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
+          if (lang === 'en') {
+            // Answer with the option's number key.
+            const i = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
+            await page.keyboard.press(String(i + 1));
+            await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'true');
+          } else {
+            // A clicker: the first press points at the question, the second reveals without an answer.
+            await page.keyboard.press('PageDown');
+            await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
+            await page.keyboard.press('PageDown');
+            await expect(page.getByTestId('checkpoint-result')).toContainText('Révélée sans réponse');
+          }
+          await expect(panel(page)).toHaveAttribute('data-status', 'done');
+        }
+        if (n < CHAPTERS.length) await page.keyboard.press(lang === 'en' ? 'ArrowRight' : 'PageDown');
+      }
+      // Back through every chapter to the first.
+      for (let n = CHAPTERS.length; n > 1; n--) await page.keyboard.press(lang === 'en' ? 'ArrowLeft' : 'PageUp');
+      await settled(page, 1);
+    });
+  }
+
+  test('every chapter opens from its deep link', async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    for (let n = 1; n <= CHAPTERS.length; n++) {
+      const ch = CHAPTERS[n - 1]!;
+      await page.goto(`./?ch=${n}&lang=fr`);
+      await settled(page, n);
+      await expect(panel(page)).toHaveAttribute('data-chapter-id', ch.id);
+      await expect(page.getByRole('heading', { level: 2, name: ch.title.fr })).toBeVisible();
+      await expect(page.getByTestId('notices')).toHaveCount(0);
+    }
+  });
+
+  test('a checkpoint waits for an answer before revealing', async ({ page }) => {
+    await page.goto('./?ch=6');
+    await settled(page, 6);
+    await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
+    // Nothing moves on by itself: the response view is not shown until the room has answered.
+    await page.waitForTimeout(1500);
+    await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
+    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    // Next does not leave: it points at the question.
+    await page.getByTestId('walk-next').click();
+    await expect(panel(page)).toHaveAttribute('data-chapter', '6');
+    await expect(page.getByTestId('checkpoint')).toContainText('press Next again to reveal');
+    // Checking with no choice asks for one.
+    await page.getByTestId('checkpoint-submit').click();
+    await expect(page.getByTestId('checkpoint')).toContainText('Choose an answer first');
+    await page.getByRole('radio', { name: /Only delta/ }).check();
+    await page.getByTestId('checkpoint-submit').click();
+    await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
+    await expect(page.getByTestId('checkpoint-result')).toContainText("Acme's, borealis's and cobalt's");
+    // The reveal plays: the response with other tenants' words.
+    await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true', { timeout: 15_000 });
+    await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis, cobalt');
+  });
+
+  test('a chapter can be left in the middle of its animation', async ({ page }) => {
+    await page.goto('./?ch=1');
+    await ready(page);
+    await expect(panel(page)).toHaveAttribute('data-status', 'running');
+    await page.getByTestId('walk-next').click();
+    await settled(page, 2);
+    // Chapter 1's tween stopped: the scrubber sits where chapter 2 put it (9 s) and stays there.
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '9000');
+    await page.waitForTimeout(1000);
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '9000');
+    // Back and forth through history steps between chapters.
+    await page.goBack();
+    await settled(page, 1);
+  });
+
+  test('skip animations lands a chapter in its final state at once', async ({ page }) => {
+    await page.goto('./?ch=5');
+    await expect(panel(page)).toHaveAttribute('data-status', 'running');
+    await page.getByTestId('walk-skip').click();
+    await settled(page, 5);
+    await expect(page.getByTestId('walk-caption')).toContainText('RDMA writes one page');
+    await expect(page.getByTestId('step-label')).toHaveText('Step 10 of 12');
+  });
+
+  test('presenter mode: large type, blank screen, notes, clicker keys', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('./?ch=3&pm=1&lang=fr');
+    await settled(page, 3);
+    await expect(page.locator('html')).toHaveClass(/presenter/);
+    const size = await page.getByRole('heading', { level: 2, name: CHAPTERS[2]!.title.fr }).evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(size).toBeGreaterThanOrEqual(26); // 1.3rem outside presenter mode
+    await page.keyboard.press('b');
+    await expect(page.getByTestId('walk-blank')).toBeVisible();
+    // While blank, the clicker does not move the story on.
+    await page.keyboard.press('PageDown');
+    await expect(panel(page)).toHaveAttribute('data-chapter', '3');
+    await page.keyboard.press('b');
+    await expect(page.getByTestId('walk-blank')).toHaveCount(0);
+    await page.keyboard.press('n');
+    await expect(page.getByTestId('speaker-notes')).toContainText('Basculer l\'interrupteur');
+    await page.keyboard.press('PageDown');
+    await settled(page, 4);
+    await expect(page.getByTestId('speaker-notes')).toContainText('jeton provisoire');
+    expect(new URL(page.url()).searchParams.get('pm')).toBe('1');
+    // The notes open in a second window too, and follow the chapter.
+    const popupPromise = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Notes dans une seconde fenêtre' }).click();
+    const popup = await popupPromise;
+    await expect(popup.getByTestId('speaker-notes')).toContainText('jeton provisoire');
+    await page.keyboard.press('PageUp');
+    await expect(popup.getByTestId('speaker-notes')).toContainText('Basculer l\'interrupteur');
+  });
+});

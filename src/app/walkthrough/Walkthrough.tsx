@@ -1,0 +1,416 @@
+/**
+ * The walkthrough panel: the chapter's text with its evidence, the checkpoint, the step captions,
+ * chapter navigation, and presenter mode (large type, clicker keys, blank screen, speaker notes in a
+ * panel or a second window, full screen). The chapters themselves are data (chapters.ts); this only
+ * shows them and plays their steps through useChapterRunner.
+ */
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { useT } from '../i18n.ts';
+import { useApp, type Language } from '../state/store.ts';
+import { CHAPTER_COUNT } from './chapterCount.ts';
+import { CHAPTERS, type Chapter, type Paragraph } from './chapters.ts';
+import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
+import { scenarioOf, useChapterRunner, type Answer } from './useChapterRunner.ts';
+import './walkthrough.css';
+
+if (CHAPTERS.length !== CHAPTER_COUNT) throw new Error(`chapterCount.ts says ${CHAPTER_COUNT} chapters, chapters.ts has ${CHAPTERS.length}`);
+
+/** Opens the walkthrough at chapter 1, or closes it. */
+export function WalkthroughButton() {
+  const t = useT();
+  const chapter = useApp((s) => s.chapter);
+  const set = useApp((s) => s.set);
+  return (
+    <button type="button" aria-pressed={chapter !== null} onClick={() => set({ chapter: chapter === null ? 1 : null })} data-testid="walkthrough-toggle">
+      {t('walkOpen')}
+    </button>
+  );
+}
+
+function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
+  const t = useT();
+  const e = p.evidence;
+  if ('model' in e) return <span className="badge model">{t('model')}</span>;
+  const ids = 'facts' in e ? e.facts : e.background;
+  return (
+    <>
+      {ids.map((id) => (
+        <span key={id} className={`badge ${'facts' in e ? 'fact' : 'background'}`} lang={lang}>
+          {'facts' in e ? t('fact') : t('walkBackground')} {id}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** Every fact and source the chapter rests on: the report's French sentence as written, or the address. */
+function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIndex | null; lang: Language }) {
+  const t = useT();
+  const facts = [...new Set(chapter.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
+  const background = [...new Set(chapter.paragraphs.flatMap((p) => ('background' in p.evidence ? p.evidence.background : [])))];
+  if (facts.length + background.length === 0) return null;
+  return (
+    <section className="walk-sources" aria-label={t('walkSources')}>
+      <h3>{t('walkSources')}</h3>
+      <ul>
+        {facts.map((id) => {
+          const f = index?.fact(id);
+          return (
+            <li key={id} data-fact={id}>
+              <b>{id}</b>{' '}
+              {f ? (
+                <q lang="fr" className="quote">
+                  {f.quote}
+                </q>
+              ) : (
+                <span className="hint">({t('walkQuoteMissing')})</span>
+              )}
+            </li>
+          );
+        })}
+        {background.map((id) => {
+          const b = index?.background(id);
+          return (
+            <li key={id} data-background={id}>
+              <b>{id}</b> {b ? <>{b[lang]} <a href={b.url} rel="noreferrer">{b.url}</a></> : <span className="hint">({t('walkQuoteMissing')})</span>}
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
+
+function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const cp = chapter.checkpoint!;
+  const [choice, setChoice] = useState<string | null>(null);
+  const [complaint, setComplaint] = useState(false);
+  const name = useId();
+  useEffect(() => {
+    setChoice(null);
+    setComplaint(false);
+  }, [chapter]);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (choice === null) setComplaint(true);
+    else onAnswer(choice);
+  };
+  const done = answered !== undefined;
+  const form = useRef<HTMLFormElement>(null);
+  // The question (then its answer) is what the room should be looking at: bring it into the panel's view.
+  useEffect(() => {
+    form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [done, chapter]);
+  const correct = cp.options.find((o) => o.id === cp.answer)!.label[lang];
+  return (
+    <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
+      <fieldset disabled={done}>
+        <legend>
+          <span className="badge checkpoint-badge">{t('walkPredict')}</span> {cp.question[lang]}
+        </legend>
+        <div role="radiogroup" aria-label={cp.question[lang]}>
+          {cp.options.map((o, i) => (
+            <label key={o.id} className="option">
+              <input
+                ref={i === 0 ? firstOptionRef : undefined}
+                type="radio"
+                name={name}
+                value={o.id}
+                checked={(done ? answered : choice) === o.id}
+                onChange={() => {
+                  setChoice(o.id);
+                  setComplaint(false);
+                }}
+              />{' '}
+              <span className="option-key" aria-hidden="true">
+                {i + 1}
+              </span>{' '}
+              {o.label[lang]}
+            </label>
+          ))}
+        </div>
+        {!done ? (
+          <p className="checkpoint-actions">
+            <button type="submit" data-testid="checkpoint-submit">
+              {t('walkSubmit')}
+            </button>{' '}
+            <span className="hint" role="status">
+              {complaint ? t('walkChooseFirst') : nudged ? t('walkRevealHint') : t('walkWaiting')}
+            </span>
+          </p>
+        ) : null}
+      </fieldset>
+      {done ? (
+        <p className="checkpoint-result" role="status" data-testid="checkpoint-result" data-correct={answered === cp.answer ? 'true' : 'false'}>
+          <b>{answered === null ? t('walkNoAnswer', { answer: correct }) : answered === cp.answer ? t('walkRight') : t('walkWrong', { answer: correct })}</b> {cp.explain[lang]}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+const NOTES_WINDOW_CSS = `body{font:22px/1.45 system-ui,sans-serif;margin:1.2rem;background:#15161a;color:#ececf1}
+h1{font-size:1rem;color:#a8a8b3;margin:0 0 .3rem}h2{font-size:1.4rem;margin:.2rem 0 .8rem}
+.next{color:#a8a8b3;font-size:.9rem;border-top:1px solid #3a3d45;margin-top:1rem;padding-top:.5rem}`;
+
+function NotesContent({ chapter, lang }: { chapter: number; lang: Language }) {
+  const t = useT();
+  const ch = CHAPTERS[chapter - 1]!;
+  const next = CHAPTERS[chapter];
+  return (
+    <>
+      <h1>
+        {t('walkNotes')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
+      </h1>
+      <h2>{ch.title[lang]}</h2>
+      <p data-testid="speaker-notes">{ch.notes[lang]}</p>
+      {ch.checkpoint ? (
+        <p>
+          <b>{t('walkPredict')}:</b> {ch.checkpoint.question[lang]} → {ch.checkpoint.options.find((o) => o.id === ch.checkpoint!.answer)!.label[lang]}
+        </p>
+      ) : null}
+      <p className="next">{next ? `${t('walkNext')}: ${next.title[lang]}` : t('walkEnd')}</p>
+    </>
+  );
+}
+
+/** Keys a presenter's clicker sends, and the few a trainer uses; never taken from a control that uses them. */
+function isOwnedByControl(e: KeyboardEvent): boolean {
+  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return true;
+  const el = e.target as HTMLElement | null;
+  if (!el || !('tagName' in el)) return false;
+  const tag = el.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) return true;
+  const arrows = e.key.startsWith('Arrow');
+  // Radios, sliders, tabs and the page grids move with the arrows themselves.
+  if (arrows && (tag === 'INPUT' || tag === 'CANVAS' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'tab')) return true;
+  if (tag === 'INPUT' && (el as HTMLInputElement).type !== 'radio' && (el as HTMLInputElement).type !== 'checkbox') return true;
+  return false;
+}
+
+export function Walkthrough() {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const presenter = useApp((s) => s.presenter);
+  const set = useApp((s) => s.set);
+  const { chapter, status, caption, highlight, answers, answer, skip, setSkip } = useChapterRunner();
+  const { index } = useEvidence();
+  const [notesOpen, setNotesOpen] = useState(false);
+  const [blank, setBlank] = useState(false);
+  const [nudged, setNudged] = useState(false);
+  const [notesWindow, setNotesWindow] = useState<Window | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const firstOption = useRef<HTMLInputElement>(null);
+  const ch = chapter === null ? null : CHAPTERS[chapter - 1]!;
+
+  useEffect(() => setNudged(false), [chapter]);
+
+  // Page-wide classes: the panel takes the left side while open; presenter mode enlarges the type.
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.toggle('walking', chapter !== null);
+    root.classList.toggle('presenter', chapter !== null && presenter);
+    return () => root.classList.remove('walking', 'presenter');
+  }, [chapter, presenter]);
+
+  // The outline follows the views through re-renders because it is a style rule, not a class on a node.
+  useEffect(() => {
+    let style = document.getElementById('walk-highlight') as HTMLStyleElement | null;
+    if (!style) {
+      style = document.createElement('style');
+      style.id = 'walk-highlight';
+      document.head.appendChild(style);
+    }
+    style.textContent = highlight ? `${highlight} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
+    document.body.dataset.walkHighlight = highlight ?? '';
+  }, [highlight]);
+
+  // Focus stays where the person put it (the Next button, say) unless that element went away.
+  useEffect(() => {
+    if (chapter === null) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) heading.current?.focus();
+  }, [chapter]);
+
+  const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
+  const next = useCallback(() => {
+    if (chapter === null) return;
+    if (status === 'checkpoint' && !answers.has(chapter)) {
+      // First press: point at the question. Second press: the room answered aloud, reveal.
+      if (!nudged) {
+        setNudged(true);
+        firstOption.current?.focus();
+      } else answer(null);
+      return;
+    }
+    if (chapter < CHAPTER_COUNT) go(chapter + 1);
+  }, [chapter, status, answers, nudged, answer, go]);
+  const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
+  const toggleFullscreen = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+  }, []);
+
+  const onKey = useCallback(
+    (e: KeyboardEvent) => {
+      if (chapter === null || isOwnedByControl(e)) return;
+      const key = e.key;
+      let handled = true;
+      if (blank && (key === 'b' || key === 'B' || key === '.' || key === 'Escape')) setBlank(false);
+      else if (blank) handled = false;
+      else if (key === 'ArrowRight' || key === 'PageDown') next();
+      else if (key === 'ArrowLeft' || key === 'PageUp') prev();
+      else if (key === 'b' || key === 'B' || key === '.') setBlank(true);
+      else if (key === 'f' || key === 'F') toggleFullscreen();
+      else if (key === 'n' || key === 'N') setNotesOpen((o) => !o);
+      else if (/^[1-9]$/.test(key) && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
+        const option = ch.checkpoint.options[Number(key) - 1];
+        if (option) answer(option.id);
+        else handled = false;
+      } else handled = false;
+      if (handled) e.preventDefault();
+    },
+    [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer],
+  );
+
+  useEffect(() => {
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onKey]);
+
+  // The notes window is a same-origin popup the panel renders into, so it needs no second app.
+  useEffect(() => {
+    if (!notesWindow) return;
+    const w = notesWindow;
+    w.addEventListener('keydown', onKey);
+    const closed = window.setInterval(() => w.closed && setNotesWindow(null), 500);
+    return () => {
+      w.removeEventListener('keydown', onKey);
+      window.clearInterval(closed);
+    };
+  }, [notesWindow, onKey]);
+  useEffect(() => {
+    if (chapter === null && notesWindow) {
+      notesWindow.close();
+      setNotesWindow(null);
+    }
+  }, [chapter, notesWindow]);
+  useEffect(() => {
+    if (notesWindow) notesWindow.document.title = `${t('walkNotes')} — ${t('title')}`;
+  }, [notesWindow, t]);
+  const openNotesWindow = () => {
+    const w = window.open('', 'stale-pages-notes', 'popup,width=720,height=520');
+    if (!w) {
+      setNotesOpen(true);
+      return;
+    }
+    w.document.body.replaceChildren();
+    const style = w.document.createElement('style');
+    style.textContent = NOTES_WINDOW_CSS;
+    w.document.head.appendChild(style);
+    w.document.documentElement.lang = lang;
+    setNotesWindow(w);
+  };
+
+  if (chapter === null || !ch) return null;
+  const { fellBack } = scenarioOf(ch);
+  const answered = answers.get(chapter);
+  return (
+    <>
+      <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status}>
+        <div className="walk-top">
+          <p className="walk-count" aria-live="polite">
+            {t('walkTitle')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
+          </p>
+          <div className="walk-tools" role="group" aria-label={t('walkTitle')}>
+            <button type="button" aria-pressed={skip} onClick={() => setSkip(!skip)} data-testid="walk-skip">
+              {t('walkSkip')}
+            </button>
+            <button type="button" aria-pressed={presenter} onClick={() => set({ presenter: !presenter })} data-testid="walk-presenter">
+              {t('walkPresenter')}
+            </button>
+            <button type="button" aria-pressed={notesOpen} aria-keyshortcuts="N" onClick={() => setNotesOpen(!notesOpen)} data-testid="walk-notes">
+              {t('walkNotes')}
+            </button>
+            <button type="button" onClick={openNotesWindow}>
+              {t('walkNotesWindow')}
+            </button>
+            <button type="button" aria-keyshortcuts="F" onClick={toggleFullscreen}>
+              {t('walkFullscreen')}
+            </button>
+            <button type="button" aria-keyshortcuts="B" onClick={() => setBlank(true)}>
+              {t('walkBlank')}
+            </button>
+            <button type="button" onClick={() => set({ lang: lang === 'en' ? 'fr' : 'en' })} lang={lang === 'en' ? 'fr' : 'en'} data-testid="walk-lang">
+              {lang === 'en' ? 'Français' : 'English'}
+            </button>
+            <button type="button" onClick={() => set({ chapter: null })} aria-label={t('walkClose')}>
+              ✕
+            </button>
+          </div>
+        </div>
+        <nav className="walk-nav" aria-label={t('walkChapters')}>
+          <button type="button" onClick={prev} disabled={chapter <= 1} aria-keyshortcuts="ArrowLeft PageUp" data-testid="walk-prev">
+            ◀ {t('walkPrev')}
+          </button>
+          <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
+            {t('walkNext')} ▶
+          </button>
+          <details className="walk-toc">
+            <summary>{t('walkChapters')}</summary>
+            <ol>
+              {CHAPTERS.map((c, i) => (
+                <li key={c.id}>
+                  <button type="button" className="linklike" aria-current={i + 1 === chapter ? 'step' : undefined} onClick={() => go(i + 1)}>
+                    {c.title[lang]}
+                  </button>
+                </li>
+              ))}
+            </ol>
+          </details>
+        </nav>
+        <h2 id="walk-h" ref={heading} tabIndex={-1}>
+          {ch.title[lang]}
+        </h2>
+        {fellBack && ch.needs ? (
+          <p className="notice" role="note" data-testid="walk-fallback">
+            {t('walkFallback', { scenario: ch.needs.scenario })} <span className="badge model">{t('model')}</span>
+          </p>
+        ) : null}
+        <div className="walk-text">
+          {ch.paragraphs.map((p, i) => (
+            <p key={i}>
+              {p.text[lang]} <Badges p={p} lang={lang} />
+            </p>
+          ))}
+        </div>
+        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
+        <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
+          {caption ? (
+            <>
+              <b>{t('walkNow')}:</b> {caption[lang]}
+            </>
+          ) : null}
+        </p>
+        <Sources chapter={ch} index={index} lang={lang} />
+        {notesOpen ? (
+          <aside className="walk-notes" aria-label={t('walkNotes')}>
+            <NotesContent chapter={chapter} lang={lang} />
+          </aside>
+        ) : null}
+        <p className="hint walk-keys">{t('walkKeys')}</p>
+      </section>
+      {blank ? (
+        <div className="walk-blank" onClick={() => setBlank(false)} data-testid="walk-blank">
+          <p className="visually-hidden" role="status">
+            {t('walkBlanked')}
+          </p>
+        </div>
+      ) : null}
+      {notesWindow ? createPortal(<NotesContent chapter={chapter} lang={lang} />, notesWindow.document.body) : null}
+    </>
+  );
+}
