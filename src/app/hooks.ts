@@ -13,6 +13,13 @@ function useSwitches(): Switches {
   return useApp(useShallow((s) => ({ capacityGap: s.capacityGap, rejectPath: s.rejectPath, mitigations: s.mitigations })));
 }
 
+const knownRuns = new Map<string, RunSummary>();
+
+/** The latest summary produced for a run key (scenario + overrides), whichever worker made it. */
+export function knownRun(runKey: string): RunSummary | undefined {
+  return knownRuns.get(runKey);
+}
+
 export interface RunState {
   data: RunSummary | undefined;
   isError: boolean;
@@ -39,8 +46,12 @@ function useRunOf(run: RunRequest | null): RunState {
   const replay = useIncidentReplay(traffic, run?.overrides ?? {}, isIncident);
   const replayKey = `${runKey}:${requestsPerDay}:${tenants}`;
   const replaySummary = useMemo(() => (replay.data ? summaryFromReplay(replay.data, replayKey) : undefined), [replay.data, replayKey]);
-  if (isIncident) return { data: replaySummary, isError: replay.isError, error: replay.error, progress: replay.isFetching ? replay.progress : null };
-  return { data: run ? small.data : undefined, isError: small.isError, error: small.error, progress: null };
+  const data = isIncident ? replaySummary : run ? small.data : undefined;
+  useEffect(() => {
+    if (data) knownRuns.set(runKey, data);
+  }, [data, runKey]);
+  if (isIncident) return { data, isError: replay.isError, error: replay.error, progress: replay.isFetching ? replay.progress : null };
+  return { data, isError: small.isError, error: small.error, progress: null };
 }
 
 /** The run as the switches describe it. */

@@ -4,9 +4,9 @@
  * run up to its checkpoint (or its end). Answers are kept for the session, so coming back to a
  * chapter already answered plays it through.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { runKeyOf, type RunSummary, type ScenarioName } from '../protocol.ts';
+import { knownRun } from '../hooks.ts';
+import { runKeyOf, type ScenarioName } from '../protocol.ts';
 import { overridesOf, useApp } from '../state/store.ts';
 import { CHAPTERS, type Chapter } from './chapters.ts';
 import { CHAPTER_BASE, checkpointIndex, runSteps, type Localised, type StepHost } from './steps.ts';
@@ -43,7 +43,6 @@ const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion:
 export function useChapterRunner() {
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<RunnerStatus>('idle');
   const [caption, setCaption] = useState<Localised | null>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
@@ -76,11 +75,12 @@ export function useChapterRunner() {
         }),
       timeOfUtc: async (iso, sig) => {
         const target = Date.parse(iso);
-        const deadline = performance.now() + 20_000;
+        // The incident window is replayed in the browser first (seconds, more on a busy machine).
+        const deadline = performance.now() + 120_000;
         for (;;) {
           if (sig.aborted) throw new Error('aborted');
           const s = useApp.getState();
-          const run = queryClient.getQueryData<RunSummary>(['run', runKeyOf({ scenario: s.scenario, overrides: overridesOf(s) })]);
+          const run = knownRun(runKeyOf({ scenario: s.scenario, overrides: overridesOf(s) }));
           if (run) {
             const t = target - run.startEpochMs;
             if (t < 0 || t > run.endMs) throw new Error(`${iso} is outside this run`);
@@ -91,7 +91,7 @@ export function useChapterRunner() {
         }
       },
     }),
-    [queryClient],
+    [],
   );
 
   const play = useCallback(
