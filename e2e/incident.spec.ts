@@ -34,8 +34,11 @@ test.describe('the incident window', () => {
 
     // Assumptions are labelled as such, with their reason.
     await page.getByText('What is assumed').click();
-    await page.getByTestId('assumption-A2').focus();
-    await expect(page.getByTestId('assumption-A2').getByRole('tooltip')).toContainText('600 ordinary requests per day');
+    const a2 = page.locator('.assumptions li').getByTestId('assumption-A2');
+    await a2.focus();
+    await expect(a2.getByRole('tooltip')).toContainText('600 ordinary requests per day');
+    // The volume it names is adjustable; the replay runs again at the new volume.
+    await expect(page.getByTestId('traffic-volume')).toHaveValue('600');
   });
 
   test('the replay follows the switches: the fixed reject path answers 400 and nothing leaks', async ({ page }) => {
