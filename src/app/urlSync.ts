@@ -3,6 +3,7 @@
  * what was ignored), writes it on every change — a new history entry for discrete changes, a replaced
  * one while the time scrubs or plays, so back/forward steps between situations, not frames.
  */
+import { translate } from './i18n.ts';
 import { DEFAULT_STATE, useApp, type AppState } from './state/store.ts';
 import { parseUrlState, serializeUrlState } from './state/urlState.ts';
 
@@ -21,7 +22,7 @@ function applyFromLocation(): void {
   const patch: Partial<AppState> = { ...DEFAULT_STATE, notices: current.notices, ...state, playing: false };
   useApp.getState().set(patch);
   applying = false;
-  if (ignored.length > 0) useApp.getState().notify(`Ignored in the link: ${ignored.join('; ')}. Defaults are used for those.`);
+  if (ignored.length > 0) useApp.getState().notify(translate(useApp.getState().lang, 'ignoredInLink', { list: ignored.join('; ') }));
 }
 
 /** Diagnostic flags that carry no state but must survive the rewrite of the query. */
