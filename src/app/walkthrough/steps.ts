@@ -8,7 +8,7 @@
  * tweens, so skipping it (or reduced motion) is the same list with every wait and tween made
  * instant; leaving a chapter aborts the run, and the next chapter starts from its own known state.
  */
-import type { AppState } from '../state/store.ts';
+import { DEFAULT_STATE, type AppState } from '../state/store.ts';
 
 export interface Localised {
   en: string;
@@ -32,9 +32,9 @@ export type Step =
 /** Where a chapter starts before its own steps: the incident as it happened, nothing selected. */
 export const CHAPTER_BASE: StorePatch = {
   scenario: 'demo',
-  capacityGap: true,
-  rejectPath: 'buggy',
-  mitigations: { clearPagesOnFree: false, perReadIntegrityCheck: false, transferredLengthCheck: false, deploymentCapacityCheck: false },
+  capacityGap: DEFAULT_STATE.capacityGap,
+  rejectPath: DEFAULT_STATE.rejectPath,
+  mitigations: DEFAULT_STATE.mitigations,
   compare: null,
   time: 0,
   selectedRequest: null,
