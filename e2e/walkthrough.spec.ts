@@ -115,7 +115,8 @@ test.describe('walkthrough', () => {
     await page.getByTestId('walk-skip').click();
     await settled(page, 5);
     await expect(page.getByTestId('walk-caption')).toContainText('RDMA writes one page');
-    await expect(page.getByTestId('step-label')).toHaveText('Step 10 of 12');
+    // The demo run and the request's details come from the engine worker: allow for a busy machine.
+    await expect(page.getByTestId('step-label')).toHaveText('Step 10 of 12', { timeout: 30_000 });
   });
 
   test('presenter mode: large type, blank screen, notes, clicker keys', async ({ page }) => {

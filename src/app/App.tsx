@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
 import { milestoneStartMs } from '../data/facts.ts';
 import { useFacts } from '../data/useFacts.ts';
 import { FactBadge } from './Evidence.tsx';
@@ -14,7 +14,20 @@ import { ClusterView } from './viz/ClusterView.tsx';
 import { ResponseView } from './viz/ResponseView.tsx';
 import { Timeline, type Milestone } from './viz/Timeline.tsx';
 import { TransferView } from './viz/TransferView.tsx';
-import { Walkthrough, WalkthroughButton } from './walkthrough/Walkthrough.tsx';
+import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
+
+// The chapters (text in two languages) load only when the walkthrough opens.
+const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
+
+function WalkthroughWhenOpen() {
+  const chapter = useApp((s) => s.chapter);
+  if (chapter === null) return null;
+  return (
+    <Suspense fallback={null}>
+      <WalkthroughWhenOpen />
+    </Suspense>
+  );
+}
 
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse' } as const;
@@ -150,7 +163,7 @@ export function App() {
       </a>
       <Header />
       <Notices />
-      <Walkthrough />
+      <WalkthroughWhenOpen />
       {main.isError ? (
         <p role="alert" className="alert">
           {main.error?.message}

@@ -16,18 +16,6 @@ import './walkthrough.css';
 
 if (CHAPTERS.length !== CHAPTER_COUNT) throw new Error(`chapterCount.ts says ${CHAPTER_COUNT} chapters, chapters.ts has ${CHAPTERS.length}`);
 
-/** Opens the walkthrough at chapter 1, or closes it. */
-export function WalkthroughButton() {
-  const t = useT();
-  const chapter = useApp((s) => s.chapter);
-  const set = useApp((s) => s.set);
-  return (
-    <button type="button" aria-pressed={chapter !== null} onClick={() => set({ chapter: chapter === null ? 1 : null })} data-testid="walkthrough-toggle">
-      {t('walkOpen')}
-    </button>
-  );
-}
-
 function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
   const t = useT();
   const e = p.evidence;
