@@ -24,7 +24,9 @@ function WalkthroughWhenOpen() {
   if (chapter === null) return null;
   return (
     <Suspense fallback={null}>
-      <WalkthroughWhenOpen />
+      <Suspense fallback={null}>
+        <Walkthrough />
+      </Suspense>
     </Suspense>
   );
 }
@@ -163,7 +165,9 @@ export function App() {
       </a>
       <Header />
       <Notices />
-      <WalkthroughWhenOpen />
+      <Suspense fallback={null}>
+        <Walkthrough />
+      </Suspense>
       {main.isError ? (
         <p role="alert" className="alert">
           {main.error?.message}
