@@ -210,12 +210,17 @@ async function recordLanguage(baseUrl: string, lang: Lang, outDir: string): Prom
   await browser.close();
   rmSync(videoDir, { recursive: true, force: true });
 
+  // The video is what a viewer gets: on a loaded machine the page's clock runs a little past the
+  // last encoded frame, so nothing may end after the video does.
+  const { durationS, width, height } = probe(file);
+  for (const c of cues) c.end = Math.min(c.end, durationS);
+  for (const m of marks) m.end = Math.min(m.end, durationS);
+
   const captions = resolve(outDir, `stale-pages.${lang}.vtt`);
   writeFileSync(captions, toVtt(cues));
   const chaptersVtt = resolve(outDir, `chapters.${lang}.vtt`);
   writeFileSync(chaptersVtt, toVtt(marks.map((m) => ({ start: m.start, end: m.end, text: `${m.n}. ${m.title}` }))));
   const chaptersJson = resolve(outDir, `chapters.${lang}.json`);
-  const { durationS, width, height } = probe(file);
   writeFileSync(
     chaptersJson,
     `${JSON.stringify({ lang, video: `stale-pages.${lang}.webm`, durationS, chapters: marks.map((m) => ({ ...m, start: Number(m.start.toFixed(3)), end: Number(m.end.toFixed(3)) })) }, null, 2)}\n`,
