@@ -33,9 +33,22 @@ export interface GridStyle {
 
 const rgba = (r: number, g: number, b: number, a = 255) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
+// One ImageData per canvas, reused while its size holds: scrubbing redraws every frame, and a fresh
+// 700 KB buffer per node per frame is garbage the collector then stalls a frame to clear.
+const imageCache = new WeakMap<CanvasRenderingContext2D, ImageData>();
+
+function imageFor(ctx: CanvasRenderingContext2D, width: number, height: number): ImageData {
+  let image = imageCache.get(ctx);
+  if (!image || image.width !== width || image.height !== height) {
+    image = ctx.createImageData(width, height);
+    imageCache.set(ctx, image);
+  }
+  return image;
+}
+
 export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, layout: GridLayout, style: GridStyle): void {
   const { cell, cols, width, height } = layout;
-  const image = ctx.createImageData(width, height);
+  const image = imageFor(ctx, width, height);
   const px = new Uint32Array(image.data.buffer);
   const [br, bg, bb] = style.background;
   const background = rgba(br, bg, bb);
