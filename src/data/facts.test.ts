@@ -21,9 +21,10 @@ import { loadFacts } from './loadFacts.ts';
 const raw = JSON.parse(readFileSync(new URL('../../public/facts.json', import.meta.url), 'utf8')) as unknown;
 const report = readFileSync(new URL('./source/report-article.fr.txt', import.meta.url), 'utf8');
 const facts = new FactIndex(parseFactsFile(raw));
+// shared/ sits beside the checkout (here and in CI); elsewhere the copy beside the loader is the source.
 const factsMd = (() => {
   try {
-    return readFileSync('/work/shared/incident/FACTS.md', 'utf8');
+    return readFileSync(new URL('../../../shared/incident/FACTS.md', import.meta.url), 'utf8');
   } catch {
     return null;
   }
@@ -41,7 +42,7 @@ describe('public/facts.json', () => {
   it("uses the report's copy that shared/incident holds, when it is there", () => {
     let shared: string | null = null;
     try {
-      shared = readFileSync('/work/shared/incident/report-article.fr.txt', 'utf8');
+      shared = readFileSync(new URL('../../../shared/incident/report-article.fr.txt', import.meta.url), 'utf8');
     } catch {
       /* outside this workspace the copy beside the loader is the source */
     }

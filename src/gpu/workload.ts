@@ -8,6 +8,7 @@
  * that agreement is checked on inputs no one picked.
  */
 import {
+  ADVERTISED_CONTEXT_TOKENS,
   INCIDENT_CONFIG,
   KvPool,
   Prng,
@@ -22,7 +23,8 @@ import {
 } from '../engine/index.ts';
 import { tenantCorpus } from '../engine/vocab.ts';
 
-export const FULL_CONTEXT_TOKENS = 1_048_576;
+/** The advertised context (F14): the longest block table a request could bring. */
+export const FULL_CONTEXT_TOKENS = ADVERTISED_CONTEXT_TOKENS;
 export const BENCH_SIZES = [65_536, FULL_CONTEXT_TOKENS] as const;
 
 export interface DecodeCase {

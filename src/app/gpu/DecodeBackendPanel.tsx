@@ -153,7 +153,7 @@ function RunDecode({ disabled, running }: { disabled: boolean; running: boolean 
         <label htmlFor={id}>Context</label>
         <select id={id} value={tokens} onChange={(e) => setTokens(Number(e.target.value))}>
           <option value={65_536}>65,536 tokens</option>
-          <option value={FULL_CONTEXT_TOKENS}>1,048,576 tokens</option>
+          <option value={FULL_CONTEXT_TOKENS}>{FULL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens</option>
         </select>
         <button type="button" onClick={() => void go()} disabled={disabled}>
           {running ? 'Decoding…' : `Decode ${DECODE_STEPS} tokens`}
@@ -197,7 +197,7 @@ function CompareBackends({ disabled, comparing }: { disabled: boolean; comparing
         {comparing ? 'Comparing…' : 'Compare backends'}
       </button>{' '}
       <span className="hint">
-        the warm pool at 65,536 and 1,048,576 tokens, and {COMPARE_CASES + 1} random contexts (seed <code>{COMPARE_SEED}</code>)
+        the warm pool at 65,536 and {FULL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens, and {COMPARE_CASES + 1} random contexts (seed <code>{COMPARE_SEED}</code>)
       </span>
       {report ? <CompareView report={report} /> : null}
     </div>

@@ -9,7 +9,7 @@ import { JsBackend, type BackendName, type DecodeBackend } from '../../gpu/backe
 import { ResilientDecoder, selectBackend, type SelectOptions } from '../../gpu/select.ts';
 import { BROKEN_DECODE_WGSL } from '../../gpu/shaders.ts';
 import { navigatorGpu, type GpuLike } from '../../gpu/webgpuTypes.ts';
-import { randomCase, warmCase, warmWorkload, type DecodeCase, type WarmWorkload } from '../../gpu/workload.ts';
+import { FULL_CONTEXT_TOKENS, randomCase, warmCase, warmWorkload, type DecodeCase, type WarmWorkload } from '../../gpu/workload.ts';
 import type { BackendStatus, BenchReport, CompareReport, CompareRow, DecodeRequest, DecodeResponse, GpuFault, RunResult } from './decodeProtocol.ts';
 
 const post = (message: DecodeResponse) => (self as unknown as DedicatedWorkerGlobalScope).postMessage(message);
@@ -91,7 +91,7 @@ async function run(contextTokens: number, steps: number): Promise<RunResult> {
 
 async function compare(cases: number, seed: string): Promise<CompareReport> {
   const w = getWorkload();
-  const inputs: (() => DecodeCase)[] = [() => warmCase(w, 65_536, 24), () => warmCase(w, 1_048_576, 24)];
+  const inputs: (() => DecodeCase)[] = [() => warmCase(w, 65_536, 24), () => warmCase(w, FULL_CONTEXT_TOKENS, 24)];
   for (let i = 0; i < cases; i++) inputs.push(() => randomCase(seed, i));
   inputs.push(() => randomCase(seed, 0, 262_144, 'spread'));
   const js = new JsBackend();
