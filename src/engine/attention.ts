@@ -118,7 +118,10 @@ class GroupScratch {
   readonly lastSlot: Int32Array;
   readonly logits: Float64Array;
   readonly touched: Int32Array;
-  /** [count, latest slot] per group side by side, so the slot scan touches one cache line per slot. */
+  /**
+   * [count, latest slot] per group side by side, so the slot scan touches one cache line per slot;
+   * laid out class by class, so a page of one writer class works within a third of the table.
+   */
   readonly countAndLast: Int32Array;
   touchedCount = 0;
 
@@ -193,6 +196,7 @@ function clearScratch(s: GroupScratch): void {
 function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterClassifier): void {
   const { counts, lastSlot, touched, countAndLast: cl } = s;
   const { keyTokens, valueTokens, slotWriter, pageSize, blockTable, seqLen } = ctx;
+  const VV = V * V;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
   const first = s.touchedCount;
@@ -214,12 +218,13 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
     }
     if (uniform) {
       const cls = w0 < 0 ? CLASS_EMPTY : requestTenant[w0] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+      const classBase = cls * VV;
       for (let j = 0; j < n; j++, logical++) {
         const slot = base + j;
-        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
-        const at = g << 1;
+        const kv = keyTokens[slot]! * V + valueTokens[slot]!;
+        const at = (classBase + kv) << 1;
         const c = cl[at]!;
-        if (c === 0) touched[touchedCount++] = g;
+        if (c === 0) touched[touchedCount++] = kv * CLASS_COUNT + cls;
         cl[at] = c + 1;
         cl[at + 1] = logical;
       }
@@ -228,10 +233,10 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
         const slot = base + j;
         const writer = slotWriter[slot]!;
         const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
-        const g = (keyTokens[slot]! * V + valueTokens[slot]!) * CLASS_COUNT + cls;
-        const at = g << 1;
+        const kv = keyTokens[slot]! * V + valueTokens[slot]!;
+        const at = (cls * VV + kv) << 1;
         const c = cl[at]!;
-        if (c === 0) touched[touchedCount++] = g;
+        if (c === 0) touched[touchedCount++] = kv * CLASS_COUNT + cls;
         cl[at] = c + 1;
         cl[at + 1] = logical;
       }
@@ -241,9 +246,11 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
   // Hand the groups over in the layout the steps read, and leave the interleaved table zeroed.
   for (let i = first; i < touchedCount; i++) {
     const g = touched[i]!;
-    counts[g] = cl[g << 1]!;
-    lastSlot[g] = cl[(g << 1) + 1]!;
-    cl[g << 1] = 0;
+    const cls = g % CLASS_COUNT;
+    const at = (cls * VV + (g - cls) / CLASS_COUNT) << 1;
+    counts[g] = cl[at]!;
+    lastSlot[g] = cl[at + 1]!;
+    cl[at] = 0;
   }
   s.touchedCount = touchedCount;
 }
