@@ -77,7 +77,8 @@ export const VERIFY_VICTIM = 'verify-a';
 export const VERIFY_PROBE = 'verify-b';
 /** A6. */
 const RESEARCHER_START = T_RESEARCHER_DAY + 8 * 3_600_000;
-const RESEARCHER_PROMPTS = [720_000, 900_000, 1_048_576];
+// The last one is the longest prompt the model accepted: its whole advertised context (F14).
+const RESEARCHER_PROMPTS = [720_000, 900_000, ADVERTISED_CONTEXT_TOKENS];
 /** A7: minutes after 12:40 on 9 Sep. */
 const VERIFY_START = T_CHECKS_DAY + 12 * 3_600_000 + 40 * 60_000;
 
