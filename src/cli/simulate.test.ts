@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MATRIX_ROWS } from '../engine/matrix.ts';
 import { describe, expect, it } from 'vitest';
 
 const run = (...args: string[]) =>
@@ -55,6 +56,6 @@ describe('npm run simulate', () => {
     const r = run('--matrix');
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('both defects');
-    expect(r.stdout.match(/\| yes$/gm)?.length).toBe(9);
+    expect(r.stdout.match(/\| yes$/gm)?.length).toBe(MATRIX_ROWS.length);
   });
 });

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADVERTISED_CONTEXT_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../engine/config.ts';
 import {
+  MILESTONE_T,
+  WINDOW_START_MS,
   CHECKS_BEGIN_DAY_ISO,
   DECLARED_ISO,
   PRIVATE_AFTER_MINUTES,
@@ -122,6 +124,8 @@ describe('engine constants carry the facts', () => {
     expect(ROOT_CAUSE_ISO).toBe(at('rootCause'));
     expect(PUBLIC_ISO).toBe(at('public'));
     expect(Date.parse(PRIVATE_ISO) - Date.parse(DECLARED_ISO)).toBe(PRIVATE_AFTER_MINUTES * 60_000);
+    // The named instants chapters seek to are the facts file's milestones.
+    for (const [key, t] of Object.entries(MILESTONE_T)) expect(WINDOW_START_MS + t, key).toBe(milestoneStartMs(facts.milestone(key)));
   });
 
   it('assumptions fill only not-in-report items and cite facts that exist', () => {

@@ -5,6 +5,10 @@
  * in shared/incident/FACTS.md. Everything else here is a model parameter or an assumption, and says so.
  */
 
+import type { Mitigations } from './switches.ts';
+
+export type { Mitigations };
+
 /** F14: context length the model advertised. */
 export const ADVERTISED_CONTEXT_TOKENS = 1_048_576;
 /** F14: tokens the prefill KV cache could actually hold. */
@@ -18,17 +22,6 @@ export type RejectPath = 'buggy' | 'fixed';
  * `sglang`: SGLang's `max_req_input_len = min(context − 1, capacity − 1) − 5`, rejecting at or over it.
  */
 export type ThresholdRule = 'report' | 'sglang';
-
-export interface Mitigations {
-  /** Zero a page's KV when it is freed, on every node. */
-  clearPagesOnFree: boolean;
-  /** Decode checks that every page it reads was written for this request in this handoff; fails closed. */
-  perReadIntegrityCheck: boolean;
-  /** Decode checks that the pages written equal the pages it reserved (SGLang PR #38704's idea). */
-  transferredLengthCheck: boolean;
-  /** Refuse to start a deployment whose advertised context exceeds its prefill KV cache (the report's fix). */
-  deploymentCapacityCheck: boolean;
-}
 
 /** Model of time; none of these figures is in the report. */
 export interface TimingModel {
@@ -74,12 +67,8 @@ export interface EngineConfig {
   model: DecodeModelConfig;
 }
 
-export const NO_MITIGATIONS: Mitigations = {
-  clearPagesOnFree: false,
-  perReadIntegrityCheck: false,
-  transferredLengthCheck: false,
-  deploymentCapacityCheck: false,
-};
+/** No mitigation on (each one is declared in switches.ts; an absent key is off). */
+export const NO_MITIGATIONS: Mitigations = {};
 
 /** The deployment as it ran during the incident: both defects on, no mitigation. */
 export const INCIDENT_CONFIG: EngineConfig = {

@@ -18,6 +18,11 @@ export type PageState = typeof PAGE_ZERO | typeof PAGE_LIVE | typeof PAGE_STALE 
 
 export const NO_REQUEST = -1;
 
+/** Whole pages a pool of `capacityTokens` holds: the pool is cut into pages, and a partial page is not one. */
+export function poolPageCount(capacityTokens: number, pageSize: number): number {
+  return Math.floor(capacityTokens / pageSize);
+}
+
 export class KvPool {
   readonly pageCount: number;
   readonly slotCount: number;
@@ -46,7 +51,7 @@ export class KvPool {
     readonly capacityTokens: number,
     readonly pageSize: number,
   ) {
-    this.pageCount = Math.floor(capacityTokens / pageSize);
+    this.pageCount = poolPageCount(capacityTokens, pageSize);
     this.slotCount = this.pageCount * pageSize;
     this.keyTokens = new Uint16Array(this.slotCount);
     this.valueTokens = new Uint16Array(this.slotCount);

@@ -3,40 +3,51 @@
  * of defects and mitigations. Every cell is measured from a real run; `expect` states what the
  * mechanism predicts, and `matches` says whether the run agreed.
  */
-import {
-  DeploymentRefused,
-  FIXED_PREFILL_CAPACITY_TOKENS,
-  INCIDENT_CONFIG,
-  withOverrides,
-  type ConfigOverrides,
-  type EngineConfig,
-} from './config.ts';
+import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
 import { matrixTrace } from './scenarios.ts';
 import { Simulation } from './simulation.ts';
+import { DEFECTS, INCIDENT_SWITCHES, MITIGATIONS, fixSetting, overridesOf, type Localised, type Switch, type SwitchKey, type Switches } from './switches.ts';
 import type { Trace } from './trace.ts';
 
 export type Expectation = 'served-correctly' | 'rejected-400' | 'leaked-200' | 'wrong-output-200' | 'failed-closed' | 'deployment-refused';
 
 export interface MatrixRow {
+  /** English label (the CLI's), and both languages for the page. */
   label: string;
+  title: Localised;
+  /** The switches of this row: the incident with some switches set to their fix. */
+  switches: Switches;
   overrides: ConfigOverrides;
   expect: Expectation;
 }
 
+function row(title: Localised, fixed: SwitchKey[], expect: Expectation): MatrixRow {
+  const switches = { ...INCIDENT_SWITCHES };
+  for (const k of fixed) switches[k] = fixSetting(k);
+  return { label: title.en, title, switches, overrides: overridesOf(switches), expect };
+}
+
+/**
+ * Every row derives from the registry of switches: no defect, each defect alone, both, and both
+ * with each mitigation switched on.
+ */
 export const MATRIX_ROWS: MatrixRow[] = [
-  { label: 'neither defect', overrides: { prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS, rejectPath: 'fixed' }, expect: 'served-correctly' },
-  { label: 'capacity gap only (fixed reject path)', overrides: { rejectPath: 'fixed' }, expect: 'rejected-400' },
-  { label: 'buggy reject path only (capacity ≥ advertised)', overrides: { prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS }, expect: 'served-correctly' },
-  { label: 'both defects', overrides: {}, expect: 'leaked-200' },
-  { label: 'both + clear pages on free', overrides: { mitigations: { clearPagesOnFree: true } }, expect: 'wrong-output-200' },
-  { label: 'both + per-read integrity check', overrides: { mitigations: { perReadIntegrityCheck: true } }, expect: 'failed-closed' },
-  { label: 'both + transferred-length check', overrides: { mitigations: { transferredLengthCheck: true } }, expect: 'failed-closed' },
-  { label: 'both + prefill capacity 2,040,000', overrides: { prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS }, expect: 'served-correctly' },
-  { label: 'both + deployment capacity check', overrides: { mitigations: { deploymentCapacityCheck: true } }, expect: 'deployment-refused' },
+  row({ en: 'neither defect', fr: 'aucun des deux défauts' }, DEFECTS.map((d): SwitchKey => d.key), 'served-correctly'),
+  ...(DEFECTS as readonly Switch[]).map((d) =>
+    row(
+      { en: `${d.label.en.toLowerCase()} only`, fr: `${d.label.fr.toLowerCase()} seulement` },
+      DEFECTS.filter((o) => o.key !== d.key).map((o): SwitchKey => o.key),
+      d.expect,
+    ),
+  ),
+  row({ en: 'both defects', fr: 'les deux défauts' }, [], 'leaked-200'),
+  ...(MITIGATIONS as readonly Switch[]).map((m) => row({ en: `both + ${m.label.en.toLowerCase()}`, fr: `les deux + ${m.label.fr.toLowerCase()}` }, [m.key], m.expect)),
 ];
 
 export interface MatrixResult {
   label: string;
+  title: Localised;
+  switches: Switches;
   expect: Expectation;
   /** Requests longer than the incident's prefill cache. */
   overCapacity: number;
@@ -63,7 +74,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     return {
-      label: row.label, expect: row.expect, overCapacity: trace.requests.filter((r) => r.promptTokens > threshold).length,
+      label: row.label, title: row.title, switches: row.switches, expect: row.expect, overCapacity: trace.requests.filter((r) => r.promptTokens > threshold).length,
       served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0,
       refused: e.message, eventLogHash: null, matches: row.expect === 'deployment-refused',
     };
@@ -72,6 +83,8 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
   const served = over.filter((r) => r.status === 200);
   const result: MatrixResult = {
     label: row.label,
+    title: row.title,
+    switches: row.switches,
     expect: row.expect,
     overCapacity: over.length,
     served: served.length,

@@ -25,6 +25,9 @@ export function matrixTrace(): Trace {
   };
 }
 
+/** The demo's requests a walkthrough names: the last warm-up request, and the over-long prompt. */
+export const DEMO_REQUESTS = { lastWarm: 'warm-8', overLong: 'long-1', short: 'short-1' } as const;
+
 /**
  * The small trace the first page runs: three tenants' ordinary requests warm the pools, then one
  * over-long prompt. Small enough to simulate in the browser in well under a second.
@@ -35,8 +38,9 @@ export function demoTrace(): Trace {
   for (let i = 0; i < 8; i++) {
     requests.push({ id: `warm-${i + 1}`, at: i * 1_000, tenant: tenants[i % 3]!, promptTokens: 120_000 + i * 10_000 });
   }
-  requests.push({ id: 'long-1', at: 120_000, tenant: tenants[3]!, promptTokens: 800_000 });
-  requests.push({ id: 'short-1', at: 125_000, tenant: tenants[3]!, promptTokens: 2_000 });
+  if (requests[requests.length - 1]!.id !== DEMO_REQUESTS.lastWarm) throw new Error('demo: the last warm-up request is misnamed');
+  requests.push({ id: DEMO_REQUESTS.overLong, at: 120_000, tenant: tenants[3]!, promptTokens: 800_000 });
+  requests.push({ id: DEMO_REQUESTS.short, at: 125_000, tenant: tenants[3]!, promptTokens: 2_000 });
   return {
     version: 1,
     name: 'demo: three tenants warm the pools, a fourth sends an over-long prompt',

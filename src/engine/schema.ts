@@ -3,6 +3,7 @@
  * trace. Errors name the field (`requests[3].promptTokens`) so the CLI can name file and field.
  */
 import * as v from 'valibot';
+import { MITIGATION_KEYS, type MitigationKey } from './switches.ts';
 import { TOPICS } from './vocab.ts';
 import type { ConfigOverrides } from './config.ts';
 import type { Trace } from './trace.ts';
@@ -22,14 +23,8 @@ export const ConfigFileSchema = v.strictObject({
   rejectPath: v.optional(v.picklist(['buggy', 'fixed'])),
   thresholdRule: v.optional(v.picklist(['report', 'sglang'])),
   outputTokens: v.optional(positiveInt(4096)),
-  mitigations: v.optional(
-    v.strictObject({
-      clearPagesOnFree: v.optional(v.boolean()),
-      perReadIntegrityCheck: v.optional(v.boolean()),
-      transferredLengthCheck: v.optional(v.boolean()),
-      deploymentCapacityCheck: v.optional(v.boolean()),
-    }),
-  ),
+  // One optional boolean per mitigation of the registry.
+  mitigations: v.optional(v.strictObject(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, v.optional(v.boolean())])) as Record<MitigationKey, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>)),
   timing: v.optional(
     v.strictObject({
       prefillTokensPerSecond: v.optional(positive),

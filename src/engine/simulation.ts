@@ -508,7 +508,7 @@ export class Simulation {
     KvPool.copyPages(src, srcPages, dst, dstPages, req, r.handoff, this.now);
     r.pagesWritten = srcPages.length;
     this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages.subarray(0, srcPages.length)), pagesWritten: srcPages.length });
-    const clear = this.config.mitigations.clearPagesOnFree;
+    const clear = this.config.mitigations.clearPagesOnFree === true;
     src.free(srcPages, clear);
     this.emit({ t: this.now, type: 'prefill-free', req, node: r.prefillNode, pages: toRanges(srcPages), cleared: clear });
     r.prefillPages = null;
@@ -582,7 +582,7 @@ export class Simulation {
 
   private releaseDecode(r: RequestState): void {
     const pool = this.decodePools[r.decodeNode]!;
-    const clear = this.config.mitigations.clearPagesOnFree;
+    const clear = this.config.mitigations.clearPagesOnFree === true;
     pool.free(r.decodePages!, clear);
     this.emit({ t: this.now, type: 'decode-free', req: r.index, node: r.decodeNode, pages: toRanges(r.decodePages!), cleared: clear });
     r.decodePages = null;

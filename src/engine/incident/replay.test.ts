@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
 import type { TraceRequest } from '../trace.ts';
-import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
+import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../run.ts';
+import { PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
 import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
 import { KIND_LONG, KIND_ORDINARY, KIND_REPRODUCTION, KIND_RESEARCHER, incidentTraffic, type IncidentTraffic, type TrafficOptions } from './traffic.ts';
 

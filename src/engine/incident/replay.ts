@@ -1,81 +1,23 @@
 /**
- * Replays the incident window through the engine: the incident deployment until the model went
- * private (14:00, F11), failures at the gateway while it was private (A8), and a fresh fixed
- * deployment from 19:40 (F13, F23, F24; A9). Nothing here decides whether a response leaks: each
- * phase is an ordinary Simulation, and leaks are what its canary scan and provenance audit find.
+ * Replays the incident window through the engine's one run path (run.ts): the incident deployment
+ * until the model went private (14:00, F11), failures at the gateway while it was private (A8), and a
+ * fresh fixed deployment from 19:40 (F13, F23, F24; A9). Nothing here decides whether a response
+ * leaks: each deployment is an ordinary Simulation, and leaks are what its canary scan and
+ * provenance audit find.
  */
 import { FIXED_CONFIG, INCIDENT_CONFIG, type EngineConfig } from '../config.ts';
-import type { EngineEvent, PageRanges } from '../events.ts';
-import { Simulation, type ResponseRecord } from '../simulation.ts';
-import type { Trace } from '../trace.ts';
-import { OP_FREE, OP_FREE_CLEAR, OP_RESERVE, OP_WRITE, PhaseRecorder, type NodeLayout, type PhaseTimelineData } from './pageTimeline.ts';
-import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
+import type { PageTimelineData } from '../pages.ts';
+import { runScenario, type RequestTable, type RunProgress, type RunResult, type RunSpec } from '../run.ts';
+import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT } from '../run.ts';
+import { T_PRIVATE, T_PUBLIC, T_WINDOW_END, WINDOW_START_MS } from './timeline.ts';
 import { incidentTraffic, type IncidentTraffic, type TrafficOptions } from './traffic.ts';
 
 /** A8: status of requests sent while the model was private. */
 export const PRIVATE_WINDOW_STATUS = 403;
 
-export const DEPLOYMENT_INCIDENT = 0;
-export const DEPLOYMENT_PRIVATE = 1;
-export const DEPLOYMENT_FIXED = 2;
-
-export const FLAG_LEAK_PROVENANCE = 1;
-export const FLAG_LEAK_CANARY = 2;
-/** Prefill computed one placeholder token instead of the prompt (the buggy reject path). */
-export const FLAG_ABORTED = 4;
-
-/** One row per request of the trace, in trace order (sorted by arrival). */
-export interface RequestTable {
-  count: number;
-  arrivedAt: Float64Array;
-  /** When the response went out (= arrival for gateway failures). */
-  finishedAt: Float64Array;
-  status: Uint16Array;
-  tenant: Uint16Array;
-  promptTokens: Int32Array;
-  kind: Uint8Array;
-  deployment: Uint8Array;
-  flags: Uint8Array;
-  /** Decode node (index in its phase's node list), −1 when never routed. */
-  decodeNode: Int8Array;
-}
-
-/** One row per decode read (every served request reads its block table once). */
-export interface ReadTable {
-  count: number;
-  t: Float64Array;
-  req: Int32Array;
-  deployment: Uint8Array;
-  node: Int8Array;
-  pages: Int32Array;
-  /** Pages not written for this request: another request's leftovers, or zero-filled. */
-  stalePages: Int32Array;
-  /** Of those, pages last written by another tenant's request. */
-  foreignPages: Int32Array;
-  zeroPages: Int32Array;
-  /** 1 when the output drew on another tenant's KV (the decode-read event's foreignTenants). */
-  outputCrossed: Uint8Array;
-}
-
-export interface LeakRecord {
-  request: number;
-  id: string;
-  tenant: string;
-  kind: number;
-  arrivedAt: number;
-  finishedAt: number;
-  promptTokens: number;
-  status: number;
-  /** Provenance audit: tenants whose KV output tokens drew on most. */
-  dataOf: string[];
-  /** Canary scan: other tenants' markers in the text. */
-  canaries: string[];
-  text: string;
-  stalePages: number;
-  foreignPages: number;
-  zeroPages: number;
-  pagesReserved: number;
-}
+/** Phase indices of the incident run. */
+export const PHASE_INCIDENT = 0;
+export const PHASE_FIXED = 1;
 
 export interface ReplayCounts {
   requests: number;
@@ -98,27 +40,17 @@ export interface ReplayCounts {
   wrongOutput: number;
 }
 
-export interface IncidentReplayResult {
+export interface IncidentReplayResult extends RunResult {
   traffic: TrafficOptions;
-  tenantNames: string[];
-  requestIds: string[];
-  requests: RequestTable;
-  reads: ReadTable;
-  leaks: LeakRecord[];
   counts: ReplayCounts;
-  /** Page timelines per deployment (incident, fixed); null when not recorded. */
-  timelines: { incident: PhaseTimelineData; fixed: PhaseTimelineData } | null;
+  /** Page timelines per deployment; null when not recorded. */
+  timelines: { incident: PageTimelineData; fixed: PageTimelineData } | null;
   eventLogHashes: { incident: string; fixed: string };
   events: number;
   threshold: number;
-  details: RequestDetails | null;
 }
 
-export interface ReplayProgress {
-  fraction: number;
-  simulatedT: number;
-  phase: 'incident' | 'fixed';
-}
+export type ReplayProgress = RunProgress;
 
 export interface ReplayOptions {
   /** A prebuilt trace, or options for the traffic model. */
@@ -138,278 +70,43 @@ export interface ReplayOptions {
   keepDetails?: boolean;
 }
 
-/** One request's handoff as the engine logged it, and its response; request ids are global. */
-export interface RequestDetails {
-  events: EngineEvent[][];
-  responses: (ResponseRecord | undefined)[];
-  /** Vocabulary of the deployment that served each request (token id → word). */
-  words: string[];
-}
-
-function nodeLayouts(config: EngineConfig): NodeLayout[] {
-  const nodes: NodeLayout[] = [];
-  let offset = 0;
-  for (let i = 0; i < config.prefillNodes; i++) {
-    const pageCount = Math.floor(config.prefillCapacityTokens / config.pageSize);
-    nodes.push({ name: `prefill-${i}`, kind: 'prefill', pageCount, pageOffset: offset });
-    offset += pageCount;
-  }
-  for (let i = 0; i < config.decodeNodes; i++) {
-    const pageCount = Math.floor(config.decodeCapacityTokens / config.pageSize);
-    nodes.push({ name: `decode-${i}`, kind: 'decode', pageCount, pageOffset: offset });
-    offset += pageCount;
-  }
-  return nodes;
-}
-
 function isTraffic(x: ReplayOptions['traffic']): x is IncidentTraffic {
   return x !== undefined && 'trace' in x && 'kinds' in x;
 }
 
-class ReadRows {
-  count = 0;
-  t: number[] = [];
-  req: number[] = [];
-  deployment: number[] = [];
-  node: number[] = [];
-  pages: number[] = [];
-  stale: number[] = [];
-  foreign: number[] = [];
-  zero: number[] = [];
-  crossed: number[] = [];
-
-  table(): ReadTable {
-    return {
-      count: this.count,
-      t: Float64Array.from(this.t),
-      req: Int32Array.from(this.req),
-      deployment: Uint8Array.from(this.deployment),
-      node: Int8Array.from(this.node),
-      pages: Int32Array.from(this.pages),
-      stalePages: Int32Array.from(this.stale),
-      foreignPages: Int32Array.from(this.foreign),
-      zeroPages: Int32Array.from(this.zero),
-      outputCrossed: Uint8Array.from(this.crossed),
-    };
-  }
-}
-
-/**
- * Runs one deployment over its share of the trace, translating the engine's events into page
- * operations (global request ids) and harvesting responses as they come.
- */
-function runPhase(
-  deployment: typeof DEPLOYMENT_INCIDENT | typeof DEPLOYMENT_FIXED,
-  config: EngineConfig,
-  base: Trace,
-  globalIndex: number[],
-  from: number,
-  out: { table: RequestTable; reads: ReadRows; leaks: LeakRecord[]; requestIds: string[]; tenantNames: string[]; wrongOutput: { n: number }; details: RequestDetails | null },
-  o: ReplayOptions,
-  record: boolean,
-): { recorder: PhaseRecorder | null; hash: string; events: number } {
-  const trace: Trace = { ...base, requests: globalIndex.map((g) => base.requests[g]!) };
-  const nodes = nodeLayouts(config);
-  const recorder = record ? new PhaseRecorder(nodes, from) : null;
-  const prefillCount = config.prefillNodes;
-  const tenantOf = out.table.tenant;
-  const decodePagesOf = new Map<number, PageRanges>();
-  const prefillPagesOf = new Map<number, PageRanges>();
-  // Page-level view of who wrote what, kept even without a recorder (reads need it).
-  const writer = nodes.map((n) => new Int32Array(n.pageCount).fill(-1));
-  const readRow = new Map<number, number>();
-
-  const recordRanges = (op: number, node: number, ranges: PageRanges, req: number, t: number) => {
-    for (const [first, count] of ranges) {
-      if (op === OP_WRITE) writer[node]!.fill(req, first, first + count);
-      else if (op === OP_FREE_CLEAR) writer[node]!.fill(-1, first, first + count);
-      recorder?.record(op, node, first, count, req, t);
-    }
+/** The incident window as a run: its traffic, its two deployments and the private window between. */
+export function incidentRunSpec(traffic: IncidentTraffic, incidentConfig: EngineConfig = INCIDENT_CONFIG, fixedConfig: EngineConfig = FIXED_CONFIG): RunSpec {
+  return {
+    name: 'incident window, 27 Aug – 9 Sep (model traffic)',
+    trace: traffic.trace,
+    kinds: traffic.kinds,
+    startEpochMs: WINDOW_START_MS,
+    endMs: T_WINDOW_END,
+    phases: [
+      { name: 'incident', config: incidentConfig, from: 0, to: T_PRIVATE },
+      { name: 'fixed', config: fixedConfig, from: T_PUBLIC, to: Infinity },
+    ],
+    // A8: the gateway refuses them; SGLang never sees them.
+    gateway: [{ name: 'private', from: T_PRIVATE, to: T_PUBLIC, status: PRIVATE_WINDOW_STATUS }],
   };
-  const firstPages = (ranges: PageRanges, n: number): PageRanges => {
-    const outRanges: PageRanges = [];
-    let left = n;
-    for (const [first, count] of ranges) {
-      if (left <= 0) break;
-      const take = Math.min(count, left);
-      outRanges.push([first, take]);
-      left -= take;
-    }
-    return outRanges;
-  };
-
-  const onEvent = (e: EngineEvent) => {
-    const g = globalIndex[e.req]!;
-    out.details?.events[g]!.push({ ...e, req: g });
-    switch (e.type) {
-      case 'route':
-        out.table.decodeNode[g] = e.decode;
-        break;
-      case 'abort-marked':
-        out.table.flags[g]! |= FLAG_ABORTED;
-        break;
-      case 'decode-reserve':
-        decodePagesOf.set(e.req, e.pages);
-        recordRanges(OP_RESERVE, prefillCount + e.node, e.pages, g, e.t);
-        break;
-      case 'prefill-alloc':
-        prefillPagesOf.set(e.req, e.pages);
-        recordRanges(OP_RESERVE, e.node, e.pages, g, e.t);
-        break;
-      case 'prefill-compute':
-        recordRanges(OP_WRITE, e.node, firstPages(prefillPagesOf.get(e.req)!, Math.ceil(e.tokens / config.pageSize)), g, e.t);
-        break;
-      case 'kv-transfer':
-        recordRanges(OP_WRITE, prefillCount + e.to, e.dstPages, g, e.t);
-        break;
-      case 'prefill-free':
-        recordRanges(e.cleared ? OP_FREE_CLEAR : OP_FREE, e.node, e.pages, g, e.t);
-        prefillPagesOf.delete(e.req);
-        break;
-      case 'decode-free':
-        recordRanges(e.cleared ? OP_FREE_CLEAR : OP_FREE, prefillCount + e.node, e.pages, g, e.t);
-        decodePagesOf.delete(e.req);
-        break;
-      case 'decode-read': {
-        const w = writer[prefillCount + e.node]!;
-        let stale = 0;
-        let foreign = 0;
-        let zero = 0;
-        const reader = tenantOf[g]!;
-        for (const [first, count] of decodePagesOf.get(e.req)!) {
-          for (let p = first; p < first + count; p++) {
-            const by = w[p]!;
-            if (by === g) continue;
-            stale++;
-            if (by < 0) zero++;
-            else if (tenantOf[by] !== reader) foreign++;
-          }
-        }
-        const r = out.reads;
-        readRow.set(e.req, r.count++);
-        r.t.push(e.t);
-        r.req.push(g);
-        r.deployment.push(deployment);
-        r.node.push(e.node);
-        r.pages.push(e.pageCount);
-        r.stale.push(stale);
-        r.foreign.push(foreign);
-        r.zero.push(zero);
-        r.crossed.push(e.foreignTenants.length > 0 ? 1 : 0);
-        break;
-      }
-      default:
-        break;
-    }
-  };
-
-  const onResponse = (resp: ResponseRecord) => {
-    const g = globalIndex[resp.request]!;
-    if (out.details) out.details.responses[g] = { ...resp, request: g, provenance: resp.provenance.map((p) => ({ ...p, writerRequest: p.writerRequest >= 0 ? globalIndex[p.writerRequest]! : -1 })) };
-    const t = out.table;
-    t.finishedAt[g] = resp.finishedAt;
-    t.status[g] = resp.status;
-    t.deployment[g] = deployment;
-    if (resp.leakedFrom.length > 0) t.flags[g]! |= FLAG_LEAK_PROVENANCE;
-    if (resp.canaryHits.length > 0) t.flags[g]! |= FLAG_LEAK_CANARY;
-    if (resp.status === 200 && resp.correct === false) out.wrongOutput.n++;
-    if (resp.leakedFrom.length > 0 || resp.canaryHits.length > 0) {
-      const row = readRow.get(resp.request);
-      out.leaks.push({
-        request: g,
-        id: out.requestIds[g]!,
-        tenant: resp.tenant,
-        kind: t.kind[g]!,
-        arrivedAt: resp.arrivedAt,
-        finishedAt: resp.finishedAt,
-        promptTokens: resp.promptTokens,
-        status: resp.status,
-        dataOf: resp.leakedFrom,
-        canaries: resp.canaryHits,
-        text: resp.text,
-        stalePages: row === undefined ? 0 : out.reads.stale[row]!,
-        foreignPages: row === undefined ? 0 : out.reads.foreign[row]!,
-        zeroPages: row === undefined ? 0 : out.reads.zero[row]!,
-        pagesReserved: resp.pagesReserved,
-      });
-    }
-    readRow.delete(resp.request);
-  };
-
-  const sim = new Simulation(config, trace, {
-    keepEvents: false,
-    keepResponses: false,
-    audit: o.audit ?? true,
-    shortcuts: o.shortcuts ?? true,
-    onEvent,
-    onResponse,
-  });
-  if (out.details && out.details.words.length === 0) out.details.words = sim.vocab.words;
-  const every = o.progressEveryMs ?? 3_600_000;
-  const phase = deployment === DEPLOYMENT_INCIDENT ? 'incident' : 'fixed';
-  for (let t = from; !sim.done; t += every) {
-    sim.runUntil(t);
-    o.onProgress?.({ fraction: Math.min(1, Math.min(t, T_WINDOW_END) / T_WINDOW_END), simulatedT: t, phase });
-  }
-  return { recorder, hash: sim.eventLogHash, events: sim.eventsEmitted };
 }
 
 export function replayIncident(o: ReplayOptions = {}): IncidentReplayResult {
   const traffic = isTraffic(o.traffic) ? o.traffic : incidentTraffic(o.traffic ?? {});
-  const trace = traffic.trace;
-  const n = trace.requests.length;
-  const tenantNames = trace.tenants.map((t) => t.name);
-  const tenantIndex = new Map(tenantNames.map((name, i) => [name, i]));
-  const table: RequestTable = {
-    count: n,
-    arrivedAt: Float64Array.from(trace.requests, (r) => r.at),
-    finishedAt: new Float64Array(n).fill(NaN),
-    status: new Uint16Array(n),
-    tenant: Uint16Array.from(trace.requests, (r) => tenantIndex.get(r.tenant)!),
-    promptTokens: Int32Array.from(trace.requests, (r) => r.promptTokens),
-    kind: traffic.kinds.slice(),
-    deployment: new Uint8Array(n),
-    flags: new Uint8Array(n),
-    decodeNode: new Int8Array(n).fill(-1),
-  };
-  const requestIds = trace.requests.map((r, i) => r.id ?? `r${i}`);
-  const details: RequestDetails | null = o.keepDetails ? { events: Array.from({ length: n }, () => []), responses: new Array(n), words: [] } : null;
-  const out = { table, reads: new ReadRows(), leaks: [] as LeakRecord[], requestIds, tenantNames, wrongOutput: { n: 0 }, details };
-  const record = o.record ?? true;
-
-  const incidentIdx: number[] = [];
-  const fixedIdx: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const at = trace.requests[i]!.at;
-    if (at < T_PRIVATE) incidentIdx.push(i);
-    else if (at >= T_PUBLIC) fixedIdx.push(i);
-    else {
-      // A8: the gateway refuses it; SGLang never sees it.
-      table.status[i] = PRIVATE_WINDOW_STATUS;
-      table.finishedAt[i] = at;
-      table.deployment[i] = DEPLOYMENT_PRIVATE;
-    }
-  }
-  const a = runPhase(DEPLOYMENT_INCIDENT, o.incidentConfig ?? INCIDENT_CONFIG, trace, incidentIdx, 0, out, o, record);
-  const b = runPhase(DEPLOYMENT_FIXED, o.fixedConfig ?? FIXED_CONFIG, trace, fixedIdx, T_PUBLIC, out, o, record);
-  o.onProgress?.({ fraction: 1, simulatedT: T_WINDOW_END, phase: 'fixed' });
-  out.leaks.sort((x, y) => x.finishedAt - y.finishedAt || x.request - y.request);
-
-  const threshold = (o.incidentConfig ?? INCIDENT_CONFIG).prefillCapacityTokens;
-  const counts = countOutcomes(table, threshold, out.wrongOutput.n);
+  const incidentConfig = o.incidentConfig ?? INCIDENT_CONFIG;
+  const run = runScenario(incidentRunSpec(traffic, incidentConfig, o.fixedConfig ?? FIXED_CONFIG), o);
+  if (run.refused) throw new Error(run.refused);
+  const [incident, fixed] = run.phases as [RunResult['phases'][number], RunResult['phases'][number]];
+  const threshold = incidentConfig.prefillCapacityTokens;
+  const wrongOutput = run.requests.flags.reduce((n, f, i) => n + (run.requests.status[i] === 200 && f & FLAG_WRONG_OUTPUT ? 1 : 0), 0);
   return {
+    ...run,
     traffic: traffic.options,
-    tenantNames,
-    requestIds,
-    requests: table,
-    reads: out.reads.table(),
-    leaks: out.leaks,
-    counts,
-    timelines: a.recorder && b.recorder ? { incident: a.recorder.finish(), fixed: b.recorder.finish() } : null,
-    eventLogHashes: { incident: a.hash, fixed: b.hash },
-    events: a.events + b.events,
+    counts: countOutcomes(run.requests, threshold, wrongOutput),
+    timelines: incident.timeline && fixed.timeline ? { incident: incident.timeline, fixed: fixed.timeline } : null,
+    eventLogHashes: { incident: incident.eventLogHash, fixed: fixed.eventLogHash },
+    events: incident.events + fixed.events,
     threshold,
-    details,
   };
 }
 

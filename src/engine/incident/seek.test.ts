@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../kvPool.ts';
-import { phaseBytes } from './pageTimeline.ts';
-import { replayIncident } from './replay.ts';
-import { IncidentTimeline } from './seek.ts';
+import { pageTimelineBytes } from '../pages.ts';
+import { RunTimeline } from '../run.ts';
+import { PHASE_FIXED, PHASE_INCIDENT, replayIncident } from './replay.ts';
 import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
 
 const result = replayIncident({ traffic: { requestsPerDay: 60, overThresholdBeforePrivate: 12, batchSize: 12, seed: 'seek' } });
-const timeline = new IncidentTimeline({ requests: result.requests, reads: result.reads, timelines: result.timelines! });
+const timeline = new RunTimeline(result);
 
 /** A fingerprint of everything stateAt returns (deep equality on 50k-element arrays is slow). */
 function fingerprint(t: number, fromStart: boolean): string {
@@ -21,7 +21,7 @@ function fingerprint(t: number, fromStart: boolean): string {
   mix(s.pages.writeTime);
   mix(s.inFlight);
   mix(s.crossingNow);
-  return `${s.deployment}:${s.pages.state.length}:${s.readsSoFar}:${h >>> 0}`;
+  return `${s.phase}:${s.gateway?.name}:${s.pages.state.length}:${s.readsSoFar}:${h >>> 0}`;
 }
 
 describe('seeking the incident window', () => {
@@ -39,7 +39,8 @@ describe('seeking the incident window', () => {
     const leak = result.leaks[0]!;
     const mid = leak.finishedAt - 1;
     const s = timeline.stateAt(mid);
-    expect(s.deployment).toBe('incident');
+    expect(s.phase).toBe(PHASE_INCIDENT);
+    expect(s.gateway).toBeNull();
     expect(Array.from(s.inFlight)).toContain(leak.request);
     const crossing = Array.from(s.crossingNow).map((k) => result.reads.req[k]);
     expect(crossing).toContain(leak.request);
@@ -59,15 +60,19 @@ describe('seeking the incident window', () => {
   });
 
   it('switches to the fresh fixed deployment at 19:40, its pages zero at start-up', () => {
-    expect(timeline.stateAt(T_PRIVATE + 60_000).deployment).toBe('private');
+    const closed = timeline.stateAt(T_PRIVATE + 60_000);
+    expect(closed.gateway?.status).toBe(403);
+    // While the model is private the incident deployment's pools are still what is shown.
+    expect(closed.phase).toBe(PHASE_INCIDENT);
     const s = timeline.stateAt(T_PUBLIC);
-    expect(s.deployment).toBe('fixed');
+    expect(s.phase).toBe(PHASE_FIXED);
+    expect(s.gateway).toBeNull();
     expect(s.nodes.map((n) => n.name)).toEqual(['prefill-0', 'decode-0', 'decode-1']);
     expect(s.pages.state.every((v) => v === PAGE_ZERO)).toBe(true);
     expect(timeline.stateAt(T_WINDOW_END).pages.state.some((v) => v === PAGE_STALE)).toBe(true);
   });
 
   it('keeps the timeline small', () => {
-    expect(phaseBytes(result.timelines!.incident)).toBeLessThan(64 * 1024 * 1024);
+    expect(pageTimelineBytes(result.timelines!.incident)).toBeLessThan(64 * 1024 * 1024);
   });
 });

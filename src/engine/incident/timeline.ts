@@ -60,3 +60,20 @@ export function deploymentAt(t: number): Deployment {
   if (t < T_PUBLIC) return 'private';
   return 'fixed';
 }
+
+/**
+ * The report's milestones within the replayed window, by their key in public/facts.json (a test
+ * checks each against the file): what a walkthrough chapter or a video names when it seeks.
+ * Day-only facts are the start of their day.
+ */
+export const MILESTONE_T = {
+  windowStart: 0,
+  researcherReport: T_RESEARCHER_DAY,
+  checksBegin: T_CHECKS_DAY,
+  declared: T_DECLARED,
+  private: T_PRIVATE,
+  rootCause: T_ROOT_CAUSE,
+  public: T_PUBLIC,
+} as const;
+
+export type MilestoneKey = keyof typeof MILESTONE_T;

@@ -4,6 +4,7 @@
  * context is 3, decode holds 3 (larger than prefill, as in the incident).
  */
 import { NO_MITIGATIONS, type Mitigations } from '../config.ts';
+import { SWITCHES, type Switch } from '../switches.ts';
 import type { ProtocolConfig, RequestSpec } from './model.ts';
 import type { PropertyId } from './explore.ts';
 
@@ -32,7 +33,7 @@ export const RACE_REQUESTS: RequestSpec[] = [
 /** Advertised context 3 pages, prefill cache 2: the gap the report says was known before launch. */
 const GAP = { advertisedPages: 3, prefillPages: 2, decodePages: 3 } as const;
 
-function config(id: string, title: string, over: Partial<Omit<ProtocolConfig, 'mitigations'>> & { mitigations?: Partial<Mitigations> }): ProtocolConfig {
+function config(id: string, title: string, over: Partial<Omit<ProtocolConfig, 'mitigations'>> & { mitigations?: Mitigations }): ProtocolConfig {
   return {
     id,
     title,
@@ -57,41 +58,25 @@ export interface CheckedConfig {
 const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
 const LEAKS = { confidentiality: false, integrity: false, exclusiveOwnership: true } as const;
 
+/**
+ * The incident, then each switch of the registry set to its fix (its protocol counterpart), then the
+ * upstream mechanics that are not switches of the simulation.
+ */
 export const CHECKED_CONFIGS: CheckedConfig[] = [
   {
     config: config('incident', 'Buggy reject path, capacity gap (the incident)', {}),
     expectHolds: LEAKS,
     note: 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.',
   },
-  {
-    config: config('fixed', 'Fixed reject path, capacity gap', { rejectPath: 'fixed' }),
-    expectHolds: SAFE,
-    note: 'Rejected requests stop at admission on both sides, before any reservation (PR #38935, F24).',
-  },
+  ...(SWITCHES as readonly Switch[]).map((s) => ({
+    config: config(s.protocol.id, s.protocol.title, s.protocol.overrides),
+    expectHolds: s.protocol.expectHolds,
+    note: s.protocol.note,
+  })),
   {
     config: config('retire', 'Aborted results retired without KV send, capacity gap', { rejectPath: 'retire' }),
     expectHolds: SAFE,
     note: 'Prefill still marks the request aborted but reports Failed instead of sending a page (PR #36988).',
-  },
-  {
-    config: config('no-gap', 'Buggy reject path, no capacity gap', { prefillPages: 3 }),
-    expectHolds: SAFE,
-    note: 'With a prefill cache as large as the advertised context nothing is over the limit: it takes both defects.',
-  },
-  {
-    config: config('length-check', 'Buggy path + gap + transferred-length check', { mitigations: { transferredLengthCheck: true } }),
-    expectHolds: SAFE,
-    note: 'Decode compares pages written with pages reserved (PR #38704) and fails closed.',
-  },
-  {
-    config: config('per-read', 'Buggy path + gap + per-read integrity check', { mitigations: { perReadIntegrityCheck: true } }),
-    expectHolds: SAFE,
-    note: 'Decode checks every page it reads was written for this request in this handoff, and fails closed.',
-  },
-  {
-    config: config('clear-on-free', 'Buggy path + gap + clear pages on free', { mitigations: { clearPagesOnFree: true } }),
-    expectHolds: { confidentiality: true, integrity: false, exclusiveOwnership: true },
-    note: 'Nothing of another tenant is left to read, but the request is still answered 200 over zeros.',
   },
   {
     config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: 'unfenced', requests: RACE_REQUESTS }),

@@ -161,7 +161,7 @@ export function configProblems(c: ProtocolConfig): string[] {
 
 /** The deployment capacity check refuses a deployment whose advertised context exceeds its cache. */
 export function deploymentRefused(c: ProtocolConfig): boolean {
-  return c.mitigations.deploymentCapacityCheck && c.advertisedPages > c.prefillPages;
+  return c.mitigations.deploymentCapacityCheck === true && c.advertisedPages > c.prefillPages;
 }
 
 export function initialState(c: ProtocolConfig): ProtocolState {

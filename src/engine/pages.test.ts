@@ -1,0 +1,100 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type EngineConfig, type Mitigations } from './config.ts';
+import { PageOpMapper, PageRecorder, PageSeeker, nodeLayouts } from './pages.ts';
+import { demoTrace } from './scenarios.ts';
+import { Simulation } from './simulation.ts';
+import { MITIGATION_KEYS } from './switches.ts';
+import type { Trace } from './trace.ts';
+
+/** Index of the first element where two arrays differ, −1 if none (toEqual on large typed arrays is slow). */
+function firstDifference(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
+
+const TENANTS = ['acme', 'borealis', 'cobalt', 'delta'];
+
+const scenario = fc.record({
+  pageSize: fc.constantFrom(4, 7, 16, 50, 64),
+  prefillCapacityTokens: fc.integer({ min: 1500, max: 6000 }),
+  decodeCapacityTokens: fc.integer({ min: 3000, max: 12000 }),
+  decodeNodes: fc.integer({ min: 1, max: 4 }),
+  rejectPath: fc.constantFrom('buggy' as const, 'fixed' as const),
+  mitigations: fc.record(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, fc.boolean()])) as Record<keyof Mitigations, fc.Arbitrary<boolean>>),
+  requests: fc.array(
+    fc.record({ at: fc.integer({ min: 0, max: 4000 }), tenant: fc.integer({ min: 0, max: 3 }), promptTokens: fc.integer({ min: 1, max: 9000 }) }),
+    { minLength: 1, maxLength: 14 },
+  ),
+  /** Seek order: a permutation seed, so the seeker is asked backwards and forwards. */
+  order: fc.array(fc.nat(), { minLength: 4, maxLength: 40 }),
+  checkpointOps: fc.integer({ min: 1, max: 30 }),
+});
+
+type ScenarioInput = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+function build(s: ScenarioInput): { config: EngineConfig; trace: Trace } {
+  const config = withOverrides(INCIDENT_CONFIG, {
+    pageSize: s.pageSize,
+    prefillCapacityTokens: s.prefillCapacityTokens,
+    decodeCapacityTokens: s.decodeCapacityTokens,
+    advertisedContextTokens: 8000,
+    decodeNodes: s.decodeNodes,
+    rejectPath: s.rejectPath,
+    outputTokens: 3,
+    mitigations: s.mitigations,
+  });
+  const trace: Trace = {
+    version: 1,
+    tenants: TENANTS.map((name) => ({ name })),
+    requests: s.requests.map((r, i) => ({ id: `r${i}`, at: r.at, tenant: TENANTS[r.tenant]!, promptTokens: r.promptTokens })),
+  };
+  return { config, trace };
+}
+
+describe('the page model', () => {
+  it('seeks to exactly the pools\u2019 page state, at random instants in random order (fast-check)', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const { config, trace } = build(s);
+        let full: Simulation;
+        try {
+          full = new Simulation(config, trace);
+        } catch (e) {
+          if (e instanceof DeploymentRefused) return;
+          throw e;
+        }
+        const nodes = nodeLayouts(config);
+        const recorder = new PageRecorder(nodes, 0, true, 1 + s.checkpointOps * 20, s.checkpointOps);
+        const mapper = new PageOpMapper(config.prefillNodes, config.pageSize, recorder.record);
+        for (const e of full.run().events) mapper.onEvent(e);
+        const seeker = new PageSeeker(recorder.finish());
+        const times = [...new Set(full.events.map((e) => e.t))];
+        const at = s.order.map((k) => times[k % times.length]!);
+        for (const t of at) {
+          // Ground truth: a fresh simulation run up to t, its pools compared page by page.
+          const live = new Simulation(config, trace);
+          live.runUntil(t);
+          const pages = seeker.at(t);
+          [...live.prefillPools, ...live.decodePools].forEach((pool, i) => {
+            const node = nodes[i]!;
+            expect(node.pageCount).toBe(pool.pageCount);
+            const slice = (a: Int32Array | Uint8Array) => a.subarray(node.pageOffset, node.pageOffset + node.pageCount);
+            expect(firstDifference(slice(pages.state), pool.pageState), `${node.name} state at t=${t}`).toBe(-1);
+            expect(firstDifference(slice(pages.owner), pool.pageOwner), `${node.name} owner at t=${t}`).toBe(-1);
+            expect(firstDifference(slice(pages.writer), pool.pageWrittenFor), `${node.name} writer at t=${t}`).toBe(-1);
+          });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('lays out exactly the pools a simulation builds, also when the page size does not divide a capacity', () => {
+    const config = withOverrides(INCIDENT_CONFIG, { pageSize: 256 });
+    const sim = new Simulation(config, demoTrace());
+    expect(nodeLayouts(config).map((n) => [n.name, n.pageCount])).toEqual([...sim.prefillPools, ...sim.decodePools].map((p) => [p.name, p.pageCount]));
+    expect(nodeLayouts(config)[0]!.pageCount).toBe(Math.floor(681_280 / 256));
+  });
+});
