@@ -4,15 +4,8 @@
  * replaying the tape from the start, and the memory the replay holds.
  * Run by `npm run bench` (bench/run.ts gives each bench its own Node with --expose-gc).
  */
-import {
-  DEFAULT_TRAFFIC,
-  IncidentTimeline,
-  T_WINDOW_END,
-  incidentTraffic,
-  phaseBytes,
-  replayIncident,
-  type IncidentReplayResult,
-} from '../src/engine/incident/index.ts';
+import { RunTimeline, pageTimelineBytes } from '../src/engine/index.ts';
+import { DEFAULT_TRAFFIC, T_WINDOW_END, incidentTraffic, replayIncident, type IncidentReplayResult } from '../src/engine/incident/index.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -61,12 +54,12 @@ console.log(`same leaks with shortcuts off: ${JSON.stringify(exact.value.counts)
 const r = recorded!;
 const tl = r.timelines!;
 const tableBytes = (t: object) => Object.values(t).filter((v): v is ArrayBufferView => ArrayBuffer.isView(v)).reduce((n, v) => n + v.byteLength, 0);
-console.log(`memory held by the replay: page timelines ${mb(phaseBytes(tl.incident) + phaseBytes(tl.fixed))} ` +
+console.log(`memory held by the replay: page timelines ${mb(pageTimelineBytes(tl.incident) + pageTimelineBytes(tl.fixed))} ` +
   `(incident: ${tl.incident.opCount.toLocaleString('en-US')} ops, ${tl.incident.checkpointCount} checkpoints of ${tl.incident.totalPages.toLocaleString('en-US')} pages; ` +
   `fixed: ${tl.fixed.checkpointCount} checkpoints), request table ${mb(tableBytes(r.requests))}, read table ${mb(tableBytes(r.reads))}`);
 gc();
 const heapBefore = process.memoryUsage();
-const timeline = new IncidentTimeline({ requests: r.requests, reads: r.reads, timelines: tl });
+const timeline = new RunTimeline(r);
 console.log(`process after the replay: heap used ${mb(heapBefore.heapUsed)}, array buffers ${mb(heapBefore.arrayBuffers)}, rss ${mb(heapBefore.rss)}`);
 
 function seekTimes(fromStart: boolean, n: number): number[] {

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build, preview } from 'vite';
-import type { BenchReport } from '../src/app/gpu/decodeProtocol.ts';
+import type { BenchReport } from '../src/gpu/reports.ts';
 import { describeAdapter } from '../src/gpu/backend.ts';
 
 const SIZES = [65_536, 1_048_576];

@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CHAPTERS } from '../src/app/walkthrough/chapters.ts';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { animatedDuration } from '../src/app/walkthrough/steps.ts';
 import { expect, test } from './fixtures.ts';
 

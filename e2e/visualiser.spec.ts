@@ -92,7 +92,7 @@ test.describe('visualiser', () => {
   test('two runs on one scrubber: the comparison run and where it diverges', async ({ page }) => {
     await page.goto('./?s=demo');
     await ready(page);
-    await page.getByTestId('compare-select').selectOption('fixed-path');
+    await page.getByTestId('compare-select').selectOption('buggyRejectPath');
     await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
     await expect(page.getByTestId('count-rejected-compare')).toHaveText('1');
     await expect(page.locator('rect.divergence')).toBeVisible();

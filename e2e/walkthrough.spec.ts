@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { CHAPTERS } from '../src/app/walkthrough/chapters.ts';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect, ready, test } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
@@ -100,10 +100,11 @@ test.describe('walkthrough', () => {
     await expect(panel(page)).toHaveAttribute('data-status', 'running');
     await page.getByTestId('walk-next').click();
     await settled(page, 2);
-    // Chapter 1's tween stopped: the scrubber sits where chapter 2 put it (9 s) and stays there.
-    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '9000');
+    // Chapter 1's tween stopped: the scrubber sits where chapter 2 put it (the last warm-up request's
+    // arrival, 7 s into the demo) and stays there.
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7000');
     await page.waitForTimeout(1000);
-    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '9000');
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7000');
     // Back and forth through history steps between chapters.
     await page.goBack();
     await settled(page, 1);

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from '@playwright/test';
-import { CHAPTERS, type Chapter } from '../src/app/walkthrough/chapters.ts';
+import type { Chapter } from '../src/app/walkthrough/chapter.ts';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { linkFfmpeg } from './link-ffmpeg.mjs';
 
 type Lang = 'en' | 'fr';

@@ -1,37 +1,26 @@
 import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
 import { milestoneStartMs } from '../data/facts.ts';
 import { useFacts } from '../data/useFacts.ts';
-import { FactBadge } from './Evidence.tsx';
-import { ReplayProgress } from './replay/ReplayProgress.tsx';
-import { Controls } from './Controls.tsx';
-import { exportLeaks, exportPng, exportSvg } from './exportView.ts';
-import { latestSnapshot, useCompareRun, useMainRun } from './hooks.ts';
-import { useT } from './i18n.ts';
-import type { ScenarioName } from './protocol.ts';
+import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
+import { translate, useT } from './i18n/i18n.ts';
+import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { useApp, type ViewName } from './state/store.ts';
-import { replaceNextHistoryEntry, startUrlSync } from './urlSync.ts';
-import { ClusterView } from './viz/ClusterView.tsx';
-import { ResponseView } from './viz/ResponseView.tsx';
-import { Timeline, type Milestone } from './viz/Timeline.tsx';
-import { TransferView } from './viz/TransferView.tsx';
+import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
+import { ClusterView } from './views/cluster/ClusterView.tsx';
+import { Controls } from './views/controls/Controls.tsx';
+import { ResponseView } from './views/response/ResponseView.tsx';
+import { FactBadge } from './views/shared/Evidence.tsx';
+import { RunProgress } from './views/shared/RunProgress.tsx';
+import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
+import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
+import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
 
-function WalkthroughWhenOpen() {
-  const chapter = useApp((s) => s.chapter);
-  if (chapter === null) return null;
-  return (
-    <Suspense fallback={null}>
-      <Suspense fallback={null}>
-        <Walkthrough />
-      </Suspense>
-    </Suspense>
-  );
-}
-
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
+const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse' } as const;
 
 function Notices() {
@@ -65,8 +54,11 @@ function Headline() {
   );
 }
 
-/** Whether the page was opened on a given instant; otherwise it starts at the first cross-tenant read. */
-const OPENED_WITH_TIME = new URLSearchParams(window.location.search).has('t');
+/**
+ * Whether the page was opened on a given instant or on a walkthrough chapter (which sets its own);
+ * otherwise it starts at the first cross-tenant read.
+ */
+const OPENED_SITUATED = ((q) => q.has('t') || q.has('ch'))(new URLSearchParams(window.location.search));
 
 function Header() {
   const t = useT();
@@ -85,9 +77,11 @@ function Header() {
         <label>
           {t('scenario')}{' '}
           <select value={scenario} onChange={(e) => set({ scenario: e.target.value as ScenarioName, time: 0, selectedRequest: null, selectedPage: null })} data-testid="scenario">
-            <option value="incident">{t('scenarioIncident')}</option>
-            <option value="demo">{t('scenarioDemo')}</option>
-            <option value="matrix">{t('scenarioMatrix')}</option>
+            {SCENARIO_NAMES.map((name) => (
+              <option key={name} value={name}>
+                {t(SCENARIO_LABEL[name])}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -120,12 +114,12 @@ export function App() {
       })),
     [facts.data, lang],
   );
-  const autoTimed = useRef(OPENED_WITH_TIME);
+  const autoTimed = useRef(OPENED_SITUATED);
 
-  useEffect(() => startUrlSync(), []);
+  useEffect(() => startUrlSync((ignored) => translate(useApp.getState().lang, 'ignoredInLink', { list: ignored.join('; ') })), []);
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
-    if (new URLSearchParams(window.location.search).has('bench')) {
+    if (useApp.getState().bench) {
       (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState() };
     }
   }, []);
@@ -173,7 +167,7 @@ export function App() {
           {main.error?.message}
         </p>
       ) : null}
-      {main.progress ? <ReplayProgress progress={main.progress} label={t('replaying')} /> : null}
+      {main.progress ? <RunProgress progress={main.progress} label={t('replaying')} /> : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
       <main className="layout">
         <Controls run={run} compare={compare.data} />
@@ -194,8 +188,7 @@ export function App() {
                 <button
                   type="button"
                   onClick={() => {
-                    const snapshot = latestSnapshot(run.runKey);
-                    if (snapshot) exportSvg(snapshot, 900, run.traceName, 'stale-pages-cluster');
+                    exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
                   }}
                   disabled={view !== 'cluster'}
                 >

@@ -1,103 +1,127 @@
 /**
- * The one store of the page: scenario, switches, time, selection, view, playback, language and the
- * notices shown to the person. Views read it through selectors (`useApp(s => s.time)`), never whole.
+ * The one store of the page, in slices: the situation (scenario, switches, comparison, time,
+ * selection, view, traffic model), playback, the person's settings (language, presenter mode,
+ * walkthrough chapter, decode backend), the notices shown, and the decode-backend panel. Views read
+ * it through selectors (`useApp(s => s.time)`), never whole. The URL codec (url.ts) maps the
+ * situation and settings to the query string.
  */
-import { create } from 'zustand';
-import { FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type Mitigations, type RejectPath } from '../../engine/index.ts';
+import { create, type StateCreator } from 'zustand';
+import { INCIDENT_SWITCHES, type SwitchKey, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
-import type { ScenarioName } from '../protocol.ts';
+import type { ScenarioName } from '../../engine/runs/index.ts';
+import type { BackendStatus, CompareReport, DecodeRunResult, GpuFault } from '../../gpu/reports.ts';
 
+export type { ScenarioName, SwitchKey, Switches };
 export type ViewName = 'cluster' | 'transfer' | 'response';
 export type Language = 'en' | 'fr';
-/** A fix to compare the run as it happened against. */
-export type FixChoice = 'fixed-path' | 'capacity' | keyof Mitigations;
-
-export interface Switches {
-  capacityGap: boolean;
-  rejectPath: RejectPath;
-  mitigations: Mitigations;
-}
 
 export interface Selection {
   node: string;
   page: number;
 }
 
-export interface AppState extends Switches {
+export interface SituationSlice {
   scenario: ScenarioName;
-  compare: FixChoice | null;
+  switches: Switches;
+  /** A switch whose fix the run is compared with, or null. */
+  compare: SwitchKey | null;
   /** Simulated ms since the run's start. */
   time: number;
   selectedRequest: number | null;
   selectedPage: Selection | null;
   view: ViewName;
-  lang: Language;
-  playing: boolean;
-  /** Simulated seconds per real second. */
-  speed: number;
-  notices: string[];
-  /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
-  backend: 'webgpu' | 'js';
   /** Incident traffic model (assumptions A2, A1): ordinary requests per day, and tenants. */
   requestsPerDay: number;
   tenants: number;
-  /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/app/gpu/decodeProtocol.ts. */
-  gpuFault: 'no-adapter' | 'shader' | 'lost' | null;
-  /** The walkthrough chapter on screen (1-based), or null when the walkthrough is closed. */
+}
+
+export interface PlaybackSlice {
+  playing: boolean;
+  /** Simulated seconds per real second. */
+  speed: number;
+}
+
+export interface SettingsSlice {
+  lang: Language;
+  /** The walkthrough chapter on screen (1-based, clamped by the walkthrough), or null when closed. */
   chapter: number | null;
   /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
   presenter: boolean;
+  /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
+  backend: 'webgpu' | 'js';
+  /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/gpu/reports.ts. */
+  gpuFault: GpuFault | null;
+  /** `?bench`: exposes a measuring hook to the benchmarks; carries no state. */
+  bench: boolean;
 }
 
-export const DEFAULT_STATE: AppState = {
+export interface NoticeSlice {
+  notices: string[];
+  notify: (message: string) => void;
+  dismissNotice: (index: number) => void;
+}
+
+export type DecodeBusy = null | 'starting' | 'switching' | 'running' | 'comparing';
+
+export interface DecodePanelState {
+  status: BackendStatus | null;
+  busy: DecodeBusy;
+  run: DecodeRunResult | null;
+  compare: CompareReport | null;
+  error: string | null;
+}
+
+export interface DecodeSlice {
+  decode: DecodePanelState;
+  setDecode: (patch: Partial<DecodePanelState>) => void;
+}
+
+/** What the URL carries: every slice's state except notices and the decode panel's results. */
+export type UrlState = SituationSlice & PlaybackSlice & SettingsSlice;
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & {
+  set: (patch: Partial<UrlState>) => void;
+  setSwitch: (key: SwitchKey, on: boolean) => void;
+};
+
+export const DEFAULT_STATE: UrlState = {
   scenario: 'incident',
-  capacityGap: true,
-  rejectPath: 'buggy',
-  mitigations: { clearPagesOnFree: false, perReadIntegrityCheck: false, transferredLengthCheck: false, deploymentCapacityCheck: false },
+  switches: INCIDENT_SWITCHES,
   compare: null,
   time: 0,
   selectedRequest: null,
   selectedPage: null,
   view: 'cluster',
-  lang: 'en',
-  playing: false,
-  speed: 60,
-  notices: [],
-  backend: 'webgpu',
-  gpuFault: null,
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
+  playing: false,
+  speed: 60,
+  lang: 'en',
   chapter: null,
   presenter: false,
+  backend: 'webgpu',
+  gpuFault: null,
+  bench: false,
 };
 
-interface Actions {
-  set: (patch: Partial<AppState>) => void;
-  setMitigation: (name: keyof Mitigations, on: boolean) => void;
-  notify: (message: string) => void;
-  dismissNotice: (index: number) => void;
-}
-
-export const useApp = create<AppState & Actions>()((set) => ({
-  ...DEFAULT_STATE,
-  set: (patch) => set(patch),
-  setMitigation: (name, on) => set((s) => ({ mitigations: { ...s.mitigations, [name]: on } })),
+const noticeSlice: StateCreator<AppState, [], [], NoticeSlice> = (set) => ({
+  notices: [],
   notify: (message) => set((s) => ({ notices: [...s.notices.filter((n) => n !== message), message] })),
   dismissNotice: (index) => set((s) => ({ notices: s.notices.filter((_, i) => i !== index) })),
-}));
+});
 
-/** The engine overrides the switches stand for, relative to the incident deployment. */
-export function overridesOf(s: Switches): ConfigOverrides {
+const decodeSlice: StateCreator<AppState, [], [], DecodeSlice> = (set) => ({
+  decode: { status: null, busy: 'starting', run: null, compare: null, error: null },
+  setDecode: (patch) => set((s) => ({ decode: { ...s.decode, ...patch } })),
+});
+
+export const useApp = create<AppState>()((...a) => {
+  const [set] = a;
   return {
-    rejectPath: s.rejectPath,
-    mitigations: s.mitigations,
-    ...(s.capacityGap ? {} : { prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS }),
+    ...DEFAULT_STATE,
+    set: (patch) => set(patch),
+    setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
+    ...noticeSlice(...a),
+    ...decodeSlice(...a),
   };
-}
-
-/** The switches with one fix applied on top. */
-export function withFix(s: Switches, fix: FixChoice): Switches {
-  if (fix === 'fixed-path') return { ...s, rejectPath: 'fixed' };
-  if (fix === 'capacity') return { ...s, capacityGap: false };
-  return { ...s, mitigations: { ...s.mitigations, [fix]: true } };
-}
+});

@@ -6,15 +6,17 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useT } from '../i18n.ts';
+import { useT } from '../i18n/i18n.ts';
+import { onNextFrame } from '../state/clock.ts';
 import { useApp, type Language } from '../state/store.ts';
-import { CHAPTER_COUNT } from './chapterCount.ts';
-import { CHAPTERS, type Chapter, type Paragraph } from './chapters.ts';
+import { highlightSelector } from '../views/shared/highlight.ts';
+import type { Chapter, Paragraph } from './chapter.ts';
+import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
-import { scenarioOf, useChapterRunner, type Answer } from './useChapterRunner.ts';
+import { useChapterRunner, type Answer } from './runner.ts';
 import './walkthrough.css';
 
-if (CHAPTERS.length !== CHAPTER_COUNT) throw new Error(`chapterCount.ts says ${CHAPTER_COUNT} chapters, chapters.ts has ${CHAPTERS.length}`);
+const CHAPTER_COUNT = CHAPTERS.length;
 
 function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
   const t = useT();
@@ -212,8 +214,16 @@ export function Walkthrough() {
       style.id = 'walk-highlight';
       document.head.appendChild(style);
     }
-    style.textContent = highlight ? `${highlight} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
+    const selector = highlight ? highlightSelector(highlight) : null;
+    style.textContent = selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
     document.body.dataset.walkHighlight = highlight ?? '';
+    // What the chapter points at is brought into view once the views have drawn it.
+    if (selector) {
+      onNextFrame('walk-highlight', () => {
+        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+        document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+      });
+    }
   }, [highlight]);
 
   // Focus stays where the person put it (the Next button, say) unless that element went away.
@@ -304,7 +314,6 @@ export function Walkthrough() {
   };
 
   if (chapter === null || !ch) return null;
-  const { fellBack } = scenarioOf(ch);
   const answered = answers.get(chapter);
   return (
     <>
@@ -363,11 +372,6 @@ export function Walkthrough() {
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
           {ch.title[lang]}
         </h2>
-        {fellBack && ch.needs ? (
-          <p className="notice" role="note" data-testid="walk-fallback">
-            {t('walkFallback', { scenario: ch.needs.scenario })} <span className="badge model">{t('model')}</span>
-          </p>
-        ) : null}
         <div className="walk-text">
           {ch.paragraphs.map((p, i) => (
             <p key={i}>

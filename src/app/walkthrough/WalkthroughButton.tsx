@@ -1,4 +1,4 @@
-import { useT } from '../i18n.ts';
+import { useT } from '../i18n/i18n.ts';
 import { useApp } from '../state/store.ts';
 
 /** Opens the walkthrough at chapter 1, or closes it. */

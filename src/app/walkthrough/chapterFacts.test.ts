@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FactIndex, parseFactsFile } from '../../data/facts.ts';
-import { CHAPTERS } from './chapters.ts';
+import { CHAPTERS } from './chapters/index.ts';
 
 const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(new URL('../../../public/facts.json', import.meta.url), 'utf8'))));
 

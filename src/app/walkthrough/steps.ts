@@ -1,40 +1,52 @@
 /**
  * The walkthrough's step language and the runner that plays it against the real store.
  *
- * A chapter is data: a list of steps. `set` patches the store (scenario, switches, time, selection,
- * view), `wait` pauses, `tween` moves the scrubber over a span of real time, `seekUtc` moves it to a
- * wall-clock instant of the current run, `caption` says what to look at, `highlight` outlines part of
- * the page, `checkpoint` stops until the audience has answered. Animation is only ever waits and
+ * A chapter is data: a list of steps. `set` patches the situation (scenario, switches, view,
+ * selection of a page), `select` picks a request by its id, `seek` moves the scrubber to a named
+ * instant of the run, `tween` moves it there over real time, `wait` pauses, `caption` says what to
+ * look at, `highlight` outlines a named part of a view, `checkpoint` stops until the audience has
+ * answered. Instants are never retyped times: they are the report's milestones, events of a named
+ * request as the engine logged them, or a fraction of the run. Animation is only ever waits and
  * tweens, so skipping it (or reduced motion) is the same list with every wait and tween made
  * instant; leaving a chapter aborts the run, and the next chapter starts from its own known state.
  */
-import { DEFAULT_STATE, type AppState } from '../state/store.ts';
+import type { EngineEventType } from '../../engine/index.ts';
+import type { MilestoneKey } from '../../engine/incident/index.ts';
+import type { Localised } from '../../engine/switches.ts';
+import { INCIDENT_SWITCHES, type SwitchKey } from '../../engine/switches.ts';
+import type { ScenarioName, UrlState } from '../state/store.ts';
+import type { HighlightId } from '../views/shared/highlight.ts';
 
-export interface Localised {
-  en: string;
-  fr: string;
-}
+export type { Localised };
 
 /** What a chapter may set: the situation, never the language, presenter mode or notices. */
-export type StorePatch = Partial<
-  Pick<AppState, 'scenario' | 'capacityGap' | 'rejectPath' | 'mitigations' | 'compare' | 'time' | 'selectedRequest' | 'selectedPage' | 'view' | 'playing' | 'speed'>
->;
+export type StorePatch = Partial<Pick<UrlState, 'scenario' | 'compare' | 'selectedPage' | 'view' | 'playing' | 'speed'>> & {
+  switches?: Partial<Record<SwitchKey, boolean>>;
+};
+
+/** A moment of the run on screen, named from the engine's data. */
+export type Instant =
+  /** One of the report's milestones (the incident window only). */
+  | { milestone: MilestoneKey }
+  /** When a request (by its id in the trace) reached an event of its handoff, plus an offset. */
+  | { request: string; event: EngineEventType; offsetMs?: number }
+  /** A fraction of the whole run, 0 its start and 1 its end. */
+  | { fraction: number };
 
 export type Step =
   | { set: StorePatch }
+  | { select: string | null }
+  | { seek: Instant }
+  | { tween: { to: Instant; ms: number } }
   | { wait: number }
-  | { tween: { time: number; ms: number } }
-  | { seekUtc: string }
   | { caption: Localised }
-  | { highlight: string | null }
+  | { highlight: HighlightId | null }
   | { checkpoint: true };
 
 /** Where a chapter starts before its own steps: the incident as it happened, nothing selected. */
-export const CHAPTER_BASE: StorePatch = {
+export const CHAPTER_BASE: Partial<UrlState> = {
   scenario: 'demo',
-  capacityGap: DEFAULT_STATE.capacityGap,
-  rejectPath: DEFAULT_STATE.rejectPath,
-  mitigations: DEFAULT_STATE.mitigations,
+  switches: INCIDENT_SWITCHES,
   compare: null,
   time: 0,
   selectedRequest: null,
@@ -44,18 +56,19 @@ export const CHAPTER_BASE: StorePatch = {
 };
 
 export interface StepHost {
-  apply(patch: StorePatch): void;
+  apply(patch: StorePatch & { time?: number; selectedRequest?: number | null }): void;
   caption(text: Localised | null): void;
-  highlight(selector: string | null): void;
+  highlight(id: HighlightId | null): void;
   /** Current simulated time (for tweens). */
   time(): number;
-  /** Simulated ms of a UTC instant in the current run; resolves once that run is known. */
-  timeOfUtc(iso: string, signal: AbortSignal): Promise<number>;
+  /** Simulated ms of an instant in the current run; resolves once that run is known. */
+  timeOf(instant: Instant, signal: AbortSignal): Promise<number>;
+  /** Index of a request (by trace id) in the current run. */
+  requestIndex(id: string, signal: AbortSignal): Promise<number>;
   /** Read at every wait and tween, so turning animation off mid-chapter finishes it at once. */
   animating(): boolean;
-  /** Next animation frame (tests give a fake clock). */
+  /** Next animation frame's time (the page's frame clock; tests give a fake one). */
   frame(): Promise<number>;
-  sleep(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 export type StopReason = 'checkpoint' | 'end' | 'aborted';
@@ -65,30 +78,37 @@ export type StopReason = 'checkpoint' | 'end' | 'aborted';
  * While `host.animating()` is false every wait and tween is instant, so a chapter lands in its final
  * state at once.
  */
-export async function runSteps(
-  steps: readonly Step[],
-  from: number,
-  host: StepHost,
-  signal: AbortSignal,
-): Promise<{ stop: StopReason; index: number }> {
+export async function runSteps(steps: readonly Step[], from: number, host: StepHost, signal: AbortSignal): Promise<{ stop: StopReason; index: number }> {
   for (let i = from; i < steps.length; i++) {
     if (signal.aborted) return { stop: 'aborted', index: i };
     const step = steps[i]!;
-    if ('set' in step) host.apply(step.set);
-    else if ('caption' in step) host.caption(step.caption);
+    if ('set' in step) {
+      const { switches, ...rest } = step.set;
+      host.apply(switches ? { ...rest, switches } : rest);
+    } else if ('caption' in step) host.caption(step.caption);
     else if ('highlight' in step) host.highlight(step.highlight);
     else if ('checkpoint' in step) return { stop: 'checkpoint', index: i };
     else if ('wait' in step) {
-      if (host.animating()) await host.sleep(step.wait, signal);
-    } else if ('seekUtc' in step) {
+      if (host.animating()) {
+        const t0 = await host.frame();
+        while (!signal.aborted && host.animating() && (await host.frame()) - t0 < step.wait);
+      }
+    } else if ('select' in step) {
       try {
-        host.apply({ time: await host.timeOfUtc(step.seekUtc, signal) });
+        host.apply({ selectedRequest: step.select === null ? null : await host.requestIndex(step.select, signal) });
       } catch {
         if (signal.aborted) return { stop: 'aborted', index: i };
-        // A run that cannot place the instant (a fallback scenario) keeps its time.
       }
-    } else if ('tween' in step) {
-      const { time: target, ms } = step.tween;
+    } else if ('seek' in step || 'tween' in step) {
+      let target: number;
+      try {
+        target = await host.timeOf('seek' in step ? step.seek : step.tween.to, signal);
+      } catch {
+        if (signal.aborted) return { stop: 'aborted', index: i };
+        // A run that cannot place the instant keeps its time.
+        continue;
+      }
+      const ms = 'tween' in step ? step.tween.ms : 0;
       if (host.animating() && ms > 0) {
         const start = host.time();
         const t0 = await host.frame();
@@ -119,3 +139,5 @@ export function captionsOf(steps: readonly Step[]): Localised[] {
 export function animatedDuration(steps: readonly Step[]): number {
   return steps.reduce((sum, s) => sum + ('wait' in s ? s.wait : 'tween' in s ? s.tween.ms : 0), 0);
 }
+
+export type { ScenarioName };

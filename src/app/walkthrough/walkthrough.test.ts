@@ -1,19 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFactsFile } from '../../data/facts.ts';
-import { MESSAGES } from '../i18n.ts';
+import { MESSAGES } from '../i18n/i18n.ts';
 import { DEFAULT_STATE, useApp } from '../state/store.ts';
-import { CHAPTER_COUNT } from './chapterCount.ts';
-import { CHAPTERS } from './chapters.ts';
-import { animatedDuration, captionsOf, checkpointIndex, runSteps, type Step, type StepHost } from './steps.ts';
+import { HIGHLIGHTS } from '../views/shared/highlight.ts';
+import { CHAPTERS, clampChapter } from './chapters/index.ts';
+import { animatedDuration, captionsOf, checkpointIndex, runSteps, type Instant, type Step, type StepHost } from './steps.ts';
 
 const FACT_IDS = new Set(Array.from({ length: 26 }, (_, i) => `F${i + 1}`));
 
 describe('chapters', () => {
-  it('has at least eight chapters, as many as the URL accepts', () => {
+  it('has at least eight chapters, and a link past the last opens the last', () => {
     expect(CHAPTERS.length).toBeGreaterThanOrEqual(8);
-    expect(CHAPTERS.length).toBe(CHAPTER_COUNT);
     expect(new Set(CHAPTERS.map((c) => c.id)).size).toBe(CHAPTERS.length);
+    expect(clampChapter(CHAPTERS.length + 5)).toBe(CHAPTERS.length);
+    expect(clampChapter(0)).toBe(1);
+  });
+
+  it('highlights only named parts of the views, and names instants, never times', () => {
+    for (const ch of CHAPTERS) {
+      for (const step of ch.steps) {
+        if ('highlight' in step && step.highlight !== null) expect(HIGHLIGHTS.includes(step.highlight as never) || step.highlight.startsWith('node-'), `${ch.id}: ${step.highlight}`).toBe(true);
+        if ('set' in step) expect(Object.keys(step.set), ch.id).not.toContain('time');
+      }
+    }
   });
 
   it('says everything in English and French', () => {
@@ -69,31 +79,36 @@ function fakeHost(animating: () => boolean) {
   let clock = 0;
   const host: StepHost = {
     apply: (p) => {
-      useApp.getState().set(p);
+      useApp.getState().set(p as never);
       log.push(`set ${JSON.stringify(p)}`);
     },
     caption: (c) => log.push(`caption ${c?.en}`),
     highlight: (h) => log.push(`highlight ${h}`),
     time: () => useApp.getState().time,
     animating,
-    frame: async () => (clock += 100),
-    sleep: async (ms) => {
-      log.push(`sleep ${ms}`);
+    frame: async () => {
+      clock += 100;
+      log.push(`frame ${clock}`);
+      return clock;
     },
-    timeOfUtc: async (iso) => Date.parse(iso) - Date.parse('2026-08-27T09:00:00Z'),
+    timeOf: async (instant: Instant) => ('fraction' in instant ? instant.fraction * 10_000 : 'request' in instant ? 1000 + (instant.offsetMs ?? 0) : Promise.reject(new Error('no milestone here'))),
+    requestIndex: async (id) => (id === 'long-1' ? 8 : Promise.reject(new Error(`no ${id}`))),
   };
   return { host, log };
 }
 
 describe('step runner', () => {
   const steps: Step[] = [
-    { set: { time: 0, view: 'cluster' } },
+    { set: { view: 'cluster' } },
+    { seek: { fraction: 0 } },
     { caption: { en: 'one', fr: 'un' } },
     { wait: 1000 },
-    { tween: { time: 1000, ms: 400 } },
+    { tween: { to: { request: 'long-1', event: 'arrive' }, ms: 400 } },
     { checkpoint: true },
-    { seekUtc: '2026-08-27T09:00:05Z' },
-    { highlight: '.x' },
+    { select: 'long-1' },
+    { seek: { milestone: 'declared' } },
+    { seek: { fraction: 0.5 } },
+    { highlight: 'counters' },
   ];
 
   it('stops at the checkpoint and resumes after it', async () => {
@@ -101,14 +116,17 @@ describe('step runner', () => {
     const { host, log } = fakeHost(() => true);
     const c = new AbortController();
     const first = await runSteps(steps, 0, host, c.signal);
-    expect(first).toEqual({ stop: 'checkpoint', index: 4 });
-    expect(log).toContain('sleep 1000');
+    expect(first).toEqual({ stop: 'checkpoint', index: 5 });
+    // The wait took frames of the one clock until 1,000 ms had passed.
+    expect(log.filter((l) => l.startsWith('frame')).length).toBeGreaterThanOrEqual(10);
     // The tween went through intermediate times to its target.
     const times = log.filter((l) => l.startsWith('set {"time"')).map((l) => JSON.parse(l.slice(4)).time as number);
     expect(times.length).toBeGreaterThan(3);
     expect(times[times.length - 1]).toBe(1000);
     const rest = await runSteps(steps, first.index + 1, host, c.signal);
     expect(rest.stop).toBe('end');
+    expect(useApp.getState().selectedRequest).toBe(8);
+    // A milestone the run cannot place keeps the time; the next instant is placed.
     expect(useApp.getState().time).toBe(5000);
   });
 
@@ -116,8 +134,8 @@ describe('step runner', () => {
     useApp.setState({ ...DEFAULT_STATE });
     const { host, log } = fakeHost(() => false);
     await runSteps(steps, 0, host, new AbortController().signal);
-    expect(log.some((l) => l.startsWith('sleep'))).toBe(false);
-    expect(log.filter((l) => l.startsWith('set {"time"'))).toEqual(['set {"time":0,"view":"cluster"}', 'set {"time":1000}']);
+    expect(log.some((l) => l.startsWith('frame'))).toBe(false);
+    expect(log.filter((l) => l.startsWith('set {"time"'))).toEqual(['set {"time":0}', 'set {"time":1000}']);
   });
 
   it('stops when aborted (the chapter was left)', async () => {

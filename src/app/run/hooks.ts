@@ -1,0 +1,96 @@
+/**
+ * Data hooks over the run workers: the run the switches describe, the comparison run, the page
+ * state at the scrubber's time, one request's detail, the outcome matrix. Every scenario takes the
+ * same path: a worker runs it (react-query caches it by its run key and cancels it when superseded),
+ * and the page seeks it locally.
+ */
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { RunProgress } from '../../engine/index.ts';
+import { runKeyOf, type RunRequest } from '../../engine/runs/index.ts';
+import { overridesOf, withFix } from '../../engine/switches.ts';
+import { useApp, type AppState } from '../state/store.ts';
+import { runMatrixInWorker, startRun } from './runClient.ts';
+import type { RunSummary, Snapshot } from './summary.ts';
+
+export type { RunSummary, Snapshot } from './summary.ts';
+export type { NodeSnapshot, RequestDetail } from './summary.ts';
+
+export interface RunState {
+  data: RunSummary | undefined;
+  isError: boolean;
+  error: Error | null;
+  /** Progress while the run is computed (null once it is there). */
+  progress: RunProgress | null;
+}
+
+type RunInputs = Pick<AppState, 'scenario' | 'switches' | 'requestsPerDay' | 'tenants'>;
+
+/** The run request a situation stands for. */
+export function runRequestOf(s: RunInputs): RunRequest {
+  return { scenario: s.scenario, overrides: overridesOf(s.switches), ...(s.scenario === 'incident' ? { traffic: { requestsPerDay: s.requestsPerDay, tenants: s.tenants } } : {}) };
+}
+
+function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
+  const runKey = runKeyOf(request);
+  return {
+    queryKey: ['run', runKey],
+    queryFn: ({ signal }: { signal: AbortSignal }) => startRun(request, runKey, { signal, ...(onProgress ? { onProgress } : {}) }),
+    staleTime: Infinity,
+    gcTime: 5 * 60_000,
+    retry: false,
+  } as const;
+}
+
+/** The run a situation stands for, once it is computed (the walkthrough waits on it to place instants). */
+export function ensureRun(client: QueryClient, s: RunInputs): Promise<RunSummary> {
+  return client.ensureQueryData(runQuery(runRequestOf(s)));
+}
+
+function useRunOf(request: RunRequest | null): RunState {
+  const [progress, setProgress] = useState<RunProgress | null>(null);
+  const q = useQuery({ ...runQuery(request ?? { scenario: 'demo', overrides: {} }, setProgress), enabled: request !== null });
+  if (!request) return { data: undefined, isError: false, error: null, progress: null };
+  return { data: q.data, isError: q.isError, error: q.error, progress: q.isFetching ? (progress ?? { fraction: 0, simulatedT: 0, phase: '' }) : null };
+}
+
+function useInputs(): RunInputs {
+  return useApp(useShallow((s) => ({ scenario: s.scenario, switches: s.switches, requestsPerDay: s.requestsPerDay, tenants: s.tenants })));
+}
+
+/** The run as the switches describe it. */
+export function useMainRun(): RunState {
+  const inputs = useInputs();
+  const request = useMemo(() => runRequestOf(inputs), [inputs]);
+  return useRunOf(request);
+}
+
+/** The comparison run (the same with one switch set to its fix), when a fix is chosen. */
+export function useCompareRun(): RunState {
+  const inputs = useInputs();
+  const compare = useApp((s) => s.compare);
+  const request = useMemo(() => (compare ? runRequestOf({ ...inputs, switches: withFix(inputs.switches, compare) }) : null), [inputs, compare]);
+  return useRunOf(request);
+}
+
+/**
+ * The page state at the scrubber's time. Seeking is a millisecond or two of replay from the nearest
+ * checkpoint, so it runs during render and the grids draw in the same frame.
+ */
+export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
+  const time = useApp((s) => s.time);
+  return useMemo(() => (run && !run.refused ? run.seek(time) : null), [run, time]);
+}
+
+export function useRequestDetail(run: RunSummary | undefined, req: number | null) {
+  return useQuery({
+    queryKey: ['detail', run?.runKey, req],
+    enabled: !!run && !run.refused && req !== null && req < run.requests.count,
+    queryFn: () => run!.detail(req!),
+  });
+}
+
+export function useMatrix() {
+  return useQuery({ queryKey: ['matrix'], queryFn: runMatrixInWorker, staleTime: Infinity });
+}

@@ -1,0 +1,129 @@
+/**
+ * A finished run as the views see it: request columns with ids, cross-tenant reads, counters, and a
+ * seek that runs on the page (RunTimeline over the transferred arrays; no worker round trip while
+ * scrubbing). Every scenario — demo, matrix, incident, custom — comes through here the same way.
+ */
+import {
+  RunTimeline,
+  countRequests,
+  type EngineEvent,
+  type GatewayWindow,
+  type LeakRecord,
+  type NodeKind,
+  type PhaseResult,
+  type ReadTable,
+  type RequestTable,
+  type ResponseRecord,
+  type RunCounters,
+} from '../../engine/index.ts';
+import type { RequestDetailReply, RunTransfer } from './runProtocol.ts';
+
+export interface NodeSnapshot {
+  name: string;
+  kind: NodeKind;
+  pageCount: number;
+  state: Uint8Array;
+  /** Request holding the page, or −1. */
+  owner: Int32Array;
+  /** Request that last wrote the page, or −1. */
+  writtenFor: Int32Array;
+  /** Tenant of that request, or −1. */
+  writerTenant: Int16Array;
+  /** Simulated ms of the last write (−1 where never written). */
+  writeTime: Float64Array;
+}
+
+export interface Snapshot {
+  runKey: string;
+  t: number;
+  /** Index of the deployment whose nodes are shown. */
+  phase: number;
+  pageSize: number;
+  nodes: NodeSnapshot[];
+  /** Requests arrived and not yet answered at t. */
+  inFlight: number[];
+}
+
+export interface RequestDetail {
+  runKey: string;
+  response: ResponseRecord;
+  events: EngineEvent[];
+  words: string[];
+}
+
+export type PhaseInfo = Omit<PhaseResult, 'timeline'>;
+
+export interface RunSummary {
+  runKey: string;
+  traceName: string;
+  /** Epoch ms of simulated time 0 (UTC). */
+  startEpochMs: number;
+  endMs: number;
+  tenants: string[];
+  requests: RequestTable & { ids: string[] };
+  reads: ReadTable;
+  leaks: LeakRecord[];
+  phases: PhaseInfo[];
+  gateway: GatewayWindow[];
+  /** Decode reads of another tenant's pages: the invariant "decode reads only its own request's pages". */
+  violations: { t: number; req: number; node: number }[];
+  counters: RunCounters;
+  eventLogHash: string;
+  events: number;
+  elapsedMs: number;
+  refused: string | null;
+  seek(t: number): Snapshot;
+  detail(req: number): Promise<RequestDetail>;
+}
+
+export function summaryOf(result: RunTransfer, runKey: string, detail: (req: number) => Promise<RequestDetailReply>): RunSummary {
+  const r = result.requests;
+  const reads = result.reads;
+  const violations: RunSummary['violations'] = [];
+  for (let k = 0; k < reads.count; k++) if (reads.foreignPages[k]! > 0) violations.push({ t: reads.t[k]!, req: reads.req[k]!, node: reads.node[k]! });
+  const timeline = new RunTimeline(result);
+  const tenantOf = r.tenant;
+  // Several views seek the same instant in one frame: the last snapshot serves them all.
+  let last: Snapshot | null = null;
+  return {
+    runKey,
+    traceName: result.name,
+    startEpochMs: result.startEpochMs,
+    endMs: result.endMs,
+    tenants: result.tenantNames,
+    requests: { ...r, ids: result.requestIds },
+    reads,
+    leaks: result.leaks,
+    phases: result.phases.map(({ timeline: _t, ...p }) => p),
+    gateway: result.gateway,
+    violations,
+    counters: countRequests(r),
+    eventLogHash: result.phases.map((p) => p.eventLogHash).join('+'),
+    events: result.phases.reduce((n, p) => n + p.events, 0),
+    elapsedMs: result.elapsedMs,
+    refused: result.refused,
+    seek(t: number): Snapshot {
+      if (last?.t === t) return last;
+      const state = timeline.stateAt(t);
+      const pages = state.pages;
+      const nodes: NodeSnapshot[] = state.nodes.map((node) => {
+        const from = node.pageOffset;
+        const to = from + node.pageCount;
+        const writer = pages.writer.subarray(from, to);
+        const writerTenant = new Int16Array(node.pageCount);
+        for (let p = 0; p < node.pageCount; p++) writerTenant[p] = writer[p]! >= 0 ? tenantOf[writer[p]!]! : -1;
+        return { name: node.name, kind: node.kind, pageCount: node.pageCount, state: pages.state.subarray(from, to), owner: pages.owner.subarray(from, to), writtenFor: writer, writerTenant, writeTime: pages.writeTime.subarray(from, to) };
+      });
+      last = { runKey, t, phase: state.phase, pageSize: result.phases[state.phase]?.pageSize ?? 0, nodes, inFlight: Array.from(state.inFlight) };
+      return last;
+    },
+    async detail(req: number) {
+      const d = await detail(req);
+      if (!d.response) {
+        const status = r.status[req];
+        throw new Error(`request ${result.requestIds[req] ?? req} was answered ${status} at the gateway; it has no handoff`);
+      }
+      return { runKey, response: d.response, events: d.events, words: d.words };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SWITCHES, SWITCH_KEYS, type Switches } from '../../engine/switches.ts';
+import { DEFAULT_STATE, type UrlState } from './store.ts';
+import { parseUrl, serializeUrl } from './url.ts';
+
+describe('URL codec', () => {
+  it('round-trips the whole situation', () => {
+    const s: UrlState = {
+      ...DEFAULT_STATE,
+      scenario: 'matrix',
+      time: 123456,
+      selectedRequest: 14,
+      selectedPage: { node: 'decode-1', page: 4242 },
+      view: 'response',
+      switches: { ...DEFAULT_STATE.switches, capacityGap: false, buggyRejectPath: false, clearPagesOnFree: true, transferredLengthCheck: true },
+      compare: 'perReadIntegrityCheck',
+      lang: 'fr',
+      speed: 600,
+      backend: 'js',
+      gpuFault: 'lost',
+      requestsPerDay: 60,
+      tenants: 12,
+      chapter: 4,
+      presenter: true,
+      bench: true,
+    };
+    const { state, ignored } = parseUrl(serializeUrl(s));
+    expect(ignored).toEqual([]);
+    expect({ ...DEFAULT_STATE, ...state }).toEqual(s);
+  });
+
+  it('round-trips every combination of switches and every comparison the registry declares (fast-check)', () => {
+    const switches = fc.record(Object.fromEntries(SWITCH_KEYS.map((k) => [k, fc.boolean()])) as Record<keyof Switches, fc.Arbitrary<boolean>>);
+    fc.assert(
+      fc.property(switches, fc.constantFrom(null, ...SWITCH_KEYS), (sw, compare) => {
+        const s: UrlState = { ...DEFAULT_STATE, switches: sw, compare };
+        const { state, ignored } = parseUrl(serializeUrl(s));
+        expect(ignored).toEqual([]);
+        expect({ ...DEFAULT_STATE, ...state }).toEqual(s);
+      }),
+    );
+  });
+
+  it('gives every switch a distinct code and fix code', () => {
+    expect(new Set(SWITCHES.map((s) => s.code)).size).toBe(SWITCHES.length);
+    expect(new Set(SWITCHES.map((s) => s.fixCode)).size).toBe(SWITCHES.length);
+  });
+
+  it('keeps defaults and names every malformed or unknown parameter', () => {
+    const { state, ignored } = parseUrl('?v=1&s=nope&t=-5&req=abc&page=decode-1&view=cluster&m=clear,bogus&zzz=1');
+    expect(state).toEqual({ view: 'cluster' });
+    expect(ignored).toEqual(['s=nope', 't=-5', 'req=abc', 'page=decode-1', 'm=clear,bogus', 'zzz (unknown parameter)']);
+  });
+
+  it('reads the walkthrough chapter and presenter mode, and drops bad values', () => {
+    expect(parseUrl('?ch=1&pm=1').state).toEqual({ chapter: 1, presenter: true });
+    // Any chapter number is read; the walkthrough clamps it to the chapters it has.
+    expect(parseUrl('?ch=99').state).toEqual({ chapter: 99 });
+    const bad = parseUrl(`?ch=0&pm=yes`);
+    expect(bad.state).toEqual({});
+    expect(bad.ignored).toEqual(['ch=0', 'pm=yes']);
+    expect(parseUrl('?ch=2.5').ignored).toEqual(['ch=2.5']);
+    // Closed walkthrough and normal mode leave no trace in the link.
+    expect(serializeUrl(DEFAULT_STATE)).not.toMatch(/ch=|pm=/);
+  });
+
+  it('reads an outdated version with a notice', () => {
+    const { state, ignored } = parseUrl('?v=0&s=matrix');
+    expect(state.scenario).toBe('matrix');
+    expect(ignored[0]).toMatch(/^v=0/);
+  });
+
+  it('never throws, whatever the query', () => {
+    fc.assert(
+      fc.property(fc.string(), (q) => {
+        const r = parseUrl(q);
+        expect(Array.isArray(r.ignored)).toBe(true);
+      }),
+    );
+  });
+});

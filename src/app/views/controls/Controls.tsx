@@ -1,0 +1,197 @@
+import { memo, useEffect, useId, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { DEFECTS, MATRIX_ROWS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
+import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
+import { useT, type MessageKey } from '../../i18n/i18n.ts';
+import { useMatrix, type RunSummary } from '../../run/hooks.ts';
+import { useApp, type SwitchKey } from '../../state/store.ts';
+import { highlightable } from '../shared/highlight.ts';
+import { AssumptionBadge, BackgroundBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+
+function EvidenceBadge({ evidence }: { evidence: SwitchEvidence }) {
+  if ('fact' in evidence) return <FactBadge id={evidence.fact} />;
+  if ('background' in evidence) return <BackgroundBadge id={evidence.background} />;
+  return <ModelBadge />;
+}
+
+function Switch({ spec }: { spec: SwitchSpec }) {
+  const t = useT();
+  const id = useId();
+  const checked = useApp((s) => s.switches[spec.key]);
+  const setSwitch = useApp((s) => s.setSwitch);
+  return (
+    <div className="toggle">
+      <input id={id} type="checkbox" role="switch" checked={checked} onChange={(e) => setSwitch(spec.key, e.target.checked)} data-switch={spec.key} />
+      <label htmlFor={id}>
+        {t(`switch.${spec.key}.label`)}
+        <span className="hint"> — {t(`switch.${spec.key}.hint`)}</span>
+      </label>
+      <EvidenceBadge evidence={spec.evidence} />
+    </div>
+  );
+}
+
+/** A number input that commits on Enter or blur, so typing "600" does not start three replays. */
+function TrafficField({ label, value, min, max, onCommit, testId, badge }: { label: string; value: number; min: number; max: number; onCommit: (n: number) => void; testId: string; badge: string }) {
+  const id = useId();
+  const [draft, setDraft] = useState(String(value));
+  useEffect(() => setDraft(String(value)), [value]);
+  const commit = () => {
+    const n = Number(draft);
+    if (Number.isInteger(n) && n >= min && n <= max) onCommit(n);
+    else setDraft(String(value));
+  };
+  return (
+    <div className="traffic-field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} type="number" inputMode="numeric" min={min} max={max} value={draft} onChange={(e) => setDraft(e.target.value)} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && commit()} data-testid={testId} />
+      <AssumptionBadge id={badge} />
+    </div>
+  );
+}
+
+function Assumptions() {
+  const t = useT();
+  const scenario = useApp((s) => s.scenario);
+  const requestsPerDay = useApp((s) => s.requestsPerDay);
+  const tenants = useApp((s) => s.tenants);
+  const set = useApp((s) => s.set);
+  if (scenario !== 'incident') return null;
+  return (
+    <details className="assumptions">
+      <summary>{t('assumptionsTitle')}</summary>
+      <TrafficField label={t('requestsPerDay')} value={requestsPerDay} min={0} max={20_000} onCommit={(n) => set({ requestsPerDay: n })} testId="traffic-volume" badge="A2" />
+      <TrafficField label={t('tenantCount')} value={tenants} min={1} max={TENANT_NAMES.length} onCommit={(n) => set({ tenants: n })} testId="traffic-tenants" badge="A1" />
+      <ul>
+        {ASSUMPTIONS.map((a) => (
+          <li key={a.id}>
+            <AssumptionBadge id={a.id} />
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** Which matrix row the switches correspond to (null when the combination is not a row). */
+export function matrixRowOf(s: Switches): MatrixRow | null {
+  return MATRIX_ROWS.find((row) => SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
+}
+
+function Counters({ run, label }: { run: RunSummary; label: string }) {
+  const t = useT();
+  const c = run.counters;
+  if (run.refused) return <p className="alert" role="alert" data-testid="refused">{t('refused')}: {run.refused}</p>;
+  const cells: [MessageKey, number, string][] = [
+    ['requests', c.requests, 'count-requests'],
+    ['answered200', c.served, 'count-served'],
+    ['rejected400', c.rejected, 'count-rejected'],
+    ['failed500', c.errors, 'count-errors'],
+    ['leaked', c.leaked, 'count-leaked'],
+    ['canaryFound', c.canaryLeaks, 'count-canary'],
+    ['wrongOutput', c.integrityFailures, 'count-wrong'],
+    ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
+  ];
+  return (
+    <dl className="counters" aria-label={label} {...(label === 'main' ? highlightable('counters') : {})}>
+      {cells.map(([key, value, testId]) => (
+        <div key={key} className={key === 'leaked' && value > 0 ? 'bad' : ''}>
+          <dt>{t(key)}</dt>
+          <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function MatrixTable() {
+  const t = useT();
+  const matrix = useMatrix();
+  const switches = useApp(useShallow((s) => s.switches));
+  const lang = useApp((s) => s.lang);
+  const currentRow = matrixRowOf(switches);
+  if (!matrix.data) return <p role="status">{t('loading')}</p>;
+  return (
+    <table className="matrix" data-testid="matrix">
+      <caption>
+        {t('matrixCaption')} <ModelBadge />
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('controlsTitle')}</th>
+          <th scope="col">{t('matrixMeasured')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {matrix.data.rows.map((r) => {
+          const current = currentRow?.label === r.label;
+          return (
+            <tr key={r.label} className={current ? 'current' : ''} aria-current={current ? 'true' : undefined}>
+              <th scope="row">
+                {current ? <span aria-label={t('current')}>▶ </span> : null}
+                {r.title[lang]}
+              </th>
+              <td>
+                {r.refused
+                  ? t('refused')
+                  : `${r.served}×200 ${r.rejected400}×400 ${r.errors500}×500 · ${t('leaked').toLowerCase()} ${r.leaked} · ${t('wrongOutput').toLowerCase()} ${r.wrongOutput}`}
+                {r.matches ? ' ✓' : ' ✗'}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export const Controls = memo(function Controls({ run, compare }: { run: RunSummary | undefined; compare: RunSummary | undefined }) {
+  const t = useT();
+  const compareFix = useApp((s) => s.compare);
+  const set = useApp((s) => s.set);
+  return (
+    <section className="controls panel" aria-labelledby="controls-h">
+      <h2 id="controls-h">{t('controlsTitle')}</h2>
+      <fieldset {...highlightable('defects')}>
+        <legend>{t('defects')}</legend>
+        {(DEFECTS as readonly SwitchSpec[]).map((d) => (
+          <Switch key={d.key} spec={d} />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>{t('mitigations')}</legend>
+        {(MITIGATIONS as readonly SwitchSpec[]).map((m) => (
+          <Switch key={m.key} spec={m} />
+        ))}
+      </fieldset>
+      <label className="compare">
+        {t('compareWith')}{' '}
+        <select value={compareFix ?? ''} onChange={(e) => set({ compare: (e.target.value || null) as SwitchKey | null })} data-testid="compare-select">
+          <option value="">{t('compareNone')}</option>
+          {(SWITCHES as readonly SwitchSpec[]).map((f) => (
+            <option key={f.key} value={f.key}>
+              {t(`switch.${f.key}.fix`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <h3>
+        {t('outcome')} <ModelBadge />
+      </h3>
+      {run ? <Counters run={run} label="main" /> : <p role="status">{t('loading')}</p>}
+      {compareFix && compare ? (
+        <>
+          <h3>
+            {t('laneCompare')}: {t(`switch.${compareFix}.fix`)}
+          </h3>
+          <Counters run={compare} label="compare" />
+        </>
+      ) : null}
+      <Assumptions />
+      <details>
+        <summary>{t('matrixTitle')}</summary>
+        <MatrixTable />
+      </details>
+    </section>
+  );
+});

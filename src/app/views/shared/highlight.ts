@@ -1,0 +1,31 @@
+/**
+ * Stable names for the parts of the views a walkthrough chapter can point at. A view marks an
+ * element with `{...highlightable('counters')}`; the walkthrough outlines `[data-hl="counters"]`
+ * and scrolls it into view. Renaming a class or a test id never breaks a chapter.
+ */
+export const HIGHLIGHTS = [
+  'grids',
+  'legend',
+  'inspector',
+  'defects',
+  'counters',
+  'steps',
+  'computed-tokens',
+  'block-table',
+  'done-message',
+  'response-tokens',
+  'response-leak',
+  'transfer-status',
+  'timeline',
+] as const;
+
+/** A part of a view, or one node's page grid (`node-decode-0`). */
+export type HighlightId = (typeof HIGHLIGHTS)[number] | `node-${string}`;
+
+export function highlightable(id: HighlightId): { 'data-hl': string } {
+  return { 'data-hl': id };
+}
+
+export function highlightSelector(id: HighlightId): string {
+  return `[data-hl="${id}"]`;
+}

@@ -1,0 +1,227 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useT } from '../../i18n/i18n.ts';
+import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
+import type { RunSummary } from '../../run/hooks.ts';
+import { useApp } from '../../state/store.ts';
+import { formatUtc } from '../../i18n/format.ts';
+import { highlightable } from '../shared/highlight.ts';
+import { TimelineChart } from './timelineChart.ts';
+import { everyFrame } from '../../state/clock.ts';
+
+export interface Milestone {
+  epochMs: number;
+  label: string;
+  id: string;
+}
+
+function leakTimes(run: RunSummary): number[] {
+  const out: number[] = [];
+  run.requests.flags.forEach((f, i) => {
+    if (f & FLAG_LEAK_PROVENANCE) out.push(run.requests.finishedAt[i]!);
+  });
+  return out;
+}
+
+/** First simulated time at which the two runs answer some request differently. */
+export function divergenceOf(a: RunSummary, b: RunSummary): number | null {
+  let first: number | null = null;
+  const n = Math.min(a.requests.ids.length, b.requests.ids.length);
+  for (let i = 0; i < n; i++) {
+    if (a.requests.status[i] !== b.requests.status[i] || (a.requests.flags[i]! & FLAG_LEAK_PROVENANCE) !== (b.requests.flags[i]! & FLAG_LEAK_PROVENANCE)) {
+      const t = Math.min(a.requests.finishedAt[i]!, b.requests.finishedAt[i]!);
+      if (first === null || t < first) first = t;
+    }
+  }
+  return first;
+}
+
+const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
+  const t = useT();
+  const svgRef = useRef<SVGSVGElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const chart = useRef<TimelineChart | null>(null);
+  const time = useApp((s) => s.time);
+  const playing = useApp((s) => s.playing);
+  const speed = useApp((s) => s.speed);
+  const set = useApp((s) => s.set);
+  const [width, setWidth] = useState(900);
+
+  const violations = useMemo(() => run.violations.map((v) => v.t), [run]);
+  const seek = (ms: number) => set({ time: Math.max(0, Math.min(run.endMs, ms)) });
+
+  useLayoutEffect(() => {
+    const el = boxRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([e]) => setWidth(Math.max(320, Math.floor(e!.contentRect.width))));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    if (!svgRef.current) return;
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }) });
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setLabels({ traffic: t('laneTraffic'), leaks: t('laneLeaks'), violations: t('laneViolations'), compare: t('laneCompare') });
+    chart.current?.setData(
+      {
+        startEpochMs: run.startEpochMs,
+        endMs: run.endMs,
+        arrivals: run.requests.arrivedAt,
+        leaks: leakTimes(run),
+        violations,
+        compareLeaks: compare ? leakTimes(compare) : null,
+        divergence: compare ? divergenceOf(run, compare) : null,
+        milestones,
+      },
+      width,
+    );
+  }, [run, compare, milestones, width, violations, t]);
+
+  useEffect(() => {
+    chart.current?.setCursor(time);
+    chart.current?.follow(time);
+  }, [time]);
+
+  // Playback on the page's one frame clock: simulated time advances at `speed`× real time; with
+  // reduced motion, in whole one-second steps.
+  useEffect(() => {
+    if (!playing) return;
+    const reduced = prefersReducedMotion();
+    let owed = 0;
+    return everyFrame((_now, dt) => {
+      const s = useApp.getState();
+      owed += dt;
+      if (reduced && owed < 1000) return true;
+      const next = s.time + owed * s.speed;
+      owed = 0;
+      if (next >= run.endMs) {
+        s.set({ time: run.endMs, playing: false });
+        return false;
+      }
+      s.set({ time: next });
+      return true;
+    });
+  }, [playing, run.endMs]);
+
+  const jump = (direction: 1 | -1 | 'first') => {
+    const list = [...violations].sort((a, b) => a - b);
+    if (list.length === 0) return;
+    const target = direction === 'first' ? list[0] : direction === 1 ? list.find((v) => v > time + 1e-6) : [...list].reverse().find((v) => v < time - 1e-6);
+    if (target !== undefined) {
+      set({ time: target, playing: false });
+      const hit = run.violations.find((v) => v.t === target);
+      if (hit) set({ selectedRequest: hit.req });
+    }
+  };
+
+  const onKey = (e: React.KeyboardEvent) => {
+    const span = chart.current?.visibleSpanMs() ?? run.endMs;
+    const small = Math.max(1, span / 200);
+    const big = Math.max(1, span / 10);
+    switch (e.key) {
+      case 'ArrowRight':
+      case 'ArrowUp':
+        seek(time + (e.shiftKey ? big : small));
+        break;
+      case 'ArrowLeft':
+      case 'ArrowDown':
+        seek(time - (e.shiftKey ? big : small));
+        break;
+      case 'PageUp':
+        seek(time + big);
+        break;
+      case 'PageDown':
+        seek(time - big);
+        break;
+      case 'Home':
+        seek(0);
+        break;
+      case 'End':
+        seek(run.endMs);
+        break;
+      case ' ':
+        set({ playing: !playing });
+        break;
+      case '+':
+      case '=':
+        chart.current?.zoomBy(2);
+        break;
+      case '-':
+        chart.current?.zoomBy(0.5);
+        break;
+      case ']':
+        jump(1);
+        break;
+      case '[':
+        jump(-1);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+
+  const valueText = formatUtc(run.startEpochMs + time);
+  return (
+    <section className="timeline" aria-labelledby="timeline-h">
+      <div className="timeline-head">
+        <h2 id="timeline-h">{t('timelineTitle')}</h2>
+        <div
+          className="scrubber"
+          role="slider"
+          tabIndex={0}
+          aria-label={t('scrubberLabel')}
+          aria-valuemin={0}
+          aria-valuemax={Math.round(run.endMs)}
+          aria-valuenow={Math.round(time)}
+          aria-valuetext={valueText}
+          aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
+          onKeyDown={onKey}
+          data-testid="scrubber"
+        >
+          <output data-testid="current-time">{valueText}</output>
+        </div>
+        <div className="buttons" role="group" aria-label={t('playback')}>
+          <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
+            {playing ? t('pause') : t('play')}
+          </button>
+          <label>
+            {t('speed')}{' '}
+            <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
+              {[1, 10, 60, 600, 3600, 36000].map((s) => (
+                <option key={s} value={s}>
+                  {s}×
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="button" onClick={() => chart.current?.zoomBy(2)} aria-label={t('zoomIn')}>
+            +
+          </button>
+          <button type="button" onClick={() => chart.current?.zoomBy(0.5)} aria-label={t('zoomOut')}>
+            −
+          </button>
+          <button type="button" onClick={() => chart.current?.resetZoom()}>
+            {t('zoomReset')}
+          </button>
+          <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
+            {t('firstViolation')}
+          </button>
+          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0}>
+            {t('prevViolation')}
+          </button>
+          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation">
+            {t('nextViolation')}
+          </button>
+        </div>
+      </div>
+      <div ref={boxRef} className="timeline-chart">
+        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: String(leakTimes(run).length), violations: String(violations.length) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+      </div>
+    </section>
+  );
+}

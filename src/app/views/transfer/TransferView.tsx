@@ -1,0 +1,227 @@
+import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
+import type { EngineEvent } from '../../../engine/index.ts';
+import { useRequestDetail, useSnapshot } from '../../run/hooks.ts';
+import { useT, type Translate } from '../../i18n/i18n.ts';
+import type { RunSummary, Snapshot } from '../../run/hooks.ts';
+import { useApp } from '../../state/store.ts';
+import { tenantRgb } from '../shared/palette.ts';
+import { highlightable } from '../shared/highlight.ts';
+import { RequestPicker } from '../shared/RequestPicker.tsx';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+// The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
+const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
+
+function ProtocolCheck() {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="protocol-check" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="protocol-check">
+      <summary>
+        {t('protocolCheck')} <span className="badge model">{t('model')}</span>
+      </summary>
+      {open ? (
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <VerifyPanel />
+        </Suspense>
+      ) : null}
+    </details>
+  );
+}
+
+/** One sentence per engine event of a request's handoff (the narrative the steps walk through), in the page's language. */
+export function describeEvent(e: EngineEvent, t: Translate): string {
+  const node = (kind: string, i: number) => `${kind}-${i}`;
+  const tokenWord = (n: number) => t(n === 1 ? 'word_token' : 'word_tokens');
+  const cleared = (c: boolean) => t(c ? 'ev_cleared' : 'ev_notCleared');
+  switch (e.type) {
+    case 'arrive':
+      return t('ev_arrive', { tenant: e.tenant, tokens: fmt(e.tokens) });
+    case 'reject':
+      return t('ev_reject', { stage: e.stage, reason: e.reason });
+    case 'abort-marked':
+      return t('ev_abort');
+    case 'route':
+      return t('ev_route', { prefill: node('prefill', e.prefill), decode: node('decode', e.decode), room: String(e.room) });
+    case 'decode-wait':
+      return t('ev_decodeWait', { need: fmt(e.needPages), free: fmt(e.freePages) });
+    case 'decode-reserve':
+      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount) });
+    case 'prefill-wait':
+      return t('ev_prefillWait', { pages: fmt(e.needPages) });
+    case 'prefill-alloc':
+      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), tokenWord: tokenWord(e.computeTokens), pages: String(e.pages.reduce((a, r) => a + r[1], 0)) });
+    case 'prefill-compute':
+      return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
+    case 'kv-transfer':
+      return t('ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_page' : 'word_pages') });
+    case 'prefill-free':
+      return t('ev_prefillFree', { cleared: cleared(e.cleared) });
+    case 'transfer-done':
+      return t('ev_done', { room: String(e.room), status: e.status });
+    case 'decode-check-failed':
+      return t('ev_checkFailed', { check: e.check, reason: e.reason });
+    case 'decode-read':
+      return t('ev_decodeRead', {
+        pages: fmt(e.pageCount),
+        tokens: fmt(e.seqLen),
+        stale: fmt(e.stalePages),
+        foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
+      });
+    case 'response':
+      return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
+    case 'decode-free':
+      return t('ev_decodeFree', { pages: String(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
+  }
+}
+
+function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; requesterTenant: number; tenants: string[] }) {
+  const t = useT();
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const width = 720;
+  const height = 36;
+  const node = snapshot?.nodes.find((n) => n.name === decodeNode);
+  const summary = useMemo(() => {
+    let written = 0;
+    let stale = 0;
+    let empty = 0;
+    const byTenant = new Map<number, number>();
+    if (node) {
+      for (const p of pages) {
+        if (node.writtenFor[p] === req) written++;
+        else if (node.writerTenant[p]! >= 0) {
+          stale++;
+          byTenant.set(node.writerTenant[p]!, (byTenant.get(node.writerTenant[p]!) ?? 0) + 1);
+        } else empty++;
+      }
+    }
+    return { written, stale, empty, byTenant };
+  }, [node, pages, req]);
+
+  useEffect(() => {
+    const ctx = canvas.current?.getContext('2d');
+    if (!ctx || !node) return;
+    ctx.clearRect(0, 0, width, height);
+    const n = pages.length;
+    // One column per page when they fit, else pages share a column (the majority state is drawn).
+    for (let x = 0; x < width; x++) {
+      const p = pages[Math.min(n - 1, Math.floor((x / width) * n))];
+      if (p === undefined) break;
+      const mine = node.writtenFor[p] === req;
+      const tenant = mine ? requesterTenant : node.writerTenant[p]!;
+      const [r, g, b] = tenantRgb(tenant);
+      ctx.fillStyle = tenant < 0 ? '#bbb' : `rgb(${r},${g},${b})`;
+      if (mine) ctx.fillRect(x, 0, 1, height);
+      else if (tenant >= 0) for (let y = x % 4; y < height; y += 4) ctx.fillRect(x, y, 1, 2); // hatched: stale
+      else ctx.fillRect(x, height / 2 - 1, 1, 2);
+    }
+  }, [node, pages, req, requesterTenant]);
+
+  return (
+    <div className="strip">
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: String(pages.length), written: String(summary.written), stale: String(summary.stale), empty: String(summary.empty) })} data-testid="block-table" {...highlightable('block-table')} />
+      <p className="hint" data-testid="block-table-summary">
+        {t('stripSummary', {
+          total: fmt(pages.length),
+          written: fmt(summary.written),
+          stale: fmt(summary.stale),
+          byTenant: [...summary.byTenant.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 5)
+            .map(([tenant, count]) => t('stripOf', { count: fmt(count), tenant: tenants[tenant] ?? '?' }))
+            .join(', '),
+        })}
+      </p>
+    </div>
+  );
+}
+
+export function TransferView({ run }: { run: RunSummary }) {
+  const t = useT();
+  const snapshot = useSnapshot(run);
+  const req = useApp((s) => s.selectedRequest);
+  const time = useApp((s) => s.time);
+  const set = useApp((s) => s.set);
+  const detail = useRequestDetail(run, req);
+  const events = detail.data?.events ?? [];
+  // Several steps can share one instant; a step chosen here stays chosen while time stays put.
+  const [pinned, setPinned] = useState<{ req: number | null; index: number; t: number } | null>(null);
+  let current = -1;
+  events.forEach((e, i) => {
+    if (e.t <= time) current = i;
+  });
+  if (pinned && pinned.req === req && pinned.t === time && events[pinned.index]?.t === time) current = pinned.index;
+  const go = (i: number) => {
+    const index = Math.max(0, Math.min(events.length - 1, i));
+    const e = events[index];
+    if (!e) return;
+    setPinned({ req, index, t: e.t });
+    set({ time: e.t, playing: false });
+  };
+  const reserve = events.find((e) => e.type === 'decode-reserve');
+  const blockPages = useMemo(() => {
+    if (!reserve || reserve.type !== 'decode-reserve') return [];
+    const out: number[] = [];
+    for (const [first, count] of reserve.pages) for (let p = first; p < first + count; p++) out.push(p);
+    return out;
+  }, [reserve]);
+  const done = events.find((e) => e.type === 'transfer-done');
+  return (
+    <section aria-labelledby="transfer-h" className="transfer-view">
+      <h2 id="transfer-h">
+        {t('transferTitle')} <span className="badge model">{t('model')}</span>
+      </h2>
+      <RequestPicker run={run} />
+      {req === null ? <p className="hint">{t('selectRequest')}</p> : null}
+      {detail.data ? (
+        <>
+          <p>
+            <b>{detail.data.response.id}</b> · {t('tenant')} <b>{detail.data.response.tenant}</b> · {t('clientSent')} {fmt(detail.data.response.promptTokens)} {t('tokens')} · {t('prefillComputed')}{' '}
+            <b data-testid="computed-tokens" {...highlightable('computed-tokens')}>{fmt(detail.data.response.computedTokens)}</b>
+            {detail.data.response.computedTokens === 1 && detail.data.response.promptTokens > 1 ? ` (${t('placeholderNote')})` : ''} · {t('status')}{' '}
+            <b data-testid="transfer-status" {...highlightable('transfer-status')}>{detail.data.response.status}</b>
+          </p>
+          <div className="stepper" role="group" aria-label={t('step')}>
+            <button type="button" onClick={() => go(current - 1)} disabled={current <= 0}>
+              {t('stepBack')}
+            </button>
+            <span aria-live="polite" data-testid="step-label">
+              {t('step')} {current + 1} {t('of')} {events.length}
+            </span>
+            <button type="button" onClick={() => go(current + 1)} disabled={current >= events.length - 1} data-testid="step-forward">
+              {t('stepForward')}
+            </button>
+          </div>
+          <ol className="steps" {...highlightable('steps')}>
+            {events.map((e, i) => (
+              <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined}>
+                <button type="button" className="linklike" onClick={() => go(i)}>
+                  <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>+{((e.t - events[0]!.t) / 1000).toFixed(3)} s</time>
+                </button>{' '}
+                {describeEvent(e, t)}
+              </li>
+            ))}
+          </ol>
+          {blockPages.length > 0 && reserve?.type === 'decode-reserve' ? (
+            <>
+              <h3>
+                {t('blockTable')} (decode-{reserve.node})
+              </h3>
+              <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} requesterTenant={run.requests.tenant[req!]!} tenants={run.tenants} />
+              <p className="legend-inline">
+                <span className="key live" /> {t('legendWritten')} <span className="key stale" /> {t('legendStale')} <span className="key zero" /> {t('legendEmpty')}
+              </p>
+            </>
+          ) : null}
+          {done && done.type === 'transfer-done' ? (
+            <p className="done-message" {...highlightable('done-message')}>
+              <b>{t('doneMessage')}</b>: <code>(room {done.room}, {done.status})</code> — {t('doneNote')}
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      <ProtocolCheck />
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * What a walkthrough chapter is: its text in English and French, the evidence for every paragraph
+ * (a fact id from the report, a public background source, or "model"), speaker notes, an optional
+ * predict-before-reveal checkpoint, and the steps that drive the real views. One file per chapter
+ * in chapters/, registered in chapters/index.ts.
+ *
+ * Rules the texts keep: a sentence that states an incident fact cites its id (F1…F26) and the
+ * French quote is shown from public/facts.json, never retyped here; figures that the report does not
+ * give (page counts, tenant names, prompt lengths of the demo) are said to be the model's.
+ */
+import type { ScenarioName } from '../state/store.ts';
+import type { Localised, Step } from './steps.ts';
+
+export type Evidence = { facts: string[] } | { background: string[] } | { model: true };
+
+export interface Paragraph {
+  text: Localised;
+  evidence: Evidence;
+}
+
+export interface Checkpoint {
+  question: Localised;
+  options: { id: string; label: Localised }[];
+  answer: string;
+  /** Shown after the answer, whatever it was. */
+  explain: Localised;
+}
+
+export interface Chapter {
+  /** Stable slug, used by tests and the recorder's chapter file. */
+  id: string;
+  title: Localised;
+  paragraphs: Paragraph[];
+  notes: Localised;
+  checkpoint?: Checkpoint;
+  /** The run the chapter plays on (default: the demo). */
+  scenario?: ScenarioName;
+  steps: Step[];
+}

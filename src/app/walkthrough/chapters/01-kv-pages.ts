@@ -1,0 +1,45 @@
+import type { Chapter } from '../chapter.ts';
+import { WARM } from './demo.ts';
+
+export const chapter: Chapter = {
+  id: 'kv-pages',
+  title: { en: 'What a KV cache and a page are', fr: 'Ce que sont un cache KV et une page' },
+  paragraphs: [
+    {
+      text: {
+        en: 'A language model reads a prompt once and keeps, for every token, the keys and values its attention will need again: the KV cache. It is what links each new word to the text already read.',
+        fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et valeurs dont son attention aura de nouveau besoin : le cache KV. C\'est ce qui relie chaque nouveau mot au texte déjà traité.',
+      },
+      evidence: { model: true },
+    },
+    {
+      text: {
+        en: 'On Workers AI, prefill GPUs read the prompt, then hand its KV cache to decode GPUs over RDMA; decode writes the answer.',
+        fr: 'Sur Workers AI, des GPU de préremplissage lisent la requête, puis transmettent son cache KV par RDMA à des GPU de décodage, qui écrivent la réponse.',
+      },
+      evidence: { facts: ['F18'] },
+    },
+    {
+      text: {
+        en: 'SGLang stores that cache in fixed-size pages. Each square in the grids is one page of one node, coloured by the customer whose request last wrote it. Node count, page size and customers are the model\'s assumptions.',
+        fr: 'SGLang range ce cache dans des pages de taille fixe. Chaque case des grilles est une page d\'un nœud, colorée selon le client dont la requête l\'a écrite en dernier. Le nombre de nœuds, la taille des pages et les clients sont des hypothèses du modèle.',
+      },
+      evidence: { model: true },
+    },
+  ],
+  notes: {
+    en: 'Start from the picture, not the bug. Ask who has pasted a long document into a chatbot. Point at one square: one page of KV. Three customers (acme, borealis, cobalt) fill the pools; delta comes later.',
+    fr: 'Partir de l\'image, pas du bogue. Demander qui a déjà collé un long document dans un agent conversationnel. Montrer une case : une page de KV. Trois clients (acme, borealis, cobalt) remplissent la mémoire ; delta viendra plus tard.',
+  },
+  steps: [
+    { set: { scenario: 'demo', view: 'cluster' } },
+    { seek: { fraction: 0 } },
+    { caption: { en: 'At start-up every page is zero-filled: nobody has written it yet.', fr: 'Au démarrage, chaque page est remplie de zéros : personne ne l\'a encore écrite.' } },
+    { highlight: 'grids' },
+    { wait: 2500 },
+    { caption: { en: 'Three customers\' requests arrive: prefill writes their KV, decode receives it, page by page.', fr: 'Les requêtes de trois clients arrivent : le préremplissage écrit leur KV, le décodage le reçoit, page par page.' } },
+    { tween: { to: WARM, ms: 3000 } },
+    { highlight: 'legend' },
+    { wait: 2500 },
+  ],
+};

@@ -1,0 +1,61 @@
+import type { Chapter } from '../chapter.ts';
+import { ARRIVAL, BEFORE_ARRIVAL, COMPUTED, OVER_LONG } from './demo.ts';
+
+export const chapter: Chapter = {
+  id: 'placeholder',
+  title: { en: 'Defect two: rejected, yet sent on with one placeholder token', fr: 'Second défaut : rejetée, mais envoyée avec un jeton provisoire' },
+  paragraphs: [
+    {
+      text: {
+        en: 'With prefill and decode on separate machines, SGLang marked an over-large request as rejected, but it went on with provisional content of a single token. The client got a success instead of the error.',
+        fr: 'Avec préremplissage et décodage sur des machines distinctes, SGLang marquait une requête trop grande comme rejetée, mais elle poursuivait son trajet avec un contenu provisoire d\'un seul jeton. Le client recevait un succès au lieu de l\'erreur.',
+      },
+      evidence: { facts: ['F17'] },
+    },
+    {
+      text: {
+        en: 'A public SGLang issue describes the same path: the aborted input is replaced by one placeholder token and still handed to decode.',
+        fr: 'Un ticket public de SGLang décrit le même chemin : l\'entrée abandonnée est remplacée par un jeton provisoire et tout de même confiée au décodage.',
+      },
+      evidence: { background: ['B1'] },
+    },
+    {
+      text: {
+        en: 'The step list is the engine\'s model of SGLang\'s code, not Cloudflare\'s logs.',
+        fr: 'La liste des étapes est le modèle que le moteur fait du code de SGLang, pas les journaux de Cloudflare.',
+      },
+      evidence: { model: true },
+    },
+  ],
+  notes: {
+    en: 'The placeholder was meant "to skip the long prefill". The mistake is that the request stays queued: prefill now sees a one-token request, which passes every capacity check.',
+    fr: 'Le jeton provisoire servait à « sauter le long préremplissage ». L\'erreur : la requête reste en file. Le préremplissage voit alors une requête d\'un jeton, qui passe tous les contrôles de capacité.',
+  },
+  checkpoint: {
+    question: { en: 'Delta sent 800,000 tokens, over the limit. How many tokens will prefill compute?', fr: 'Delta a envoyé 800 000 jetons, au-delà de la limite. Combien de jetons le préremplissage va-t-il calculer ?' },
+    options: [
+      { id: 'all', label: { en: '800,000: all of them', fr: '800 000 : tous' } },
+      { id: 'cap', label: { en: '681,280: as many as fit', fr: '681 280 : autant qu\'il en tient' } },
+      { id: 'one', label: { en: 'One', fr: 'Un seul' } },
+      { id: 'none', label: { en: 'None: the client gets HTTP 400', fr: 'Aucun : le client reçoit HTTP 400' } },
+    ],
+    answer: 'one',
+    explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête en file.' },
+  },
+  steps: [
+    { set: { scenario: 'demo', view: 'cluster' } },
+    { select: OVER_LONG },
+    { seek: BEFORE_ARRIVAL },
+    { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.' } },
+    { checkpoint: true },
+    { set: { view: 'transfer' } },
+    { seek: ARRIVAL },
+    { highlight: 'steps' },
+    { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours en file.' } },
+    { wait: 3000 },
+    { tween: { to: COMPUTED, ms: 2000 } },
+    { highlight: 'computed-tokens' },
+    { caption: { en: 'Prefill computes one token: every capacity check passes.', fr: 'Le préremplissage calcule un jeton : tous les contrôles de capacité passent.' } },
+    { wait: 3000 },
+  ],
+};

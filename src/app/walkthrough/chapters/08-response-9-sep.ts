@@ -1,0 +1,54 @@
+import type { Chapter } from '../chapter.ts';
+
+export const chapter: Chapter = {
+  id: 'response-9-sep',
+  title: { en: 'The response on 9 September', fr: 'La réaction du 9 septembre' },
+  paragraphs: [
+    {
+      text: {
+        en: 'On 8 September researcher Gadi Evron (Knostic) reported through HackerOne that very long requests sometimes received text from other sessions. Cloudflare began checking the next day.',
+        fr: 'Le 8 septembre, le chercheur Gadi Evron (Knostic) a signalé par HackerOne que de très longues requêtes recevaient parfois du texte d\'autres sessions. Cloudflare a commencé ses vérifications le lendemain.',
+      },
+      evidence: { facts: ['F7', 'F8'] },
+    },
+    {
+      text: {
+        en: 'Two independent accounts reproduced the leak in under 25 minutes. An incident was declared at 13:22 UTC; the model was made private 38 minutes later, so new requests failed.',
+        fr: 'Deux comptes indépendants ont reproduit la fuite en moins de 25 minutes. Un incident a été déclaré à 13 h 22 UTC ; le modèle a été rendu privé 38 minutes plus tard, et les nouvelles requêtes échouaient.',
+      },
+      evidence: { facts: ['F9', 'F10', 'F11'] },
+    },
+    {
+      text: {
+        en: 'The root cause was identified at 14:35. GLM 5.3 was public again at 19:40, after configuration and engine changes tested with the researcher\'s script and Cloudflare\'s own canary markers.',
+        fr: 'La cause principale a été identifiée à 14 h 35. GLM 5.3 est redevenu public à 19 h 40, après des changements de réglage et de moteur testés avec le script du chercheur et les marqueurs témoins de Cloudflare.',
+      },
+      evidence: { facts: ['F12', 'F13', 'F22'] },
+    },
+    {
+      text: {
+        en: 'When on 9 September checking began, and when the test requests ran, are not in the report.',
+        fr: 'L\'heure du début des vérifications le 9 septembre, et celle des requêtes de test, ne figurent pas dans le rapport.',
+      },
+      evidence: { model: true },
+    },
+  ],
+  notes: {
+    en: 'Walk the milestones on the timeline left to right. From declaration to private: 38 minutes. Making the model private stopped the leak by failing every request, not by fixing it.',
+    fr: 'Parcourir les jalons de la chronologie de gauche à droite. De la déclaration à la mise en privé : 38 minutes. Rendre le modèle privé a arrêté la fuite en faisant échouer toutes les requêtes, pas en la corrigeant.',
+  },
+  scenario: 'incident',
+  steps: [
+    { set: { view: 'cluster' } },
+    { seek: { milestone: 'declared' } },
+    { highlight: 'timeline' },
+    { caption: { en: '13:22 UTC: incident declared.', fr: '13 h 22 UTC : incident déclaré.' } },
+    { wait: 3000 },
+    { seek: { milestone: 'private' } },
+    { caption: { en: '14:00: the model is private; new requests fail.', fr: '14 h 00 : le modèle est privé ; les nouvelles requêtes échouent.' } },
+    { wait: 3000 },
+    { seek: { milestone: 'public' } },
+    { caption: { en: '19:40: public again, with the fixed configuration and engine.', fr: '19 h 40 : de nouveau public, avec le réglage et le moteur corrigés.' } },
+    { wait: 3000 },
+  ],
+};

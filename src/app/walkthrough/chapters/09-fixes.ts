@@ -1,0 +1,71 @@
+import type { Chapter } from '../chapter.ts';
+import { ANSWERED, OVER_LONG } from './demo.ts';
+
+export const chapter: Chapter = {
+  id: 'fixes',
+  title: { en: 'The fixes, and what is still open', fr: 'Les correctifs, et ce qui reste ouvert' },
+  paragraphs: [
+    {
+      text: {
+        en: 'The final configuration gives the prefill cache about 2.04 million tokens, and SGLang was changed so that a rejected request stops before any memory reservation or transfer.',
+        fr: 'La configuration finale porte le cache de préremplissage à environ 2,04 millions de jetons, et SGLang a été modifié pour qu\'une requête rejetée s\'arrête avant toute réservation ou transmission de mémoire.',
+      },
+      evidence: { facts: ['F23', 'F24'] },
+    },
+    {
+      text: {
+        en: 'Still open: capacity checks and protections now cover all SGLang deployments and the maintainers shipped successive fixes, but some integrity checks do not yet cover every model architecture; work continues on per-read memory checks and on formal verification of the transfer protocol.',
+        fr: 'Encore ouvert : contrôles de capacité et protections couvrent désormais tous les déploiements SGLang et les mainteneurs ont publié des corrections successives, mais certaines vérifications d\'intégrité ne couvrent pas encore toutes les architectures ; le travail continue sur des contrôles à chaque lecture et sur la vérification formelle du protocole de transfert.',
+      },
+      evidence: { facts: ['F26'] },
+    },
+    {
+      text: {
+        en: 'Cloudflare saw no sign of deliberate exploitation; the report does not state the exact content exposed, how many customers were affected, or what their systems kept.',
+        fr: 'Cloudflare ne voit aucun indice d\'exploitation délibérée ; le rapport ne précise ni le contenu exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont conservé.',
+      },
+      evidence: { facts: ['F25'] },
+    },
+    {
+      text: {
+        en: 'Upstream, SGLang PR #38935 retires rejected requests at admission on both sides, before any handshake.',
+        fr: 'En amont, la PR #38935 de SGLang retire les requêtes rejetées dès l\'admission, des deux côtés, avant toute poignée de main.',
+      },
+      evidence: { background: ['B3'] },
+    },
+  ],
+  notes: {
+    en: 'The checkpoint shows why "clear pages on free" is not a fix on its own: it turns a leak into a confident wrong answer with HTTP 200. Then show the two real fixes, one at a time.',
+    fr: 'La question montre pourquoi « effacer les pages libérées » ne suffit pas : la fuite devient une réponse fausse et assurée, en HTTP 200. Montrer ensuite les deux vrais correctifs, l\'un après l\'autre.',
+  },
+  checkpoint: {
+    question: { en: 'Suppose the only change is that freed pages are cleared. What does delta get?', fr: 'Supposons que le seul changement soit d\'effacer les pages libérées. Que reçoit delta ?' },
+    options: [
+      { id: 'same', label: { en: 'The same leak', fr: 'La même fuite' } },
+      { id: '400', label: { en: 'An HTTP 400 error', fr: 'Une erreur HTTP 400' } },
+      { id: 'wrong', label: { en: 'HTTP 200, no leak, but a wrong answer', fr: 'HTTP 200, sans fuite, mais une réponse fausse' } },
+      { id: 'right', label: { en: 'The right answer', fr: 'La bonne réponse' } },
+    ],
+    answer: 'wrong',
+    explain: { en: 'No leak, still HTTP 200, still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200, toujours faux : le décodage lit des pages à zéro comme si c\'était la requête.' },
+  },
+  steps: [
+    { set: { scenario: 'demo', view: 'response' } },
+    { select: OVER_LONG },
+    { seek: ANSWERED },
+    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite en HTTP 200.' } },
+    { checkpoint: true },
+    { set: { switches: { clearPagesOnFree: true } } },
+    { highlight: 'response-leak' },
+    { caption: { en: 'Pages cleared on free: nothing leaks, but the answer is wrong.', fr: 'Pages effacées à la libération : rien ne fuit, mais la réponse est fausse.' } },
+    { wait: 3500 },
+    { set: { switches: { clearPagesOnFree: false, buggyRejectPath: false }, view: 'transfer' } },
+    { highlight: 'transfer-status' },
+    { caption: { en: 'Fixed reject path: HTTP 400 before any reservation (F24).', fr: 'Rejet corrigé : HTTP 400 avant toute réservation (F24).' } },
+    { wait: 3500 },
+    { set: { switches: { buggyRejectPath: true, capacityGap: false }, view: 'response' } },
+    { highlight: 'response-leak' },
+    { caption: { en: 'Enough prefill capacity: the prompt is served for real (F23).', fr: 'Capacité de préremplissage suffisante : la requête est vraiment servie (F23).' } },
+    { wait: 3500 },
+  ],
+};

@@ -1,0 +1,18 @@
+/**
+ * Named moments of the demo trace (engine/scenarios.ts), taken from its requests' events as the
+ * engine logs them: a chapter never retypes a time.
+ */
+import { DEMO_REQUESTS } from '../../../engine/scenarios.ts';
+import type { Instant } from '../steps.ts';
+
+export const OVER_LONG = DEMO_REQUESTS.overLong;
+
+/** Every warm-up request has its pages reserved; the first ones are already done. */
+export const WARM: Instant = { request: DEMO_REQUESTS.lastWarm, event: 'arrive' };
+/** The last warm-up request has answered: every warm page is free again. */
+export const IDLE: Instant = { request: DEMO_REQUESTS.lastWarm, event: 'response' };
+export const BEFORE_ARRIVAL: Instant = { request: OVER_LONG, event: 'arrive', offsetMs: -1 };
+export const ARRIVAL: Instant = { request: OVER_LONG, event: 'arrive' };
+export const COMPUTED: Instant = { request: OVER_LONG, event: 'prefill-compute' };
+export const TRANSFER_DONE: Instant = { request: OVER_LONG, event: 'transfer-done' };
+export const ANSWERED: Instant = { request: OVER_LONG, event: 'response' };
