@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { INCIDENT_CONFIG, withOverrides } from './config.ts';
+import { MATRIX_ROWS } from './matrix.ts';
+import { CHECKED_CONFIGS } from './protocol/configs.ts';
+import { parseConfigFile } from './schema.ts';
+import { INCIDENT_SWITCHES, MITIGATIONS, SWITCHES, overridesOf, switchesOf, withFix, type Switch } from './switches.ts';
+
+const ALL = SWITCHES as readonly Switch[];
+
+describe('the registry of switches', () => {
+  it('gives every switch a code, a fix code, evidence and text in both languages', () => {
+    for (const s of ALL) {
+      expect(s.code, s.key).toMatch(/^[a-z]+$/);
+      expect(s.fixCode, s.key).toMatch(/^[a-z]+$/);
+      expect(Object.keys(s.evidence).length, s.key).toBe(1);
+      for (const text of [s.label, s.hint, s.fix]) {
+        expect(text.en.trim(), s.key).not.toBe('');
+        expect(text.fr.trim(), s.key).not.toBe('');
+        expect(text.fr, `${s.key}: French is not the English`).not.toBe(text.en);
+      }
+    }
+  });
+
+  it('maps each switch onto the engine and back', () => {
+    const incident = withOverrides(INCIDENT_CONFIG, overridesOf(INCIDENT_SWITCHES));
+    expect(switchesOf(incident)).toEqual(INCIDENT_SWITCHES);
+    for (const s of ALL) {
+      const fixed = withFix(INCIDENT_SWITCHES, s.key);
+      const config = withOverrides(INCIDENT_CONFIG, overridesOf(fixed));
+      expect(switchesOf(config), s.key).toEqual(fixed);
+    }
+  });
+
+  it('gives every switch its row in the outcome matrix', () => {
+    for (const s of ALL) {
+      const row = MATRIX_ROWS.find((r) => (s.kind === 'mitigation' ? r.switches[s.key] && r.label.startsWith('both + ') : r.label === `${s.label.en.toLowerCase()} only`));
+      expect(row, s.key).toBeDefined();
+      expect(row!.expect, s.key).toBe(s.expect);
+    }
+  });
+
+  it('gives every switch its counterpart in the protocol check', () => {
+    for (const s of ALL) {
+      const c = CHECKED_CONFIGS.find((x) => x.config.id === s.protocol.id);
+      expect(c, s.key).toBeDefined();
+      expect(c!.expectHolds, s.key).toEqual(s.protocol.expectHolds);
+      for (const [k, v] of Object.entries(s.protocol.overrides.mitigations ?? {})) expect(c!.config.mitigations[k as keyof typeof c.config.mitigations], s.key).toBe(v);
+    }
+    expect(new Set(CHECKED_CONFIGS.map((c) => c.config.id)).size).toBe(CHECKED_CONFIGS.length);
+  });
+
+  it('lets a config file switch every mitigation, and refuses one it does not know', () => {
+    for (const m of MITIGATIONS) expect(parseConfigFile({ mitigations: { [m.key]: true } }, 'c.json').mitigations).toEqual({ [m.key]: true });
+    expect(() => parseConfigFile({ mitigations: { notAMitigation: true } }, 'c.json')).toThrow(/notAMitigation/);
+  });
+});
