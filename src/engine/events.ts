@@ -1,6 +1,8 @@
 /**
  * The event log: every state change the engine makes, in order, with simulated time in ms.
  * Page lists are run-length ranges [first, count] so that a view can rebuild page state from the log.
+ * A reservation carries `cleared` only when its pages were zeroed as they were handed out, so logs
+ * (and their hashes) of runs without that rule are as they were.
  */
 
 export type PageRanges = [first: number, count: number][];
@@ -11,9 +13,9 @@ export type EngineEvent =
   | { t: number; type: 'abort-marked'; req: number; placeholderTokens: 1; pendingStatus: 400 }
   | { t: number; type: 'route'; req: number; prefill: number; decode: number; room: number }
   | { t: number; type: 'decode-wait'; req: number; node: number; needPages: number; freePages: number }
-  | { t: number; type: 'decode-reserve'; req: number; node: number; pages: PageRanges; pageCount: number }
+  | { t: number; type: 'decode-reserve'; req: number; node: number; pages: PageRanges; pageCount: number; cleared?: true }
   | { t: number; type: 'prefill-wait'; req: number; node: number; needPages: number; freePages: number }
-  | { t: number; type: 'prefill-alloc'; req: number; node: number; pages: PageRanges; computeTokens: number }
+  | { t: number; type: 'prefill-alloc'; req: number; node: number; pages: PageRanges; computeTokens: number; cleared?: true }
   | { t: number; type: 'prefill-compute'; req: number; node: number; tokens: number; firstToken: number }
   | { t: number; type: 'kv-transfer'; req: number; from: number; to: number; srcPages: PageRanges; dstPages: PageRanges; pagesWritten: number }
   | { t: number; type: 'prefill-free'; req: number; node: number; pages: PageRanges; cleared: boolean }

@@ -38,6 +38,23 @@ describe('KvPool', () => {
     expect(pool.pageState[3]).toBe(PAGE_ZERO);
   });
 
+  it('under the zero-on-allocate rule, a page is wiped as it is handed out, not when it is freed', () => {
+    const pool = new KvPool('decode', 0, 16 * 4, 16);
+    const pages = pool.allocate(2, 7)!;
+    pool.writeTokens(pages, Uint16Array.from({ length: 20 }, (_, i) => 10 + i), 2, 7, 0, 5);
+    pool.free(pages, false);
+    expect(pool.pageState[0]).toBe(PAGE_STALE);
+    const again = pool.allocate(2, 8, true)!;
+    expect([...again]).toEqual([0, 1]);
+    expect(pool.pageState[0]).toBe(PAGE_LIVE);
+    expect(pool.valueTokens.subarray(0, 32).every((v) => v === 0)).toBe(true);
+    expect(pool.slotWriter.subarray(0, 32).every((w) => w === NO_REQUEST)).toBe(true);
+    expect(pool.pageWrittenFor[0]).toBe(NO_REQUEST);
+    pool.free(again, false);
+    // Nothing was written after the wipe: the freed pages are zero again, not stale.
+    expect(pool.pageState[0]).toBe(PAGE_ZERO);
+  });
+
   it('copies whole pages, slots the source never wrote included', () => {
     const src = new KvPool('prefill', 0, 8 * 2, 8);
     const dst = new KvPool('decode', 0, 8 * 2, 8);

@@ -80,9 +80,10 @@ export class KvPool {
 
   /**
    * Reserves `count` pages for `request`, lowest free ids first (SGLang merges and sorts freed pages
-   * before handing them out). Returns null, reserving nothing, when too few are free.
+   * before handing them out). Returns null, reserving nothing, when too few are free. `zero`: the
+   * zero-on-allocate rule, which wipes each page's KV as it is handed out.
    */
-  allocate(count: number, request: number): Int32Array | null {
+  allocate(count: number, request: number, zero = false): Int32Array | null {
     if (count > this.freeCount) return null;
     const pages = new Int32Array(count);
     let n = 0;
@@ -95,6 +96,7 @@ export class KvPool {
         pages[n++] = page;
         this.pageOwner[page] = request;
         this.pageState[page] = PAGE_LIVE;
+        if (zero) this.zeroPage(page);
       }
       this.freeBits[w] = bits;
     }
@@ -110,18 +112,24 @@ export class KvPool {
       this.freeBits[page >>> 5]! |= 1 << (page & 31);
       this.pageOwner[page] = NO_REQUEST;
       if (clear) {
-        const base = page * this.pageSize;
-        this.keyTokens.fill(0, base, base + this.pageSize);
-        this.valueTokens.fill(0, base, base + this.pageSize);
-        this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
-        this.pageWrittenFor[page] = NO_REQUEST;
-        this.pageWriteHandoff[page] = NO_REQUEST;
+        this.zeroPage(page);
         this.pageState[page] = PAGE_CLEARED;
       } else {
         this.pageState[page] = this.pageWrittenFor[page] === NO_REQUEST ? PAGE_ZERO : PAGE_STALE;
       }
     }
     this.freeCount += pages.length;
+  }
+
+  /** Wipes a page's KV and what it records of its last write. */
+  private zeroPage(page: number): void {
+    const base = page * this.pageSize;
+    this.keyTokens.fill(0, base, base + this.pageSize);
+    this.valueTokens.fill(0, base, base + this.pageSize);
+    this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
+    this.pageWrittenFor[page] = NO_REQUEST;
+    this.pageWriteHandoff[page] = NO_REQUEST;
+    this.pageWriteTime[page] = -1;
   }
 
   /**

@@ -16,8 +16,10 @@ import { NO_REQUEST, PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO, poolPageCou
 export const OP_RESERVE = 0;
 export const OP_WRITE = 1;
 export const OP_FREE = 2;
-/** Free and zero (the clear-on-free rule). */
+/** Free and zero (the zero-on-free rule). */
 export const OP_FREE_CLEAR = 3;
+/** Reserve and zero (the zero-on-allocate rule). */
+export const OP_RESERVE_CLEAR = 4;
 
 /** writeTime of a page never written since start-up, or zeroed since. */
 export const NO_TIME = -1;
@@ -73,6 +75,12 @@ export function applyPageOp(a: PageArrays, op: number, first: number, count: num
     case OP_RESERVE:
       a.state.fill(PAGE_LIVE, first, end);
       a.owner.fill(req, first, end);
+      return;
+    case OP_RESERVE_CLEAR:
+      a.state.fill(PAGE_LIVE, first, end);
+      a.owner.fill(req, first, end);
+      a.writer.fill(NO_REQUEST, first, end);
+      a.writeTime.fill(NO_TIME, first, end);
       return;
     case OP_WRITE:
       a.writer.fill(req, first, end);
@@ -131,11 +139,11 @@ export class PageOpMapper {
   onEvent(e: EngineEvent): void {
     switch (e.type) {
       case 'decode-reserve':
-        this.each(OP_RESERVE, this.prefillNodes + e.node, e.pages, e.req, e.t);
+        this.each(e.cleared ? OP_RESERVE_CLEAR : OP_RESERVE, this.prefillNodes + e.node, e.pages, e.req, e.t);
         return;
       case 'prefill-alloc':
         this.prefillPages.set(e.req, e.pages);
-        this.each(OP_RESERVE, e.node, e.pages, e.req, e.t);
+        this.each(e.cleared ? OP_RESERVE_CLEAR : OP_RESERVE, e.node, e.pages, e.req, e.t);
         return;
       case 'prefill-compute':
         // Prefill writes the pages its computed tokens fill, from the first of its allocation.

@@ -13,6 +13,7 @@ import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
 import { Prng } from './prng.ts';
+import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
 import { TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, type TenantProfile } from './vocab.ts';
 
@@ -215,6 +216,8 @@ export class Simulation {
   private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
+  /** What the pools do to a page when it is handed out or freed (the mitigations' pool rules). */
+  private readonly rules: PoolRules;
 
   constructor(config: EngineConfig, trace: Trace, options: SimulationOptions = {}) {
     const problems = configProblems(config);
@@ -226,6 +229,7 @@ export class Simulation {
     this.trace = trace;
     this.options = { keepEvents: true, audit: true, shortcuts: true, keepResponses: true, ...options };
     this.inputLimit = prefillInputLimit(config);
+    this.rules = poolRules(config.mitigations);
 
     this.tenantNames = trace.tenants.map((t) => t.name);
     const tenantIndex = new Map(this.tenantNames.map((n, i) => [n, i]));
@@ -426,7 +430,7 @@ export class Simulation {
     while (queue.length > 0) {
       const r = this.requests[queue[0]!]!;
       const need = pagesFor(r.prompt, this.config.pageSize);
-      const pages = pool.allocate(need, r.index);
+      const pages = pool.allocate(need, r.index, this.rules.zeroOnAllocate);
       if (!pages) {
         const key = `d${node}:${r.index}`;
         if (!this.blockedLogged.has(key)) {
@@ -438,7 +442,7 @@ export class Simulation {
       queue.shift();
       r.decodePages = pages;
       r.handoff = this.handoffSerial++;
-      this.emit({ t: this.now, type: 'decode-reserve', req: r.index, node, pages: toRanges(pages), pageCount: need });
+      this.emit({ t: this.now, type: 'decode-reserve', req: r.index, node, pages: toRanges(pages), pageCount: need, ...this.clearedOnAllocate() });
       // Destination page ids go to prefill over the control channel; then prefill admission.
       this.queue.push(this.now + this.config.timing.handshakeMs, { kind: 'prefill-admit', req: r.index });
     }
@@ -450,7 +454,7 @@ export class Simulation {
     while (queue.length > 0) {
       const r = this.requests[queue[0]!]!;
       const need = pagesFor(r.computeTokens, this.config.pageSize);
-      const pages = pool.allocate(need, r.index);
+      const pages = pool.allocate(need, r.index, this.rules.zeroOnAllocate);
       if (!pages) {
         const key = `p${node}:${r.index}`;
         if (!this.blockedLogged.has(key)) {
@@ -461,7 +465,7 @@ export class Simulation {
       }
       queue.shift();
       r.prefillPages = pages;
-      this.emit({ t: this.now, type: 'prefill-alloc', req: r.index, node, pages: toRanges(pages), computeTokens: r.computeTokens });
+      this.emit({ t: this.now, type: 'prefill-alloc', req: r.index, node, pages: toRanges(pages), computeTokens: r.computeTokens, ...this.clearedOnAllocate() });
       const ms = (r.computeTokens / this.config.timing.prefillTokensPerSecond) * 1000;
       this.queue.push(this.now + ms, { kind: 'prefill-done', req: r.index });
     }
@@ -508,7 +512,7 @@ export class Simulation {
     KvPool.copyPages(src, srcPages, dst, dstPages, req, r.handoff, this.now);
     r.pagesWritten = srcPages.length;
     this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages.subarray(0, srcPages.length)), pagesWritten: srcPages.length });
-    const clear = this.config.mitigations.clearPagesOnFree === true;
+    const clear = this.rules.zeroOnFree;
     src.free(srcPages, clear);
     this.emit({ t: this.now, type: 'prefill-free', req, node: r.prefillNode, pages: toRanges(srcPages), cleared: clear });
     r.prefillPages = null;
@@ -582,11 +586,16 @@ export class Simulation {
 
   private releaseDecode(r: RequestState): void {
     const pool = this.decodePools[r.decodeNode]!;
-    const clear = this.config.mitigations.clearPagesOnFree === true;
+    const clear = this.rules.zeroOnFree;
     pool.free(r.decodePages!, clear);
     this.emit({ t: this.now, type: 'decode-free', req: r.index, node: r.decodeNode, pages: toRanges(r.decodePages!), cleared: clear });
     r.decodePages = null;
     this.drainDecode(r.decodeNode);
+  }
+
+  /** The `cleared` mark of a reservation, present only under the zero-on-allocate rule. */
+  private clearedOnAllocate(): { cleared?: true } {
+    return this.rules.zeroOnAllocate ? { cleared: true } : {};
   }
 
   private classifier(r: RequestState) {

@@ -44,7 +44,8 @@ describe('the registry of switches', () => {
       const c = CHECKED_CONFIGS.find((x) => x.config.id === s.protocol.id);
       expect(c, s.key).toBeDefined();
       expect(c!.expectHolds, s.key).toEqual(s.protocol.expectHolds);
-      for (const [k, v] of Object.entries(s.protocol.overrides.mitigations ?? {})) expect(c!.config.mitigations[k as keyof typeof c.config.mitigations], s.key).toBe(v);
+      const mitigations = c!.config.mitigations as Record<string, boolean | undefined>;
+      for (const [k, v] of Object.entries(s.protocol.overrides.mitigations ?? {})) expect(mitigations[k], s.key).toBe(v);
     }
     expect(new Set(CHECKED_CONFIGS.map((c) => c.config.id)).size).toBe(CHECKED_CONFIGS.length);
   });

@@ -70,6 +70,8 @@ interface SwitchSpec<K extends string> {
    */
   expect: Expectation;
   protocol: ProtocolCounterpart;
+  /** A rule of the pools this mitigation switches on (they zero pages when freed, or when handed out). */
+  zeroOn?: 'free' | 'allocate';
 }
 
 const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
@@ -118,6 +120,7 @@ const mitigations = [
     hint: { en: 'zero a page\u2019s KV when it goes back on the free list', fr: 'remettre à zéro le KV d\u2019une page quand elle est libérée' },
     fix: { en: 'clear pages on free', fr: 'effacer les pages libérées' },
     overrides: (on) => ({ mitigations: { clearPagesOnFree: on } }),
+    zeroOn: 'free',
     isOn: (c) => c.mitigations.clearPagesOnFree === true,
     expect: 'wrong-output-200',
     protocol: {
@@ -215,6 +218,19 @@ export function overridesOf(switches: Switches): ConfigOverrides {
 /** The switches with one switch set to its fix. */
 export function withFix(switches: Switches, key: SwitchKey): Switches {
   return { ...switches, [key]: fixSetting(key) };
+}
+
+/** The rules every KV pool of a deployment follows, from the mitigations switched on. */
+export interface PoolRules {
+  /** Zero a page's KV when it goes back on the free list. */
+  zeroOnFree: boolean;
+  /** Zero a page's KV when it is handed to a request. */
+  zeroOnAllocate: boolean;
+}
+
+export function poolRules(m: Mitigations): PoolRules {
+  const on = (MITIGATIONS as readonly Switch[]).filter((s) => m[s.key as MitigationKey] === true);
+  return { zeroOnFree: on.some((s) => s.zeroOn === 'free'), zeroOnAllocate: on.some((s) => s.zeroOn === 'allocate') };
 }
 
 /** What the switches of a deployment are. */

@@ -14,6 +14,7 @@
  * decode actually read.
  */
 import type { Mitigations, RejectPath } from '../config.ts';
+import { poolRules } from '../switches.ts';
 
 /** "No request": a free page, or zero-filled / cleared slots. */
 export const NONE = -1;
@@ -257,7 +258,12 @@ function allocate(c: ProtocolConfig, pool: PageCell[], count: number, r: number)
   const pages: number[] = [];
   for (let p = 0; p < pool.length && pages.length < count; p++) if (pool[p]!.owner === NONE) pages.push(p);
   if (pages.length < count) return null;
+  const zero = poolRules(c.mitigations).zeroOnAllocate;
   pages.forEach((p, i) => {
+    if (zero) {
+      pool[p]!.head = NONE;
+      pool[p]!.tail = NONE;
+    }
     // Mutation: an off-by-one leaves the last page handed out on the free list.
     if (c.mutation === 'double-allocation' && i === pages.length - 1) return;
     pool[p]!.owner = r;
@@ -265,14 +271,14 @@ function allocate(c: ProtocolConfig, pool: PageCell[], count: number, r: number)
   return pages;
 }
 
-/** Pages go back on the free list with their contents, unless the clear-on-free mitigation is on. */
+/** Pages go back on the free list with their contents, unless a zero-on-free rule is on. */
 function release(c: ProtocolConfig, pool: PageCell[], pages: number[], r: number): void {
   for (const p of pages) {
     const cell = pool[p]!;
     // Only the holder's own release takes the page back: a stale block table must not free a page
     // that was already handed to someone else.
     if (cell.owner === r) cell.owner = NONE;
-    if (c.mitigations.clearPagesOnFree && (cell.owner === NONE)) {
+    if (poolRules(c.mitigations).zeroOnFree && cell.owner === NONE) {
       cell.head = NONE;
       cell.tail = NONE;
     }
@@ -432,7 +438,7 @@ function prefillDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition
   req.src = [];
   req.prefill = 'finished';
   req.done = 'Success';
-  const cleared = c.mitigations.clearPagesOnFree ? 'cleared' : 'not cleared';
+  const cleared = poolRules(c.mitigations).zeroOnFree ? 'cleared' : 'not cleared';
   return {
     kind: 'prefill-done',
     request: r,
@@ -456,7 +462,7 @@ function decodeDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition 
     release(c, n.decode, req.dst, r);
     req.decode = 'finished';
     req.status = result;
-    const cleared = c.mitigations.clearPagesOnFree ? 'cleared' : 'not cleared';
+    const cleared = poolRules(c.mitigations).zeroOnFree ? 'cleared' : 'not cleared';
     return { kind: 'decode-done', request: r, label: `${DECODE_NODE} gets ${msg}; ${why}; frees ${pages} (${cleared})`, next: n };
   };
   if (req.decode === 'aborting') return free(499, 'prefill has finished writing, so the aborted request can let go of its pages');
