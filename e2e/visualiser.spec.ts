@@ -71,10 +71,12 @@ test.describe('visualiser', () => {
     await expect(page.getByTestId('count-wrong')).toHaveText('0');
     await sw(/Capacity gap/).check();
 
-    await sw(/Clear pages on free/).check();
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
-    await expect(page.getByTestId('count-wrong')).toHaveText('1');
-    await sw(/Clear pages on free/).uncheck();
+    for (const name of [/Clear pages on free/, /Zero pages on allocate/]) {
+      await sw(name).check();
+      await expect(page.getByTestId('count-leaked')).toHaveText('0');
+      await expect(page.getByTestId('count-wrong')).toHaveText('1');
+      await sw(name).uncheck();
+    }
 
     for (const name of [/Per-read integrity check/, /Transferred-length check/]) {
       await sw(name).check();

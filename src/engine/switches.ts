@@ -173,6 +173,28 @@ const mitigations = [
     expect: 'deployment-refused',
     protocol: { id: 'deploy-check', title: 'Buggy path + gap + deployment capacity check', overrides: { mitigations: { deploymentCapacityCheck: true } }, expectHolds: SAFE, note: 'The deployment is refused before it serves: nothing runs, so nothing can leak.' },
   },
+  {
+    key: 'zeroPagesOnAllocate',
+    kind: 'mitigation',
+    code: 'zero',
+    fixCode: 'zero',
+    // What many allocators do (calloc, a GPU driver handing out fresh memory): not in the report.
+    evidence: { model: true },
+    label: { en: 'Zero pages on allocate', fr: 'Mettre les pages à zéro à l\u2019allocation' },
+    hint: { en: 'wipe a page\u2019s KV when it is handed to a request', fr: 'remettre à zéro le KV d\u2019une page quand elle est attribuée à une requête' },
+    fix: { en: 'zero pages on allocate', fr: 'mise à zéro des pages à l\u2019allocation' },
+    overrides: (on) => ({ mitigations: { zeroPagesOnAllocate: on } }),
+    isOn: (c) => c.mitigations.zeroPagesOnAllocate === true,
+    zeroOn: 'allocate',
+    expect: 'wrong-output-200',
+    protocol: {
+      id: 'zero-on-allocate',
+      title: 'Buggy path + gap + zero pages on allocate',
+      overrides: { mitigations: { zeroPagesOnAllocate: true } },
+      expectHolds: { confidentiality: true, integrity: false, exclusiveOwnership: true },
+      note: 'Decode\u2019s reserved pages are zeroed before anything is written: nothing foreign is read, but the request is still answered 200 over zeros.',
+    },
+  },
 ] as const satisfies readonly SwitchSpec<string>[];
 
 export const DEFECTS = defects;

@@ -173,6 +173,7 @@ describe('determinism', () => {
       'per-read': 195,
       'clear-on-free': 178,
       'deploy-check': 1,
+      'zero-on-allocate': 193,
       'abort-race': 2128,
       'abort-fenced': 1848,
       'abort-race-per-read': 2152,
