@@ -14,7 +14,7 @@ import { useApp } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import type { Chapter } from './chapter.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
-import { CHAPTER_BASE, checkpointIndex, runSteps, type Instant, type Localised, type StepHost } from './steps.ts';
+import { CHAPTER_BASE, checkpointIndex, runSteps, type Caption, type Instant, type StepHost } from './steps.ts';
 
 export type RunnerStatus = 'idle' | 'running' | 'checkpoint' | 'done';
 /** A chosen option id, or null when the presenter revealed without an answer. */
@@ -63,7 +63,7 @@ export function useChapterRunner() {
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
   const [status, setStatus] = useState<RunnerStatus>('idle');
-  const [caption, setCaption] = useState<Localised | null>(null);
+  const [caption, setCaption] = useState<Caption | null>(null);
   const [highlight, setHighlight] = useState<HighlightId | null>(null);
   const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
   const [skip, setSkip] = useState(prefersReducedMotion);

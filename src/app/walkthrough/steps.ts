@@ -33,13 +33,16 @@ export type Instant =
   /** A fraction of the whole run, 0 its start and 1 its end. */
   | { fraction: number };
 
+/** A caption; `model` marks one whose figures (a status code, a count) are the model's, not the report's. */
+export type Caption = Localised & { model?: true };
+
 export type Step =
   | { set: StorePatch }
   | { select: string | null }
   | { seek: Instant }
   | { tween: { to: Instant; ms: number } }
   | { wait: number }
-  | { caption: Localised }
+  | { caption: Caption }
   | { highlight: HighlightId | null }
   | { checkpoint: true };
 
@@ -57,7 +60,7 @@ export const CHAPTER_BASE: Partial<UrlState> = {
 
 export interface StepHost {
   apply(patch: StorePatch & { time?: number; selectedRequest?: number | null }): void;
-  caption(text: Localised | null): void;
+  caption(text: Caption | null): void;
   highlight(id: HighlightId | null): void;
   /** Current simulated time (for tweens). */
   time(): number;

@@ -8,14 +8,14 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'A language model reads a prompt once and keeps, for every token, the keys and values its attention will need again: the KV cache. It is what links each new word to the text already read.',
-        fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et valeurs dont son attention aura de nouveau besoin : le cache KV. C\'est ce qui relie chaque nouveau mot au texte déjà traité.',
+        fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et les valeurs dont son attention aura de nouveau besoin : c\'est le cache KV. C\'est lui qui relie chaque nouveau mot au texte déjà traité.',
       },
       evidence: { model: true },
     },
     {
       text: {
-        en: 'On Workers AI, prefill GPUs read the prompt, then hand its KV cache to decode GPUs over RDMA; decode writes the answer.',
-        fr: 'Sur Workers AI, des GPU de préremplissage lisent la requête, puis transmettent son cache KV par RDMA à des GPU de décodage, qui écrivent la réponse.',
+        en: 'On Workers AI, some GPUs prepare the request (prefill), then hand its KV cache over RDMA to other GPUs that produce the response (decode).',
+        fr: 'Sur Workers AI, des processeurs graphiques préparent la requête (la préparation, prefill), puis transmettent son cache KV par RDMA à d\'autres, chargés de produire la réponse (la génération, decode).',
       },
       evidence: { facts: ['F18'] },
     },
@@ -28,7 +28,7 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'Start from the picture, not the bug. Ask who has pasted a long document into a chatbot. Point at one square: one page of KV. Three customers (acme, borealis, cobalt) fill the pools; delta comes later.',
+    en: 'Start from the picture, not the bug. Ask who has pasted a long document into a chatbot. Point at one square: one page of KV. Three customers (acme, borealis, cobalt) fill the memory; delta comes later.',
     fr: 'Partir de l\'image, pas du bogue. Demander qui a déjà collé un long document dans un agent conversationnel. Montrer une case : une page de KV. Trois clients (acme, borealis, cobalt) remplissent la mémoire ; delta viendra plus tard.',
   },
   steps: [
@@ -37,7 +37,7 @@ export const chapter: Chapter = {
     { caption: { en: 'At start-up every page is zero-filled: nobody has written it yet.', fr: 'Au démarrage, chaque page est remplie de zéros : personne ne l\'a encore écrite.' } },
     { highlight: 'grids' },
     { wait: 2500 },
-    { caption: { en: 'Three customers\' requests arrive: prefill writes their KV, decode receives it, page by page.', fr: 'Les requêtes de trois clients arrivent : le préremplissage écrit leur KV, le décodage le reçoit, page par page.' } },
+    { caption: { en: 'Three customers\' requests arrive: prefill writes their KV, decode receives it, page by page.', fr: 'Les requêtes de trois clients arrivent : la préparation écrit leur KV, la génération le reçoit, page par page.' } },
     { tween: { to: WARM, ms: 3000 } },
     { highlight: 'legend' },
     { wait: 2500 },

@@ -7,45 +7,45 @@ export const chapter: Chapter = {
   paragraphs: [
     {
       text: {
-        en: 'GLM 5.3 was advertised with a 1,048,576-token context, but the prefill KV cache could hold only 681,280 tokens. The gap was known before launch.',
-        fr: 'GLM 5.3 annonçait un contexte de 1 048 576 jetons, mais le cache KV de préremplissage ne pouvait en garder que 681 280. L\'écart était connu avant le lancement.',
+        en: 'GLM 5.3 in theory accepted 1,048,576 tokens, but the prefill KV cache could hold only 681,280. The gap was known before launch.',
+        fr: 'En théorie, GLM 5.3 acceptait 1 048 576 jetons, mais le cache KV de préparation ne pouvait en conserver que 681 280. L\'écart était connu avant le lancement.',
       },
       evidence: { facts: ['F14'] },
     },
     {
       text: {
-        en: 'Cloudflare expected SGLang to refuse any longer request cleanly; no check tied the advertised capacity to the memory actually there.',
-        fr: 'Cloudflare comptait sur SGLang pour refuser proprement toute requête plus longue ; aucun contrôle ne liait la capacité annoncée à la mémoire réellement disponible.',
+        en: 'Cloudflare thought SGLang would cleanly refuse any longer request; yet no check tied the advertised capacity to the memory actually available.',
+        fr: 'Cloudflare pensait que SGLang refuserait proprement toute requête plus longue ; aucun contrôle ne liait pourtant la capacité annoncée à la mémoire réellement disponible.',
       },
       evidence: { facts: ['F15'] },
     },
     {
       text: {
-        en: 'Pre-launch tests checked status codes and performance, not whether the text made sense, and they returned apparent success. Every affected request exceeded 681,280 tokens.',
-        fr: 'Les essais avant lancement vérifiaient les codes de réponse et les performances, pas la cohérence du texte, et renvoyaient un succès apparent. Toutes les requêtes touchées dépassaient 681 280 jetons.',
+        en: 'Pre-launch tests had mainly checked status codes and performance, not the coherence of the text, and they returned apparent success. Every affected request exceeded 681,280 tokens.',
+        fr: 'Les essais préalables avaient surtout vérifié les codes de réponse et les performances, pas la cohérence du texte, et ils retournaient un succès apparent. Toutes les demandes affectées dépassaient 681 280 jetons.',
       },
       evidence: { facts: ['F16', 'F4'] },
     },
     {
       text: {
         en: 'The demo\'s over-long prompt (customer delta, 800,000 tokens) is the model\'s choice: any length between the two limits behaves the same.',
-        fr: 'La requête trop longue de la démo (client delta, 800 000 jetons) est un choix du modèle : toute longueur entre les deux limites se comporte de même.',
+        fr: 'La requête trop longue de la démo (client delta, 800 000 jetons) est un choix du modèle : toute longueur comprise entre les deux limites se comporte de même.',
       },
       evidence: { model: true },
     },
   ],
   notes: {
-    en: 'Flip the switch yourself if the room wants to: with the gap closed, the leak counter drops to zero. Stress F16: a 200 with nonsense text passes a status-code test.',
-    fr: 'Basculer l\'interrupteur soi-même si la salle le souhaite : sans l\'écart, le compteur de fuites tombe à zéro. Insister sur F16 : un 200 avec un texte absurde passe un test de codes de réponse.',
+    en: 'Flip the switch yourself if the room wants to: with the gap closed, the leak counter drops to zero. Stress F16: a 200 with nonsense text passes a test that mainly looks at status codes.',
+    fr: 'Basculer l\'interrupteur soi-même si la salle le souhaite : sans l\'écart, le compteur de réponses touchées tombe à zéro. Insister sur F16 : un 200 accompagné d\'un texte absurde passe un test qui regarde surtout les codes de réponse.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster', switches: { capacityGap: false } } },
     { seek: ARRIVAL },
     { highlight: 'defects' },
-    { caption: { en: 'Gap closed: prefill can hold the whole 800,000-token prompt. Nothing leaks.', fr: 'Écart comblé : le préremplissage peut garder les 800 000 jetons. Rien ne fuit.' } },
+    { caption: { en: 'Gap closed: prefill can hold the whole 800,000-token prompt. Nothing leaks.', fr: 'Écart comblé : la préparation peut contenir les 800 000 jetons de la requête. Rien ne fuit.' } },
     { wait: 3500 },
     { set: { switches: { capacityGap: true } } },
-    { caption: { en: 'The real deployment: the same prompt is over the prefill limit.', fr: 'Le déploiement réel : la même requête dépasse la limite du préremplissage.' } },
+    { caption: { en: 'The incident\'s configuration: the same prompt is over the prefill limit.', fr: 'La configuration de l\'incident : la même requête dépasse la limite de la préparation.' } },
     { highlight: 'counters' },
     { wait: 3500 },
   ],

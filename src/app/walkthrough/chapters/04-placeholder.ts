@@ -3,21 +3,28 @@ import { ARRIVAL, BEFORE_ARRIVAL, COMPUTED, OVER_LONG } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'placeholder',
-  title: { en: 'Defect two: rejected, yet sent on with one placeholder token', fr: 'Second défaut : rejetée, mais envoyée avec un jeton provisoire' },
+  title: { en: 'Defect two: rejected, yet sent on with one placeholder token', fr: 'Second défaut : rejetée, mais envoyée plus loin avec un jeton provisoire' },
   paragraphs: [
     {
       text: {
-        en: 'With prefill and decode on separate machines, SGLang marked an over-large request as rejected, but it went on with provisional content of a single token. The client got a success instead of the error.',
-        fr: 'Avec préremplissage et décodage sur des machines distinctes, SGLang marquait une requête trop grande comme rejetée, mais elle poursuivait son trajet avec un contenu provisoire d\'un seul jeton. Le client recevait un succès au lieu de l\'erreur.',
+        en: 'With prefill and decode on separate machines, SGLang marked an over-large request as rejected, but it still went on its way with provisional content of a single token. The client got a successful response instead of the expected error.',
+        fr: 'Lorsque préparation et génération fonctionnaient sur des machines distinctes, SGLang marquait une requête trop grande comme rejetée, mais elle poursuivait malgré tout son trajet avec un contenu provisoire d\'un seul jeton. Le client recevait une réponse réussie plutôt que l\'erreur prévue.',
       },
       evidence: { facts: ['F17'] },
     },
     {
       text: {
-        en: 'A public SGLang issue describes the same path: the aborted input is replaced by one placeholder token and still handed to decode.',
-        fr: 'Un ticket public de SGLang décrit le même chemin : l\'entrée abandonnée est remplacée par un jeton provisoire et tout de même confiée au décodage.',
+        en: 'A public SGLang issue describes a similar path: an aborted input is replaced by one placeholder token and still handed to decode. The report does not name it.',
+        fr: 'Un ticket public de SGLang décrit un chemin semblable : une entrée abandonnée est remplacée par un jeton provisoire et tout de même confiée à la génération. Le rapport ne le cite pas.',
       },
       evidence: { background: ['B1'] },
+    },
+    {
+      text: {
+        en: 'In SGLang\'s code the rejected request\'s input becomes the single token 0, "to skip the long prefill", as a comment says; the request itself stays queued.',
+        fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, reste dans la file.',
+      },
+      evidence: { background: ['B9'] },
     },
     {
       text: {
@@ -28,19 +35,19 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'The placeholder was meant "to skip the long prefill". The mistake is that the request stays queued: prefill now sees a one-token request, which passes every capacity check.',
-    fr: 'Le jeton provisoire servait à « sauter le long préremplissage ». L\'erreur : la requête reste en file. Le préremplissage voit alors une requête d\'un jeton, qui passe tous les contrôles de capacité.',
+    en: 'The mistake is that the request stays queued: prefill now sees a one-token request, which passes every capacity check.',
+    fr: 'L\'erreur : la requête reste dans la file. La préparation voit alors une requête d\'un seul jeton, qui passe tous les contrôles de capacité.',
   },
   checkpoint: {
-    question: { en: 'Delta sent 800,000 tokens, over the limit. How many tokens will prefill compute?', fr: 'Delta a envoyé 800 000 jetons, au-delà de la limite. Combien de jetons le préremplissage va-t-il calculer ?' },
+    question: { en: 'Delta sent 800,000 tokens, over the limit. How many tokens will prefill compute?', fr: 'Delta a envoyé 800 000 jetons, au-delà de la limite. Combien de jetons la préparation va-t-elle calculer ?' },
     options: [
       { id: 'all', label: { en: '800,000: all of them', fr: '800 000 : tous' } },
-      { id: 'cap', label: { en: '681,280: as many as fit', fr: '681 280 : autant qu\'il en tient' } },
+      { id: 'cap', label: { en: '681,280: as many as fit', fr: '681 280 : autant qu\'elle peut en contenir' } },
       { id: 'one', label: { en: 'One', fr: 'Un seul' } },
       { id: 'none', label: { en: 'None: the client gets HTTP 400', fr: 'Aucun : le client reçoit HTTP 400' } },
     ],
     answer: 'one',
-    explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête en file.' },
+    explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête dans la file.' },
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster' } },
@@ -51,11 +58,11 @@ export const chapter: Chapter = {
     { set: { view: 'transfer' } },
     { seek: ARRIVAL },
     { highlight: 'steps' },
-    { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours en file.' } },
+    { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { wait: 3000 },
     { tween: { to: COMPUTED, ms: 2000 } },
     { highlight: 'computed-tokens' },
-    { caption: { en: 'Prefill computes one token: every capacity check passes.', fr: 'Le préremplissage calcule un jeton : tous les contrôles de capacité passent.' } },
+    { caption: { en: 'Prefill computes one token: every capacity check passes.', fr: 'La préparation calcule un seul jeton : tous les contrôles de capacité passent.' } },
     { wait: 3000 },
   ],
 };

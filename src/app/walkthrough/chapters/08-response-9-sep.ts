@@ -7,35 +7,35 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'On 8 September researcher Gadi Evron (Knostic) reported through HackerOne that very long requests sometimes received text from other sessions. Cloudflare began checking the next day.',
-        fr: 'Le 8 septembre, le chercheur Gadi Evron (Knostic) a signalé par HackerOne que de très longues requêtes recevaient parfois du texte d\'autres sessions. Cloudflare a commencé ses vérifications le lendemain.',
+        fr: 'Le 8 septembre, le chercheur Gadi Evron (Knostic) a signalé par HackerOne que de très longues requêtes recevaient parfois du texte provenant d\'autres sessions. Cloudflare a commencé ses vérifications le lendemain.',
       },
       evidence: { facts: ['F7', 'F8'] },
     },
     {
       text: {
-        en: 'Two independent accounts reproduced the leak in under 25 minutes. An incident was declared at 13:22 UTC; the model was made private 38 minutes later, so new requests failed.',
-        fr: 'Deux comptes indépendants ont reproduit la fuite en moins de 25 minutes. Un incident a été déclaré à 13 h 22 UTC ; le modèle a été rendu privé 38 minutes plus tard, et les nouvelles requêtes échouaient.',
+        en: 'Two independent accounts let the team reproduce the leak in under 25 minutes. An incident was declared at 13:22 UTC; the model was made private 38 minutes later, which made new requests fail.',
+        fr: 'Deux comptes indépendants ont permis à l\'équipe de reproduire la fuite en moins de vingt-cinq minutes. Un incident a été déclaré à 13 h 22 UTC ; le modèle a été rendu privé trente-huit minutes plus tard, ce qui faisait échouer les nouvelles demandes.',
       },
       evidence: { facts: ['F9', 'F10', 'F11'] },
     },
     {
       text: {
-        en: 'The root cause was identified at 14:35. GLM 5.3 was public again at 19:40, after configuration and engine changes tested with the researcher\'s script and Cloudflare\'s own canary markers.',
-        fr: 'La cause principale a été identifiée à 14 h 35. GLM 5.3 est redevenu public à 19 h 40, après des changements de réglage et de moteur testés avec le script du chercheur et les marqueurs témoins de Cloudflare.',
+        en: 'The root cause was identified at 14:35. GLM 5.3 was public again at 19:40, after configuration and engine changes tested with the researcher\'s script and Cloudflare\'s own detection markers.',
+        fr: 'La cause principale a été identifiée à 14 h 35. GLM 5.3 est redevenu public à 19 h 40, après des changements de réglage et de moteur testés avec le script du chercheur et les propres marqueurs de détection de Cloudflare.',
       },
       evidence: { facts: ['F12', 'F13', 'F22'] },
     },
     {
       text: {
-        en: 'When on 9 September checking began, and when the test requests ran, are not in the report.',
-        fr: 'L\'heure du début des vérifications le 9 septembre, et celle des requêtes de test, ne figurent pas dans le rapport.',
+        en: 'At what time on 9 September checking began, when the test requests ran, and whether the reproduction came before the declaration are not in the report: the replay places them by assumption (A6, A7).',
+        fr: 'L\'heure du début des vérifications le 9 septembre, celle des requêtes de test, et si la reproduction a précédé la déclaration ne figurent pas dans le rapport : la reconstitution les place par hypothèse (A6, A7).',
       },
       evidence: { model: true },
     },
   ],
   notes: {
-    en: 'Walk the milestones on the timeline left to right. From declaration to private: 38 minutes. Making the model private stopped the leak by failing every request, not by fixing it.',
-    fr: 'Parcourir les jalons de la chronologie de gauche à droite. De la déclaration à la mise en privé : 38 minutes. Rendre le modèle privé a arrêté la fuite en faisant échouer toutes les requêtes, pas en la corrigeant.',
+    en: 'Walk the milestones on the timeline left to right. From declaration to private: 38 minutes. Making the model private stopped the leak by failing every new request, not by fixing it.',
+    fr: 'Parcourir les jalons de la chronologie de gauche à droite. De la déclaration à la mise en privé : trente-huit minutes. Rendre le modèle privé a arrêté la fuite en faisant échouer toutes les nouvelles requêtes, pas en la corrigeant.',
   },
   scenario: 'incident',
   steps: [
@@ -48,7 +48,7 @@ export const chapter: Chapter = {
     { caption: { en: '14:00: the model is private; new requests fail.', fr: '14 h 00 : le modèle est privé ; les nouvelles requêtes échouent.' } },
     { wait: 3000 },
     { seek: { milestone: 'public' } },
-    { caption: { en: '19:40: public again, with the fixed configuration and engine.', fr: '19 h 40 : de nouveau public, avec le réglage et le moteur corrigés.' } },
+    { caption: { en: '19:40: public again, with the configuration and the engine changed.', fr: '19 h 40 : de nouveau public, réglage et moteur modifiés.' } },
     { wait: 3000 },
   ],
 };

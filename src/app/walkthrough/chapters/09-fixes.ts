@@ -3,33 +3,40 @@ import { ANSWERED, OVER_LONG } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'fixes',
-  title: { en: 'The fixes, and what is still open', fr: 'Les correctifs, et ce qui reste ouvert' },
+  title: { en: 'The fixes, and what is still open', fr: 'Les correctifs, et ce qui reste à faire' },
   paragraphs: [
     {
       text: {
         en: 'The final configuration gives the prefill cache about 2.04 million tokens, and SGLang was changed so that a rejected request stops before any memory reservation or transfer.',
-        fr: 'La configuration finale porte le cache de préremplissage à environ 2,04 millions de jetons, et SGLang a été modifié pour qu\'une requête rejetée s\'arrête avant toute réservation ou transmission de mémoire.',
+        fr: 'La configuration finale porte le cache de préparation à environ 2,04 millions de jetons, et SGLang a été modifié pour qu\'une requête rejetée s\'arrête avant toute réservation ou transmission de mémoire.',
       },
       evidence: { facts: ['F23', 'F24'] },
     },
     {
       text: {
-        en: 'Still open: capacity checks and protections now cover all SGLang deployments and the maintainers shipped successive fixes, but some integrity checks do not yet cover every model architecture; work continues on per-read memory checks and on formal verification of the transfer protocol.',
-        fr: 'Encore ouvert : contrôles de capacité et protections couvrent désormais tous les déploiements SGLang et les mainteneurs ont publié des corrections successives, mais certaines vérifications d\'intégrité ne couvrent pas encore toutes les architectures ; le travail continue sur des contrôles à chaque lecture et sur la vérification formelle du protocole de transfert.',
+        en: 'Done: Cloudflare applied capacity checks and several protections to all its SGLang deployments, and the maintainers published successive fixes.',
+        fr: 'C\'est fait : Cloudflare a appliqué des contrôles de capacité et plusieurs protections à tous ses déploiements SGLang, et les mainteneurs ont publié des corrections successives.',
       },
       evidence: { facts: ['F26'] },
     },
     {
       text: {
-        en: 'Cloudflare saw no sign of deliberate exploitation; the report does not state the exact content exposed, how many customers were affected, or what their systems kept.',
-        fr: 'Cloudflare ne voit aucun indice d\'exploitation délibérée ; le rapport ne précise ni le contenu exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont conservé.',
+        en: 'Still open: some integrity checks do not yet cover every model architecture; work continues on checks at every memory read and on formal verification of the transfer protocol, and Cloudflare acknowledges that gaps may remain.',
+        fr: 'Reste à faire : certaines vérifications d\'intégrité ne couvrent pas encore toutes les architectures de modèles ; le travail se poursuit sur des contrôles à chaque lecture mémoire et sur la vérification formelle du protocole de transfert, et Cloudflare reconnaît que des lacunes pourront subsister.',
+      },
+      evidence: { facts: ['F26'] },
+    },
+    {
+      text: {
+        en: 'Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept.',
+        fr: 'Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver.',
       },
       evidence: { facts: ['F25'] },
     },
     {
       text: {
-        en: 'Upstream, SGLang PR #38935 retires rejected requests at admission on both sides, before any handshake.',
-        fr: 'En amont, la PR #38935 de SGLang retire les requêtes rejetées dès l\'admission, des deux côtés, avant toute poignée de main.',
+        en: 'Upstream, SGLang PR #38935, described on 10 September, retires rejected requests at admission on both sides, before any handshake. It is SGLang\'s change, not necessarily the one Cloudflare had live at 19:40 on 9 September.',
+        fr: 'En amont, la PR #38935 de SGLang, décrite le 10 septembre, retire les requêtes rejetées dès l\'admission, des deux côtés, avant tout échange. C\'est le changement de SGLang, pas forcément celui que Cloudflare avait mis en service à 19 h 40 le 9 septembre.',
       },
       evidence: { background: ['B3'] },
     },
@@ -47,13 +54,13 @@ export const chapter: Chapter = {
       { id: 'right', label: { en: 'The right answer', fr: 'La bonne réponse' } },
     ],
     answer: 'wrong',
-    explain: { en: 'No leak, still HTTP 200, still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200, toujours faux : le décodage lit des pages à zéro comme si c\'était la requête.' },
+    explain: { en: 'No leak, still HTTP 200, still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200, toujours faux : la génération lit des pages à zéro comme si elles contenaient la requête.' },
   },
   steps: [
     { set: { scenario: 'demo', view: 'response' } },
     { select: OVER_LONG },
     { seek: ANSWERED },
-    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite en HTTP 200.' } },
+    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite, en HTTP 200.' } },
     { checkpoint: true },
     { set: { switches: { clearPagesOnFree: true } } },
     { highlight: 'response-leak' },
@@ -61,11 +68,11 @@ export const chapter: Chapter = {
     { wait: 3500 },
     { set: { switches: { clearPagesOnFree: false, buggyRejectPath: false }, view: 'transfer' } },
     { highlight: 'transfer-status' },
-    { caption: { en: 'Fixed reject path: HTTP 400 before any reservation (F24).', fr: 'Rejet corrigé : HTTP 400 avant toute réservation (F24).' } },
+    { caption: { en: 'Fixed reject path: the request stops before any reservation (F24). The HTTP 400 it gets is the model\'s status code, not the report\'s.', fr: 'Chemin de rejet corrigé : la requête s\'arrête avant toute réservation (F24). Le code HTTP 400 qu\'elle reçoit est celui du modèle, pas du rapport.', model: true } },
     { wait: 3500 },
     { set: { switches: { buggyRejectPath: true, capacityGap: false }, view: 'response' } },
     { highlight: 'response-leak' },
-    { caption: { en: 'Enough prefill capacity: the prompt is served for real (F23).', fr: 'Capacité de préremplissage suffisante : la requête est vraiment servie (F23).' } },
+    { caption: { en: 'Enough prefill capacity: the prompt is served for real (F23).', fr: 'Capacité de préparation suffisante : la requête est vraiment servie (F23).' } },
     { wait: 3500 },
   ],
 };

@@ -3,12 +3,12 @@ import { OVER_LONG, TRANSFER_DONE } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'same-family',
-  title: { en: 'The same family: memory handed on without being cleared', fr: 'La même famille : une mémoire transmise sans être effacée' },
+  title: { en: 'The same family: state handed to the wrong party', fr: 'La même famille : un état remis au mauvais destinataire' },
   paragraphs: [
     {
       text: {
-        en: 'ChatGPT, 20 March 2023: a cancelled request left a pooled Redis connection one reply behind, so some users saw others\' chat titles and, for 1.2% of Plus subscribers active in a nine-hour window, partial payment data.',
-        fr: 'ChatGPT, 20 mars 2023 : une requête annulée a laissé une connexion Redis partagée en retard d\'une réponse ; des utilisateurs ont vu les titres de conversation d\'autres et, pour 1,2 % des abonnés Plus actifs pendant neuf heures, des données de paiement partielles.',
+        en: 'ChatGPT, 20 March 2023: a cancelled request left a pooled Redis connection one reply behind (a bug in the redis-py client). Some users could see the titles of others\' chats, and OpenAI wrote that payment-related information of 1.2% of Plus subscribers active in a nine-hour window may have been visible to others.',
+        fr: 'ChatGPT, 20 mars 2023 : une requête annulée a laissé une connexion Redis partagée en retard d\'une réponse (un bogue du client redis-py). Des utilisateurs ont pu voir les titres des conversations d\'autres, et OpenAI a écrit que des informations de paiement de 1,2 % des abonnés Plus actifs pendant neuf heures ont pu être visibles par d\'autres.',
       },
       evidence: { background: ['B5'] },
     },
@@ -22,28 +22,28 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'LeftoverLocals, 2024 (CVE-2023-4969): GPU local memory was not cleared between kernels, so a co-resident process could read another\'s LLM session.',
-        fr: 'LeftoverLocals, 2024 (CVE-2023-4969) : la mémoire locale des GPU n\'était pas effacée entre deux noyaux, si bien qu\'un processus voisin pouvait lire la session LLM d\'un autre.',
+        fr: 'LeftoverLocals, 2024 (CVE-2023-4969) : la mémoire locale des GPU n\'était pas effacée entre deux noyaux de calcul, si bien qu\'un processus voisin pouvait lire la session de modèle de langage d\'un autre.',
       },
       evidence: { background: ['B7'] },
     },
     {
       text: {
-        en: 'The common thread, as this project reads it: a shared resource is reused across customers and trusted to hold only the current owner\'s data, with nothing that checks who wrote what is read.',
-        fr: 'Le fil commun, selon la lecture de ce projet : une ressource partagée est réutilisée d\'un client à l\'autre et crue ne contenir que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
+        en: 'The common thread, as this project reads it: state meant for one party (a reply on a connection, a buffer, GPU memory, a KV page) reaches another, because a shared resource is reused and trusted to hold only the current owner\'s data, with nothing that checks who wrote what is read.',
+        fr: 'Le fil commun, selon la lecture de ce projet : un état destiné à l\'un (une réponse sur une connexion, un tampon, de la mémoire de GPU, une page KV) parvient à un autre, parce qu\'une ressource partagée est réutilisée et crue ne contenir que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
       },
       evidence: { model: true },
     },
   ],
   notes: {
-    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read ownership check fails closed.',
-    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs systèmes réutilisent un tampon, une connexion ou une page entre clients, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle de propriété à chaque lecture échoue proprement.',
+    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read ownership check stops the request with an error instead of answering. Then open the list of what the report says, what we assume and what nobody knows.',
+    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs propres systèmes réutilisent un tampon, une connexion ou une page d\'un client à l\'autre, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle de propriété à chaque lecture arrête la requête sur une erreur au lieu de répondre. Ouvrir ensuite la liste de ce que dit le rapport, de ce que nous supposons et de ce que personne ne sait.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster', compare: 'perReadIntegrityCheck' } },
     { select: OVER_LONG },
     { seek: TRANSFER_DONE },
     { highlight: 'timeline' },
-    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request fails closed.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête échoue proprement.' } },
+    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.' } },
     { wait: 4000 },
   ],
 };
