@@ -105,7 +105,7 @@ const defects = [
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
     expect: 'served-correctly',
-    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation (PR #38935, F24).' },
+    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation: the behaviour the report describes (F24); upstream, PR #38935 (merged 10 Sep) does this.' },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
 
@@ -157,7 +157,7 @@ const mitigations = [
     overrides: (on) => ({ mitigations: { transferredLengthCheck: on } }),
     isOn: (c) => c.mitigations.transferredLengthCheck === true,
     expect: 'failed-closed',
-    protocol: { id: 'length-check', title: 'Buggy path + gap + transferred-length check', overrides: { mitigations: { transferredLengthCheck: true } }, expectHolds: SAFE, note: 'Decode compares pages written with pages reserved (PR #38704\u2019s idea) and fails closed.' },
+    protocol: { id: 'length-check', title: 'Buggy path + gap + transferred-length check', overrides: { mitigations: { transferredLengthCheck: true } }, expectHolds: SAFE, note: 'Decode compares pages written with pages reserved (the idea of PR #38704, still open) and fails closed.' },
   },
   {
     key: 'deploymentCapacityCheck',

@@ -1,10 +1,164 @@
-/** UTC formatting, the way the report gives times ("9 Sep 13:22 UTC"). */
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/**
+ * Numbers, dates and times in the page's language, through `Intl` (never a hand-made month list or a
+ * fixed `en-US`). Every view that shows a number or an instant formats it here, so the French page
+ * reads « 800 000 » (with the narrow no-break space French uses), « jeu. 27 août » and
+ * « 0,123 s », and the English page "800,000", "Thu 27 Aug" and "0.123 s".
+ *
+ * Times are always UTC, as the report gives them; the helpers say so ("UTC") where a reader could
+ * take them for local time. Formatters are cached per language and options.
+ */
+import { timeFormatLocale, utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcYear, type TimeLocaleDefinition, type TimeLocaleObject } from 'd3';
 
-export function formatUtc(epochMs: number, withSeconds = true): string {
-  const d = new Date(epochMs);
-  const hh = String(d.getUTCHours()).padStart(2, '0');
-  const mm = String(d.getUTCMinutes()).padStart(2, '0');
-  const ss = String(d.getUTCSeconds()).padStart(2, '0');
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${hh}:${mm}${withSeconds ? `:${ss}` : ''} UTC`;
+export type Lang = 'en' | 'fr';
+
+/** The BCP 47 locale each page language formats with (British English: "27 Aug 2026", as the report's dates read). */
+export const LOCALES: Record<Lang, string> = { en: 'en-GB', fr: 'fr-FR' };
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(lang: Lang, opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${lang}:${JSON.stringify(opts)}`;
+  let f = numberFormats.get(key);
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(LOCALES[lang], opts)));
+  return f;
+}
+
+function dateFormat(lang: Lang, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${lang}:${JSON.stringify(opts)}`;
+  let f = dateFormats.get(key);
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(LOCALES[lang], { timeZone: 'UTC', ...opts })));
+  return f;
+}
+
+/**
+ * A number in the page's language: `formatNumber(1048576, 'fr')` is « 1 048 576 » (narrow no-break
+ * spaces), `formatNumber(0.5, 'fr', { minimumFractionDigits: 3 })` is « 0,500 ». Options are
+ * `Intl.NumberFormat`'s.
+ */
+export function formatNumber(n: number, lang: Lang, opts?: Intl.NumberFormatOptions): string {
+  if (!Number.isFinite(n)) return '—';
+  return numberFormat(lang, opts).format(n);
+}
+
+/** A count with a fixed number of decimals: `formatFixed(12.34, 'fr', 1)` is « 12,3 ». */
+export function formatFixed(n: number, lang: Lang, digits: number): string {
+  return formatNumber(n, lang, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Scientific notation: `formatScientific(1.234e-7, 'fr', 2)` is « 1,23E-7 ». */
+export function formatScientific(n: number, lang: Lang, digits = 2): string {
+  return formatNumber(n, lang, { notation: 'scientific', minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A duration in milliseconds, one decimal under 10 ms: « 8,4 ms », "123 ms". */
+export function formatMs(ms: number, lang: Lang): string {
+  if (!Number.isFinite(ms)) return '—';
+  return `${formatFixed(ms, lang, ms < 10 ? 1 : 0)} ms`;
+}
+
+/** Seconds with three decimals and a sign, for offsets within one request's handoff: "+0.125 s", « +0,125 s ». */
+export function formatOffsetSeconds(ms: number, lang: Lang): string {
+  return `${ms < 0 ? '−' : '+'}${formatFixed(Math.abs(ms) / 1000, lang, 3)} s`;
+}
+
+export interface UtcOptions {
+  /** Show the seconds (default true). */
+  seconds?: boolean;
+  /** Show the date (default true); false gives the time of day alone. */
+  date?: boolean;
+  /** Show the year with the date (default true). */
+  year?: boolean;
+  /** Show the weekday with the date (default false). */
+  weekday?: boolean;
+  /** Append " UTC" (default true). */
+  utc?: boolean;
+}
+
+function part(parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTypes): string {
+  return parts.find((p) => p.type === type)?.value ?? '';
+}
+
+/**
+ * An instant in UTC, in the page's language: `formatUtc(ms, 'en')` is "27 Aug 2026 08:43:25 UTC",
+ * `formatUtc(ms, 'fr')` « 27 août 2026 08:43:25 UTC »; with `{ seconds: false, year: false }`
+ * "9 Sept 13:22 UTC". The day, month and weekday names come from `Intl`; the order is the same in
+ * both languages (day, month, year, time), which is how both the report and British English write it.
+ */
+export function formatUtc(epochMs: number, lang: Lang, opts: UtcOptions = {}): string {
+  const { seconds = true, date = true, year = true, weekday = false, utc = true } = opts;
+  const out: string[] = [];
+  if (date) out.push(formatUtcDay(epochMs, lang, { year, weekday }));
+  const parts = dateFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(epochMs);
+  out.push(`${part(parts, 'hour')}:${part(parts, 'minute')}${seconds ? `:${part(parts, 'second')}` : ''}`);
+  if (utc) out.push('UTC');
+  return out.join(' ');
+}
+
+/**
+ * A UTC day: `formatUtcDay(ms, 'fr', { weekday: true })` is « jeu. 27 août 2026 »; `{ year: false }`
+ * drops the year. Accepts epoch ms or an ISO date (`2026-09-09`).
+ */
+export function formatUtcDay(day: number | string, lang: Lang, opts: { year?: boolean; weekday?: boolean; month?: 'short' | 'long' } = {}): string {
+  const ms = typeof day === 'number' ? day : Date.parse(day.length === 10 ? `${day}T00:00:00Z` : day);
+  const { year = true, weekday = false, month = 'short' } = opts;
+  const parts = dateFormat(lang, { weekday: 'short', day: 'numeric', month, year: 'numeric' }).formatToParts(ms);
+  return [weekday ? part(parts, 'weekday') : '', part(parts, 'day'), part(parts, 'month'), year ? part(parts, 'year') : ''].filter(Boolean).join(' ');
+}
+
+/**
+ * A range of whole UTC days, for facts the report dates to the day only: « 8 sept. 2026 » for one
+ * day, "27 Aug – 9 Sept 2026" for several.
+ */
+export function formatUtcDayRange(fromIso: string, toIso: string, lang: Lang): string {
+  if (fromIso === toIso) return formatUtcDay(fromIso, lang);
+  return `${formatUtcDay(fromIso, lang, { year: fromIso.slice(0, 4) !== toIso.slice(0, 4) })} – ${formatUtcDay(toIso, lang)}`;
+}
+
+function names(lang: Lang, opts: Intl.DateTimeFormatOptions, dates: number[]): string[] {
+  const f = dateFormat(lang, opts);
+  return dates.map((d) => f.format(d));
+}
+
+const locales = new Map<Lang, TimeLocaleObject>();
+
+/**
+ * A d3 time locale for the page's language, with the day and month names taken from `Intl` (so
+ * d3's `%a %b` read « jeu. août » in French) and a 24-hour clock in both languages.
+ */
+export function timeLocale(lang: Lang): TimeLocaleObject {
+  let l = locales.get(lang);
+  if (l) return l;
+  const sundays = Array.from({ length: 7 }, (_, i) => Date.UTC(2026, 0, 4 + i));
+  const months = Array.from({ length: 12 }, (_, i) => Date.UTC(2026, i, 15));
+  const definition: TimeLocaleDefinition = {
+    dateTime: '%e %b %Y %H:%M:%S',
+    date: '%d/%m/%Y',
+    time: '%H:%M:%S',
+    periods: ['AM', 'PM'],
+    days: names(lang, { weekday: 'long' }, sundays) as TimeLocaleDefinition['days'],
+    shortDays: names(lang, { weekday: 'short' }, sundays) as TimeLocaleDefinition['shortDays'],
+    months: names(lang, { month: 'long' }, months) as TimeLocaleDefinition['months'],
+    shortMonths: names(lang, { month: 'short' }, months) as TimeLocaleDefinition['shortMonths'],
+  };
+  l = timeFormatLocale(definition);
+  locales.set(lang, l);
+  return l;
+}
+
+/**
+ * The tick format of a UTC time axis in the page's language: d3's multi-scale rule (seconds, minutes,
+ * hours, days, months, years), with a 24-hour clock and the day before the month: "Thu 27 Aug",
+ * « jeu. 27 août », "13:00", « sept. ». Pass it to `axis.tickFormat`.
+ */
+export function timeAxisFormat(lang: Lang): (date: Date) => string {
+  const l = timeLocale(lang);
+  const ms = l.utcFormat('.%L');
+  const sec = l.utcFormat(':%S');
+  const hm = l.utcFormat('%H:%M');
+  const day = l.utcFormat('%a %-d %b');
+  const month = l.utcFormat('%B');
+  const year = l.utcFormat('%Y');
+  return (date) =>
+    (utcSecond(date) < date ? ms : utcMinute(date) < date ? sec : utcHour(date) < date ? hm : utcDay(date) < date ? hm : utcMonth(date) < date ? day : utcYear(date) < date ? month : year)(date);
 }

@@ -81,7 +81,7 @@ export const CHECKED_CONFIGS: CheckedConfig[] = [
   {
     config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: 'unfenced', requests: RACE_REQUESTS }),
     expectHolds: LEAKS,
-    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (PR #35049).',
+    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the race of PR #35049).',
   },
   {
     config: config('abort-fenced', 'Fixed path + gap + decode abort, late writes fenced', { rejectPath: 'fixed', decodeAbort: 'fenced', requests: RACE_REQUESTS }),
