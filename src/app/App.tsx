@@ -1,8 +1,10 @@
 import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
-import { milestoneStartMs } from '../data/facts.ts';
 import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
-import { translate, useT } from './i18n/i18n.ts';
+import { pick, translate, useT } from './i18n/i18n.ts';
+import { formatUtcDayRange } from './i18n/format.ts';
+import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
+import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { useApp, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
@@ -11,8 +13,10 @@ import { Controls } from './views/controls/Controls.tsx';
 import { ResponseView } from './views/response/ResponseView.tsx';
 import { FactBadge } from './views/shared/Evidence.tsx';
 import { RunProgress } from './views/shared/RunProgress.tsx';
+import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
 import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
+import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 
@@ -49,7 +53,7 @@ function Headline() {
   if (!f2) return null;
   return (
     <p className="headline">
-      {lang === 'fr' ? f2.fr : f2.en} <FactBadge id="F2" />
+      {pick(lang, f2.en, f2.fr)} <FactBadge id="F2" />
     </p>
   );
 }
@@ -65,6 +69,7 @@ function Header() {
   const scenario = useApp((s) => s.scenario);
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
+  const range = formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang);
   return (
     <header className="site-header">
       <div>
@@ -74,12 +79,15 @@ function Header() {
       </div>
       <div className="header-controls">
         <WalkthroughButton />
+        <button type="button" onClick={focusEvidence} aria-controls={EVIDENCE_ID} data-testid="evidence-open">
+          {t('evidenceOpen')}
+        </button>
         <label>
           {t('scenario')}{' '}
           <select value={scenario} onChange={(e) => set({ scenario: e.target.value as ScenarioName, time: 0, selectedRequest: null, selectedPage: null })} data-testid="scenario">
             {SCENARIO_NAMES.map((name) => (
               <option key={name} value={name}>
-                {t(SCENARIO_LABEL[name])}
+                {t(SCENARIO_LABEL[name], { range })}
               </option>
             ))}
           </select>
@@ -99,6 +107,7 @@ function Header() {
 export function App() {
   const t = useT();
   const view = useApp((s) => s.view);
+  const scenario = useApp((s) => s.scenario);
   const set = useApp((s) => s.set);
   const lang = useApp((s) => s.lang);
   const main = useMainRun();
@@ -107,12 +116,9 @@ export function App() {
   const facts = useFacts();
   const milestones: Milestone[] = useMemo(
     () =>
-      (facts.data?.timeline() ?? []).map((m) => ({
-        epochMs: milestoneStartMs(m),
-        id: m.factId,
-        label: `${m.factId} · ${lang === 'fr' ? m.labelFr : m.labelEn} (${m.precision === 'day' ? m.date : `${m.date} ${m.time} UTC`})`,
-      })),
-    [facts.data, lang],
+      // The report's milestones belong to the incident window; the demo and the matrix are the model's alone.
+      facts.data && scenario === 'incident' ? timelineMilestones(facts.data, lang) : [],
+    [facts.data, lang, scenario],
   );
   const autoTimed = useRef(OPENED_SITUATED);
 
@@ -157,6 +163,9 @@ export function App() {
       <a className="skip" href="#views">
         {t('skipToViews')}
       </a>
+      <a className="skip" href={`#${EVIDENCE_ID}`}>
+        {t('skipToEvidence')}
+      </a>
       <Header />
       <Notices />
       <Suspense fallback={null}>
@@ -167,7 +176,13 @@ export function App() {
           {main.error?.message}
         </p>
       ) : null}
-      {main.progress ? <RunProgress progress={main.progress} label={t('replaying')} /> : null}
+      {main.progress ? (
+        <RunProgress
+          progress={main.progress}
+          label={scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')}
+          startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
+        />
+      ) : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
       <main className="layout">
         <Controls run={run} compare={compare.data} />
@@ -211,6 +226,7 @@ export function App() {
           </div>
         </div>
       </main>
+      <EvidencePanel />
     </>
   );
 }

@@ -6,10 +6,12 @@
  */
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useT } from '../i18n/i18n.ts';
+import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
+import { SourceRef } from '../views/shared/Evidence.tsx';
+import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
@@ -17,6 +19,9 @@ import { useChapterRunner, type Answer } from './runner.ts';
 import './walkthrough.css';
 
 const CHAPTER_COUNT = CHAPTERS.length;
+
+/** A chapter's text in the page's language (French typeset). */
+const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
 
 function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
   const t = useT();
@@ -34,7 +39,11 @@ function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
   );
 }
 
-/** Every fact and source the chapter rests on: the report's French sentence as written, or the address. */
+/**
+ * Every fact and source the chapter rests on. A fact shows in the page's language; in English its
+ * French original, the report's sentence as written, follows on the next line. A public source
+ * shows what it says and its address.
+ */
 function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIndex | null; lang: Language }) {
   const t = useT();
   const facts = [...new Set(chapter.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
@@ -50,9 +59,18 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
             <li key={id} data-fact={id}>
               <b>{id}</b>{' '}
               {f ? (
-                <q lang="fr" className="quote">
-                  {f.quote}
-                </q>
+                <>
+                  {lang === 'en' ? (
+                    <>
+                      {f.en}
+                      <br />
+                      <span className="hint">{t('evidenceFrenchOriginal')} </span>
+                    </>
+                  ) : null}
+                  <q lang="fr" className="quote">
+                    {f.quote}
+                  </q>
+                </>
               ) : (
                 <span className="hint">({t('walkQuoteMissing')})</span>
               )}
@@ -62,8 +80,16 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
         {background.map((id) => {
           const b = index?.background(id);
           return (
-            <li key={id} data-background={id}>
-              <b>{id}</b> {b ? <>{b[lang]} <a href={b.url} rel="noreferrer">{b.url}</a></> : <span className="hint">({t('walkQuoteMissing')})</span>}
+            <li key={id}>
+              {b ? (
+                <>
+                  {pick(lang, b.en, b.fr)} <SourceRef id={id} />
+                </>
+              ) : (
+                <>
+                  <b>{id}</b> <span className="hint">({t('walkQuoteMissing')})</span>
+                </>
+              )}
             </li>
           );
         })}
@@ -94,14 +120,14 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
   useEffect(() => {
     form.current?.scrollIntoView?.({ block: 'nearest' });
   }, [done, chapter]);
-  const correct = cp.options.find((o) => o.id === cp.answer)!.label[lang];
+  const correct = L(cp.options.find((o) => o.id === cp.answer)!.label, lang);
   return (
     <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
       <fieldset disabled={done}>
         <legend>
-          <span className="badge checkpoint-badge">{t('walkPredict')}</span> {cp.question[lang]}
+          <span className="badge checkpoint-badge">{t('walkPredict')}</span> {L(cp.question, lang)}
         </legend>
-        <div role="radiogroup" aria-label={cp.question[lang]}>
+        <div role="radiogroup" aria-label={L(cp.question, lang)}>
           {cp.options.map((o, i) => (
             <label key={o.id} className="option">
               <input
@@ -118,7 +144,7 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
               <span className="option-key" aria-hidden="true">
                 {i + 1}
               </span>{' '}
-              {o.label[lang]}
+              {L(o.label, lang)}
             </label>
           ))}
         </div>
@@ -135,7 +161,7 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
       </fieldset>
       {done ? (
         <p className="checkpoint-result" role="status" data-testid="checkpoint-result" data-correct={answered === cp.answer ? 'true' : 'false'}>
-          <b>{answered === null ? t('walkNoAnswer', { answer: correct }) : answered === cp.answer ? t('walkRight') : t('walkWrong', { answer: correct })}</b> {cp.explain[lang]}
+          <b>{answered === null ? t('walkNoAnswer', { answer: correct }) : answered === cp.answer ? t('walkRight') : t('walkWrong', { answer: correct })}</b> {L(cp.explain, lang)}
         </p>
       ) : null}
     </form>
@@ -155,14 +181,14 @@ function NotesContent({ chapter, lang }: { chapter: number; lang: Language }) {
       <h1>
         {t('walkNotes')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
       </h1>
-      <h2>{ch.title[lang]}</h2>
-      <p data-testid="speaker-notes">{ch.notes[lang]}</p>
+      <h2>{L(ch.title, lang)}</h2>
+      <p data-testid="speaker-notes">{L(ch.notes, lang)}</p>
       {ch.checkpoint ? (
         <p>
-          <b>{t('walkPredict')}:</b> {ch.checkpoint.question[lang]} → {ch.checkpoint.options.find((o) => o.id === ch.checkpoint!.answer)!.label[lang]}
+          <b>{t('walkPredict')}{lang === 'fr' ? '\u00a0:' : ':'}</b> {L(ch.checkpoint.question, lang)} → {L(ch.checkpoint.options.find((o) => o.id === ch.checkpoint!.answer)!.label, lang)}
         </p>
       ) : null}
-      <p className="next">{next ? `${t('walkNext')}: ${next.title[lang]}` : t('walkEnd')}</p>
+      <p className="next">{next ? `${t('walkNext')}${lang === 'fr' ? '\u00a0:' : ':'} ${L(next.title, lang)}` : t('walkEnd')}</p>
     </>
   );
 }
@@ -362,7 +388,7 @@ export function Walkthrough() {
               {CHAPTERS.map((c, i) => (
                 <li key={c.id}>
                   <button type="button" className="linklike" aria-current={i + 1 === chapter ? 'step' : undefined} onClick={() => go(i + 1)}>
-                    {c.title[lang]}
+                    {L(c.title, lang)}
                   </button>
                 </li>
               ))}
@@ -370,12 +396,12 @@ export function Walkthrough() {
           </details>
         </nav>
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
-          {ch.title[lang]}
+          {L(ch.title, lang)}
         </h2>
         <div className="walk-text">
           {ch.paragraphs.map((p, i) => (
             <p key={i}>
-              {p.text[lang]} <Badges p={p} lang={lang} />
+              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
             </p>
           ))}
         </div>
@@ -383,11 +409,31 @@ export function Walkthrough() {
         <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
           {caption ? (
             <>
-              <b>{t('walkNow')}:</b> {caption[lang]}
+              <b>{t('walkNow')}{lang === 'fr' ? '\u00a0:' : ':'}</b> {pick(lang, caption.en, caption.fr)}
+              {caption.model ? (
+                <>
+                  {' '}
+                  <span className="badge model">{t('model')}</span>
+                </>
+              ) : null}
             </>
           ) : null}
         </p>
         <Sources chapter={ch} index={index} lang={lang} />
+        {chapter === CHAPTER_COUNT ? (
+          <p className="walk-evidence">
+            <a
+              href={`#${EVIDENCE_ID}`}
+              data-testid="walk-evidence"
+              onClick={(e) => {
+                e.preventDefault();
+                focusEvidence();
+              }}
+            >
+              {t('walkEvidenceLink')}
+            </a>
+          </p>
+        ) : null}
         {notesOpen ? (
           <aside className="walk-notes" aria-label={t('walkNotes')}>
             <NotesContent chapter={chapter} lang={lang} />

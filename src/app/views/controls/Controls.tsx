@@ -6,11 +6,14 @@ import { useT, type MessageKey } from '../../i18n/i18n.ts';
 import { useMatrix, type RunSummary } from '../../run/hooks.ts';
 import { useApp, type SwitchKey } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
-import { AssumptionBadge, BackgroundBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
+import { EVIDENCE_ID, focusEvidence } from '../shared/EvidencePanel.tsx';
+import { describeDeploymentRefused } from '../shared/engineText.ts';
+import { formatNumber } from '../../i18n/format.ts';
 
 function EvidenceBadge({ evidence }: { evidence: SwitchEvidence }) {
   if ('fact' in evidence) return <FactBadge id={evidence.fact} />;
-  if ('background' in evidence) return <BackgroundBadge id={evidence.background} />;
+  if ('background' in evidence) return <SourceRef id={evidence.background} compact />;
   return <ModelBadge />;
 }
 
@@ -62,13 +65,24 @@ function Assumptions() {
       <summary>{t('assumptionsTitle')}</summary>
       <TrafficField label={t('requestsPerDay')} value={requestsPerDay} min={0} max={20_000} onCommit={(n) => set({ requestsPerDay: n })} testId="traffic-volume" badge="A2" />
       <TrafficField label={t('tenantCount')} value={tenants} min={1} max={TENANT_NAMES.length} onCommit={(n) => set({ tenants: n })} testId="traffic-tenants" badge="A1" />
-      <ul>
+      <ul className="assumption-badges">
         {ASSUMPTIONS.map((a) => (
           <li key={a.id}>
             <AssumptionBadge id={a.id} />
           </li>
         ))}
       </ul>
+      <p>
+        <a
+          href={`#${EVIDENCE_ID}`}
+          onClick={(e) => {
+            e.preventDefault();
+            focusEvidence();
+          }}
+        >
+          {t('assumptionsAll')}
+        </a>
+      </p>
     </details>
   );
 }
@@ -80,8 +94,16 @@ export function matrixRowOf(s: Switches): MatrixRow | null {
 
 function Counters({ run, label }: { run: RunSummary; label: string }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const c = run.counters;
-  if (run.refused) return <p className="alert" role="alert" data-testid="refused">{t('refused')}: {run.refused}</p>;
+  if (run.refused) {
+    const detail = describeDeploymentRefused(run.refused, t, lang);
+    return (
+      <p className="alert" role="alert" data-testid="refused">
+        {t('refused')} — {detail ?? <span lang="en">{run.refused}</span>}
+      </p>
+    );
+  }
   const cells: [MessageKey, number, string][] = [
     ['requests', c.requests, 'count-requests'],
     ['answered200', c.served, 'count-served'],
@@ -97,7 +119,7 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
       {cells.map(([key, value, testId]) => (
         <div key={key} className={key === 'leaked' && value > 0 ? 'bad' : ''}>
           <dt>{t(key)}</dt>
-          <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{value}</dd>
+          <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{formatNumber(value, lang)}</dd>
         </div>
       ))}
     </dl>
@@ -109,6 +131,7 @@ function MatrixTable() {
   const matrix = useMatrix();
   const switches = useApp(useShallow((s) => s.switches));
   const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
   const currentRow = matrixRowOf(switches);
   if (!matrix.data) return <p role="status">{t('loading')}</p>;
   return (
@@ -134,7 +157,7 @@ function MatrixTable() {
               <td>
                 {r.refused
                   ? t('refused')
-                  : `${r.served}×200 ${r.rejected400}×400 ${r.errors500}×500 · ${t('leaked').toLowerCase()} ${r.leaked} · ${t('wrongOutput').toLowerCase()} ${r.wrongOutput}`}
+                  : t('matrixCell', { served: fmt(r.served), rejected: fmt(r.rejected400), errors: fmt(r.errors500), leaked: fmt(r.leaked), wrong: fmt(r.wrongOutput) })}
                 {r.matches ? ' ✓' : ' ✗'}
               </td>
             </tr>
@@ -179,6 +202,11 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
         {t('outcome')} <ModelBadge />
       </h3>
       {run ? <Counters run={run} label="main" /> : <p role="status">{t('loading')}</p>}
+      {run && !run.refused ? (
+        <p className="hint" data-testid="canary-note">
+          {t('canaryNote')} <AssumptionBadge id="A12" />
+        </p>
+      ) : null}
       {compareFix && compare ? (
         <>
           <h3>

@@ -6,25 +6,39 @@ import { useApp } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../shared/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
-
-const fmt = (n: number) => n.toLocaleString('en-US');
+import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+import { describeRefusal } from '../shared/engineText.ts';
+import { formatNumber } from '../../i18n/format.ts';
+import { GATEWAY_PHASE } from '../../../engine/index.ts';
 
 // WebGPU and its shaders load only with this view.
 const DecodeBackendPanel = lazy(() => import('../decode/DecodeBackendPanel.tsx').then((m) => ({ default: m.DecodeBackendPanel })));
 
 export function ResponseView({ run }: { run: RunSummary }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
   const req = useApp((s) => s.selectedRequest);
   const detail = useRequestDetail(run, req);
   const r = detail.data?.response;
   const words = detail.data?.words ?? [];
+  const atGateway = req !== null && req < run.requests.count && run.requests.phase[req] === GATEWAY_PHASE;
+  const refusal = detail.data ? describeRefusal(t, { lang, phase: run.phases[run.requests.phase[req!]!], events: detail.data.events }) : null;
   return (
     <section aria-labelledby="response-h" className="response-view">
       <h2 id="response-h">
-        {t('responseTitle')} <span className="badge model">{t('model')}</span>
+        {t('responseTitle')} <ModelBadge />
       </h2>
+      <p className="hint model-note" data-testid="response-model-note">
+        {t('responseModelNote')} <FactBadge id="F6" /> <AssumptionBadge id="A12" />
+      </p>
       <RequestPicker run={run} />
       {req === null ? <p className="hint">{t('selectRequest')}</p> : null}
+      {atGateway ? (
+        <p data-testid="response-gateway">
+          {t('gatewayRefused', { status: String(run.requests.status[req]) })} <AssumptionBadge id="A8" />
+        </p>
+      ) : null}
       {r ? (
         <>
           <dl className="facts-row">
@@ -37,7 +51,7 @@ export function ResponseView({ run }: { run: RunSummary }) {
             <div>
               <dt>{t('prefillComputed')}</dt>
               <dd data-testid="response-computed">
-                {r.computedTokens === 1 && r.promptTokens > 1 ? `1 (${t('placeholderNote')})` : `${fmt(r.computedTokens)} ${t('tokens')}`}
+                {r.computedTokens === 1 && r.promptTokens > 1 ? `${fmt(1)} (${t('placeholderNote')})` : `${fmt(r.computedTokens)} ${t('tokens')}`}
               </dd>
             </div>
             <div>
@@ -46,8 +60,8 @@ export function ResponseView({ run }: { run: RunSummary }) {
             </div>
           </dl>
           {r.tokens.length === 0 ? (
-            <p>
-              {t('notServed')} {r.reason}
+            <p data-testid="response-refusal">
+              {t('notServed')} {refusal}
             </p>
           ) : (
             <>
@@ -61,9 +75,7 @@ export function ResponseView({ run }: { run: RunSummary }) {
                   const title =
                     p.writerTenant === null
                       ? t('emptyKv')
-                      : foreign
-                        ? `${t('foreignKv')} ${p.writerTenant} (${p.node}, ${t('page')} ${p.page})`
-                        : `${t('ownKv')} (${p.node}, ${t('page')} ${p.page})`;
+                      : t('tokenSource', { who: foreign ? `${t('foreignKv')} ${p.writerTenant}` : t('ownKv'), node: p.node, page: fmt(p.page) });
                   return (
                     <span
                       key={i}
@@ -81,11 +93,11 @@ export function ResponseView({ run }: { run: RunSummary }) {
               </p>
               <p data-testid="response-leak" className={r.leakedFrom.length ? 'alert' : ''} {...highlightable('response-leak')}>
                 {r.leakedFrom.length ? t('leakOf', { tenants: r.leakedFrom.join(', ') }) : t('noLeak')}
-                {r.canaryHits.length ? ` · ⚑ ${t('canaryMarker')}: ${r.canaryHits.join(', ')}` : ''}
+                {r.canaryHits.length ? t('canaryHits', { tenants: r.canaryHits.join(', ') }) : ''}
               </p>
               {r.expectedText ? (
                 <p className="expected">
-                  {t('expected')}: <q>{r.expectedText}</q>
+                  {t('expected')} <q lang="en">{r.expectedText}</q>
                 </p>
               ) : null}
             </>

@@ -1,12 +1,14 @@
 /**
- * Evidence badges. A fact badge names its id (F1…F26) and, on hover or focus, shows the report's
- * French sentence and its translation, from public/facts.json. Model and assumption badges label
- * what the project made up; an assumption badge shows its text and reason (engine/incident/assumptions).
+ * Evidence badges. A fact badge names its id (F1…F26) and, on hover or focus, shows the fact in the
+ * page's language with the report's French sentence below it, from public/facts.json. Model and
+ * assumption badges label what the project made up; an assumption badge shows its text and reason
+ * (engine/incident/assumptions). A background source is shown with its address, always visibly
+ * (`SourceRef`), never as Cloudflare's.
  */
 import { useId } from 'react';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useFacts } from '../../../data/useFacts.ts';
-import { useT } from '../../i18n/i18n.ts';
+import { pick, useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
 
 function Tip({ label, className, testId, children }: { label: string; className: string; testId?: string; children: React.ReactNode }) {
@@ -33,8 +35,9 @@ export function FactBadge({ id }: { id: string }) {
           <b>
             {t('fact')} {id}
           </b>{' '}
-          {lang === 'fr' ? fact.fr : fact.en}
+          {pick(lang, fact.en, fact.fr)}
           <br />
+          {lang === 'en' ? <span className="hint">{t('evidenceFrenchOriginal')} </span> : null}
           <q lang="fr" className="quote">
             {fact.quote}
           </q>
@@ -56,9 +59,9 @@ export function AssumptionBadge({ id }: { id: string }) {
     <Tip label={`${t('assumption')} ${id}`} className="assumption" testId={`assumption-${id}`}>
       {a ? (
         <>
-          {lang === 'fr' ? a.fr : a.en}
+          {pick(lang, a.en, a.fr)}
           <br />
-          <i>{lang === 'fr' ? a.reasonFr : a.reasonEn}</i>
+          <i>{pick(lang, a.reasonEn, a.reasonFr)}</i>
         </>
       ) : (
         id
@@ -89,7 +92,7 @@ export function BackgroundBadge({ id }: { id: string }) {
           <b>
             {t('walkBackground')} {id}
           </b>{' '}
-          {lang === 'fr' ? b.fr : b.en}
+          {pick(lang, b.en, b.fr)}
           <br />
           <span className="url">{b.url}</span>
         </>
@@ -99,5 +102,41 @@ export function BackgroundBadge({ id }: { id: string }) {
         t('loading')
       )}
     </Tip>
+  );
+}
+
+/** An address without its scheme, for reading: "github.com/sgl-project/sglang/pull/38704". */
+export function shortUrl(url: string): string {
+  return url.replace(/^https:\/\//, '').replace(/\/$/, '');
+}
+
+/** The short form of an address in a narrow column: "#38704" for a pull request or an issue. */
+function compactUrl(url: string): string {
+  const m = /\/(?:pull|issues)\/(\d+)$/.exec(url);
+  return m ? `#${m[1]}` : shortUrl(url);
+}
+
+/**
+ * A public source cited in running text: its badge (what it says, on hover or focus) and its address
+ * as a visible link, and every further address it has (the redis-py issue beside OpenAI's post).
+ * `compact` shortens the link's text (never its address) for a narrow column.
+ */
+export function SourceRef({ id, compact = false }: { id: string; compact?: boolean }) {
+  const facts = useFacts();
+  const b = facts.data?.file.background.find((x) => x.id === id);
+  return (
+    <span className="source-ref" data-background={id}>
+      <BackgroundBadge id={id} />{' '}
+      {b
+        ? [b.url, ...(b.moreUrls ?? [])].map((url, i) => (
+            <span key={url}>
+              {i > 0 ? ' · ' : ''}
+              <a href={url} rel="noreferrer" className={compact ? 'url compact' : 'url'} title={url}>
+                {compact ? compactUrl(url) : shortUrl(url)}
+              </a>
+            </span>
+          ))
+        : null}
+    </span>
   );
 }

@@ -1,20 +1,28 @@
 /** A small progress line for a run being computed: a native <progress> plus the simulated date reached. */
 import type { RunProgress as Progress } from '../../../engine/index.ts';
-import { isoAt } from '../../../engine/incident/index.ts';
+import { formatNumber, formatUtc } from '../../i18n/format.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { useApp } from '../../state/store.ts';
+import { ModelBadge } from './Evidence.tsx';
 
-export function RunProgress({ progress, label }: { progress: Progress | null; label: string }) {
+export function RunProgress({ progress, label, startEpochMs }: { progress: Progress | null; label: string; startEpochMs: number }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   const fraction = progress?.fraction ?? 0;
-  const reached = progress ? isoAt(Math.max(0, progress.simulatedT)).slice(0, 16).replace('T', ' ') : '';
+  const percent = formatNumber(fraction, lang, { style: 'percent', maximumFractionDigits: 0 });
+  const reached = progress ? formatUtc(startEpochMs + Math.max(0, progress.simulatedT), lang, { seconds: false }) : '';
   return (
     <div className="replay-progress" data-testid="replay-progress">
       <label>
         {label}
-        <progress max={1} value={fraction} aria-valuetext={`${Math.round(fraction * 100)}%`} />
+        <progress max={1} value={fraction} aria-valuetext={percent} />
       </label>
       <span aria-live="polite">
-        {Math.round(fraction * 100)}%{reached ? ` · ${reached} UTC` : ''}
-        {progress?.phase === 'fixed' ? ' · fixed deployment' : ''}
-      </span>
+        {percent}
+        {reached ? ` · ${t('progressReached', { time: reached })}` : ''}
+        {progress?.phase === 'fixed' ? ` · ${t('progressFixed')}` : ''}
+      </span>{' '}
+      <ModelBadge />
     </div>
   );
 }

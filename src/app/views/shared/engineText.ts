@@ -1,0 +1,123 @@
+/**
+ * The engine's events in the page's language. The engine's own `reason` strings are English (the
+ * CLI prints them); the page never shows them: it rebuilds each sentence from the events' structured
+ * fields (event type, stage, check, token and page counts) and the deployment's limits, through the
+ * catalogue.
+ */
+import { pagesOf, type EngineEvent } from '../../../engine/index.ts';
+import type { Translate } from '../../i18n/i18n.ts';
+import { formatNumber, type Lang } from '../../i18n/format.ts';
+import type { PhaseInfo } from '../../run/summary.ts';
+
+/** What a sentence needs beyond its event: the deployment that served the request, and the request's other events. */
+export interface EventContext {
+  lang: Lang;
+  /** The serving deployment (its prefill limit and node sizes), when known. */
+  phase: PhaseInfo | undefined;
+  /** Every event of the same request, in order (a check's counts come from earlier events). */
+  events: readonly EngineEvent[];
+}
+
+const node = (kind: 'prefill' | 'decode', i: number) => `${kind}-${i}`;
+
+function decodePoolTokens(phase: PhaseInfo | undefined, decode: number): number | null {
+  const n = phase?.nodes.find((x) => x.kind === 'decode' && x.index === decode);
+  return n && phase ? n.pageCount * phase.pageSize : null;
+}
+
+/** One sentence per engine event of a request's handoff, in the page's language. */
+export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): string {
+  const fmt = (n: number) => formatNumber(n, ctx.lang);
+  const tokenWord = (n: number) => t(n === 1 ? 'word_token' : 'word_tokens');
+  const pageWord = (n: number) => t(n === 1 ? 'word_page' : 'word_pages');
+  const cleared = (c: boolean) => t(c ? 'ev_cleared' : 'ev_notCleared');
+  const prompt = () => {
+    const a = ctx.events.find((x) => x.type === 'arrive');
+    return a && a.type === 'arrive' ? fmt(a.tokens) : '?';
+  };
+  switch (e.type) {
+    case 'arrive':
+      return t('ev_arrive', { tenant: e.tenant, tokens: fmt(e.tokens) });
+    case 'reject': {
+      if (e.stage === 'tokenizer') return t('ev_rejectTokenizer', { tokens: prompt() });
+      if (e.stage === 'admission') return t('ev_rejectAdmission', { tokens: prompt(), limit: ctx.phase ? fmt(ctx.phase.prefillLimit) : '?' });
+      const route = ctx.events.find((x) => x.type === 'route');
+      const decode = route && route.type === 'route' ? route.decode : 0;
+      const pool = decodePoolTokens(ctx.phase, decode);
+      return t('ev_rejectDecode', { tokens: prompt(), node: node('decode', decode), limit: pool === null ? '?' : fmt(pool) });
+    }
+    case 'abort-marked':
+      return t('ev_abort');
+    case 'route':
+      return t('ev_route', { prefill: node('prefill', e.prefill), decode: node('decode', e.decode), room: String(e.room) });
+    case 'decode-wait':
+      return t('ev_decodeWait', { need: fmt(e.needPages), free: fmt(e.freePages) });
+    case 'decode-reserve':
+      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount) });
+    case 'prefill-wait':
+      return t('ev_prefillWait', { pages: fmt(e.needPages) });
+    case 'prefill-alloc': {
+      const pages = e.pages.reduce((a, r) => a + r[1], 0);
+      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), tokenWord: tokenWord(e.computeTokens), pages: fmt(pages), pageWord: pageWord(pages) });
+    }
+    case 'prefill-compute':
+      return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
+    case 'kv-transfer':
+      return t('ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_wholePage' : 'word_wholePages') });
+    case 'prefill-free':
+      return t('ev_prefillFree', { cleared: cleared(e.cleared) });
+    case 'transfer-done':
+      return t('ev_done', { room: String(e.room), status: e.status });
+    case 'decode-check-failed': {
+      const { reserved, written, unwritten } = handoffCounts(ctx.events);
+      if (e.check === 'transferred-length') return t('ev_checkLength', { reserved: fmt(reserved.length), written: fmt(written) });
+      return t('ev_checkIntegrity', { page: String(unwritten[0] ?? '?'), node: node('decode', e.node), stale: fmt(unwritten.length) });
+    }
+    case 'decode-read':
+      return t('ev_decodeRead', {
+        pages: fmt(e.pageCount),
+        tokens: fmt(e.seqLen),
+        stale: fmt(e.stalePages),
+        foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
+      });
+    case 'response':
+      return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
+    case 'decode-free':
+      return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
+  }
+}
+
+/**
+ * A handoff's page counts from its events: the pages decode reserved (in block-table order), how
+ * many the transfer wrote, and the reserved pages no transfer of this handoff wrote.
+ */
+export function handoffCounts(events: readonly EngineEvent[]): { reserved: number[]; written: number; unwritten: number[] } {
+  const reserve = events.find((e) => e.type === 'decode-reserve');
+  const reserved = reserve && reserve.type === 'decode-reserve' ? [...pagesOf(reserve.pages)] : [];
+  const dst = new Set<number>();
+  let written = 0;
+  for (const e of events) {
+    if (e.type !== 'kv-transfer') continue;
+    written += e.pagesWritten;
+    for (const p of pagesOf(e.dstPages)) dst.add(p);
+  }
+  return { reserved, written, unwritten: reserved.filter((p) => !dst.has(p)) };
+}
+
+/** Why a request got no text (its rejection or failed check), in the page's language; null when it was answered. */
+export function describeRefusal(t: Translate, ctx: EventContext): string | null {
+  const e = ctx.events.find((x) => x.type === 'reject' || x.type === 'decode-check-failed');
+  return e ? describeEvent(e, t, ctx) : null;
+}
+
+/**
+ * The deployment capacity check's refusal in the page's language. The engine gives it as an English
+ * sentence with the two sizes (config.ts, DeploymentRefused); the sizes are read back from it.
+ * Returns null when the sentence is not that one (then the caller shows it as it came).
+ */
+export function describeDeploymentRefused(refused: string, t: Translate, lang: Lang): string | null {
+  const m = /advertised context of ([\d,]+) tokens exceeds the prefill KV cache of ([\d,]+) tokens/.exec(refused);
+  if (!m) return null;
+  const n = (s: string) => formatNumber(Number(s.replaceAll(',', '')), lang);
+  return t('refusedDetail', { advertised: n(m[1]!), capacity: n(m[2]!) });
+}
