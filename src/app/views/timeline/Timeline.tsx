@@ -3,15 +3,22 @@ import { useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { formatUtc } from '../../i18n/format.ts';
+import { formatNumber, formatUtc, timeAxisFormat } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
-import { TimelineChart } from './timelineChart.ts';
+import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+import { TimelineChart, type ChartMilestone } from './timelineChart.ts';
+import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
+import './timeline.css';
 
-export interface Milestone {
-  epochMs: number;
-  label: string;
-  id: string;
+/** A milestone of the report as the timeline shows it (App builds them from the facts file). */
+export interface Milestone extends ChartMilestone {
+  /** The date (and minute) as text in the page's language. */
+  when: string;
+  /** The milestone's label in the page's language. */
+  text: string;
+  /** How the date follows from the report, when it is not stated outright. */
+  derived: string | null;
 }
 
 function leakTimes(run: RunSummary): number[] {
@@ -39,6 +46,7 @@ const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion:
 
 export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const chart = useRef<TimelineChart | null>(null);
@@ -65,7 +73,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   }, []);
 
   useEffect(() => {
-    chart.current?.setLabels({ traffic: t('laneTraffic'), leaks: t('laneLeaks'), violations: t('laneViolations'), compare: t('laneCompare') });
+    chart.current?.setLabels(Object.fromEntries(LANES.map((l) => [l.key, t(l.label)])), t('model'), timeAxisFormat(lang));
     chart.current?.setData(
       {
         startEpochMs: run.startEpochMs,
@@ -79,7 +87,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       },
       width,
     );
-  }, [run, compare, milestones, width, violations, t]);
+  }, [run, compare, milestones, width, violations, t, lang]);
 
   useEffect(() => {
     chart.current?.setCursor(time);
@@ -165,7 +173,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     e.preventDefault();
   };
 
-  const valueText = formatUtc(run.startEpochMs + time);
+  const valueText = formatUtc(run.startEpochMs + time, lang);
   return (
     <section className="timeline" aria-labelledby="timeline-h">
       <div className="timeline-head">
@@ -185,6 +193,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         >
           <output data-testid="current-time">{valueText}</output>
         </div>
+        <ModelBadge title={t('clockTip')} />
         <div className="buttons" role="group" aria-label={t('playback')}>
           <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
             {playing ? t('pause') : t('play')}
@@ -194,7 +203,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
             <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
               {[1, 10, 60, 600, 3600, 36000].map((s) => (
                 <option key={s} value={s}>
-                  {s}×
+                  {formatNumber(s, lang)}×
                 </option>
               ))}
             </select>
@@ -220,8 +229,37 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         </div>
       </div>
       <div ref={boxRef} className="timeline-chart">
-        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: String(leakTimes(run).length), violations: String(violations.length) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leakTimes(run).length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
       </div>
+      <p className="timeline-key hint" data-testid="timeline-key">
+        <span className="badge model">{t('model')}</span>{' '}
+        {milestones.length > 0 ? (
+          <>
+            <span className="badge fact">{t('fact')}</span> {t('timelineKey')}
+          </>
+        ) : (
+          t('timelineKeyModelOnly')
+        )}
+      </p>
+      {milestones.length > 0 ? (
+        <details className="milestone-list" data-testid="milestone-list">
+          <summary>{t('milestones')}</summary>
+          <ul>
+            {milestones.map((m) => (
+              <li key={m.id + m.epochMs}>
+                <FactBadge id={m.id} /> <b>{m.when}</b> — {m.text}
+                {m.dayOnly ? <span className="hint"> ({t('milestoneDayOnly')})</span> : null}
+                {m.derived ? (
+                  <span className="hint">
+                    {' '}
+                    {t('milestoneDerived')} {m.derived}
+                  </span>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </section>
   );
 }

@@ -1,9 +1,15 @@
 /**
- * The timeline chart as a plain module over d3: a UTC time axis, zoom and pan (d3-zoom), and lanes
- * for traffic density (bucketed per pixel), leaked responses, cross-tenant reads and the comparison
- * run, with milestone markers and the cursor. React owns the <svg>; this module owns what is inside.
+ * The timeline chart as a plain module over d3: a UTC time axis in the page's language, zoom and pan
+ * (d3-zoom), and lanes for traffic density (bucketed per pixel), leaked responses, cross-tenant reads
+ * and the comparison run, with the report's milestones and the cursor. React owns the <svg>; this
+ * module owns what is inside.
+ *
+ * What is the model's and what is the report's is drawn apart: every lane carries a "model" badge
+ * (lanes.ts), milestones the report dates to the minute are lines, and milestones it dates to the day
+ * only are bands over the whole day, never a line at 00:00.
  */
 import * as d3 from 'd3';
+import { LANES, type LaneKey } from './lanes.ts';
 
 export interface TimelineLaneData {
   /** Epoch ms of simulated time 0. */
@@ -17,17 +23,29 @@ export interface TimelineLaneData {
   compareLeaks: number[] | null;
   /** First simulated ms at which the two runs' outcomes differ. */
   divergence: number | null;
-  milestones: { epochMs: number; label: string; id: string }[];
+  milestones: ChartMilestone[];
 }
+
+/** A milestone of the report: a minute (a line) or a whole UTC day (a band). */
+export interface ChartMilestone {
+  /** Start, in epoch ms: the minute, or 00:00 UTC of the day. */
+  epochMs: number;
+  /** The report gives only the day: drawn as a band over it. */
+  dayOnly: boolean;
+  id: string;
+  /** Tooltip: fact id, label, date, and how the date follows from the report. */
+  label: string;
+}
+
+const DAY_MS = 86_400_000;
 
 export interface TimelineCallbacks {
   onSeek: (ms: number) => void;
   onViewChange?: (visible: [number, number]) => void;
 }
 
-const MARGIN = { left: 92, right: 12, top: 20, bottom: 4 };
-const LANES = ['traffic', 'leaks', 'violations', 'compare'] as const;
-const LANE_H = 22;
+const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
+const LANE_H = 26;
 
 export class TimelineChart {
   private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
@@ -39,6 +57,8 @@ export class TimelineChart {
   private readonly zoom: d3.ZoomBehavior<SVGRectElement, unknown>;
   private transform = d3.zoomIdentity;
   private labels: Record<string, string> = {};
+  private badge = 'model';
+  private tickFormat: ((d: Date) => string) | null = null;
 
   constructor(element: SVGSVGElement, private readonly callbacks: TimelineCallbacks) {
     this.svg = d3.select(element);
@@ -46,6 +66,7 @@ export class TimelineChart {
     this.svg.append('g').attr('class', 'lane-labels');
     this.svg.append('g').attr('class', 'axis');
     const plot = this.svg.append('g').attr('class', 'plot');
+    plot.append('g').attr('class', 'day-bands');
     plot.append('g').attr('class', 'milestones');
     plot.append('path').attr('class', 'density');
     plot.append('g').attr('class', 'leaks');
@@ -80,8 +101,11 @@ export class TimelineChart {
     return MARGIN.top + LANES.length * LANE_H + MARGIN.bottom;
   }
 
-  setLabels(labels: Record<string, string>): void {
+  /** Lane labels, the word on each lane's model badge, and the axis's tick format (format.ts), in the page's language. */
+  setLabels(labels: Record<string, string>, badge: string, tickFormat: (d: Date) => string): void {
     this.labels = labels;
+    this.badge = badge;
+    this.tickFormat = tickFormat;
   }
 
   setData(data: TimelineLaneData, width: number): void {
@@ -135,8 +159,8 @@ export class TimelineChart {
     return Math.max(0, Math.min(this.data?.endMs ?? 0, ms));
   }
 
-  private laneY(lane: (typeof LANES)[number]): number {
-    return MARGIN.top + LANES.indexOf(lane) * LANE_H;
+  private laneY(lane: LaneKey): number {
+    return MARGIN.top + LANES.findIndex((l) => l.key === lane) * LANE_H;
   }
 
   private render(): void {
@@ -149,16 +173,28 @@ export class TimelineChart {
       return px >= MARGIN.left && px <= this.width - MARGIN.right;
     };
     const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 110))).tickSizeOuter(0);
+    if (this.tickFormat) axis.tickFormat(this.tickFormat as never);
     this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`).call(axis as never);
 
-    this.svg
+    // Each lane: its name, and a "model" badge under it (every lane is drawn from the model's run).
+    const lanes = this.svg
       .select('g.lane-labels')
-      .selectAll('text')
-      .data(LANES)
-      .join('text')
-      .attr('x', 4)
-      .attr('y', (l) => this.laneY(l) + LANE_H * 0.68)
-      .text((l) => this.labels[l] ?? l);
+      .selectAll<SVGGElement, (typeof LANES)[number]>('g.lane')
+      .data(LANES, (l) => l.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'lane');
+        g.append('text').attr('class', 'lane-name');
+        g.append('rect').attr('class', 'lane-badge').attr('rx', 3);
+        g.append('text').attr('class', 'lane-badge-text');
+        g.append('title');
+        return g;
+      });
+    lanes.attr('data-evidence', (l) => ('model' in l.evidence ? 'model' : 'assumption')).attr('transform', (l) => `translate(4,${this.laneY(l.key)})`);
+    lanes.select('text.lane-name').attr('y', 11).text((l) => this.labels[l.key] ?? l.key);
+    const badgeW = Math.max(26, this.badge.length * 5.6 + 6);
+    lanes.select('rect.lane-badge').attr('x', 0).attr('y', 14).attr('width', badgeW).attr('height', 10);
+    lanes.select('text.lane-badge-text').attr('x', 3).attr('y', 22).text(this.badge);
+    lanes.select('title').text((l) => `${this.labels[l.key] ?? l.key} · ${this.badge}${'assumptions' in l.evidence ? ` (${l.evidence.assumptions.join(', ')})` : ''}`);
 
     // Traffic density: arrivals counted per 2-px bucket over the visible range.
     const bucketPx = 2;
@@ -179,7 +215,7 @@ export class TimelineChart {
       .curve(d3.curveStepAfter);
     this.svg.select('path.density').attr('d', area(Array.from(buckets)) ?? '');
 
-    const marks = (cls: string, times: number[], lane: (typeof LANES)[number], shape: 'triangle' | 'diamond') => {
+    const marks = (cls: string, times: number[], lane: LaneKey, shape: 'triangle' | 'diamond') => {
       const symbol = d3.symbol().type(shape === 'triangle' ? d3.symbolTriangle : d3.symbolDiamond).size(42)();
       const y = this.laneY(lane) + LANE_H / 2;
       this.svg
@@ -201,10 +237,33 @@ export class TimelineChart {
       div.attr('x', toX(data.divergence) - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
     } else div.attr('display', 'none');
 
+    // Day-only milestones: a band over the whole UTC day, its fact id at the top.
+    const [d0, d1] = x.domain() as [Date, Date];
+    const bands = this.svg
+      .select('g.day-bands')
+      .selectAll<SVGGElement, ChartMilestone>('g')
+      .data(data.milestones.filter((m) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0), (m) => m.id + m.label)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'day-band');
+        g.append('rect');
+        g.append('text');
+        g.append('title');
+        return g;
+      });
+    const clampX = (px: number) => Math.max(MARGIN.left, Math.min(this.width - MARGIN.right, px));
+    bands.each(function (m, i) {
+      const g = d3.select(this);
+      const a = clampX(x(new Date(m.epochMs)));
+      const b = clampX(x(new Date(m.epochMs + DAY_MS)));
+      g.select('rect').attr('x', a).attr('y', top).attr('width', Math.max(1, b - a)).attr('height', bottom - top);
+      g.select('text').attr('x', a + 3).attr('y', bottom - 2 - (i % 3) * 11).text(m.id);
+      g.select('title').text(m.label);
+    });
+
     const ms = this.svg
       .select('g.milestones')
-      .selectAll<SVGGElement, TimelineLaneData['milestones'][number]>('g')
-      .data(data.milestones.filter((m) => visible(m.epochMs - data.startEpochMs)), (m) => m.id + m.label)
+      .selectAll<SVGGElement, ChartMilestone>('g')
+      .data(data.milestones.filter((m) => !m.dayOnly && visible(m.epochMs - data.startEpochMs)), (m) => m.id + m.label)
       .join((enter) => {
         const g = enter.append('g');
         g.append('line');

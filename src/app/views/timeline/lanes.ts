@@ -1,0 +1,40 @@
+/**
+ * Everything the timeline shows with a time, and the evidence each rests on. The clock and every lane
+ * are the model's (the replay's traffic and what the engine measured on it); only the milestones,
+ * from the facts file, are the report's. The chart draws a badge from this data, and a test checks
+ * that no timed thing on the page is left without one.
+ */
+import type { MessageKey } from '../../i18n/i18n.ts';
+
+/** `model`: computed by the engine; `assumptions`: the A-ids whose choices place it in time. */
+export type TimedEvidence = { model: true; assumptions: string[] };
+
+export interface Lane {
+  key: 'traffic' | 'leaks' | 'violations' | 'compare';
+  label: MessageKey;
+  evidence: TimedEvidence;
+}
+
+/** The lanes, top to bottom. */
+export const LANES: readonly Lane[] = [
+  // Arrivals: volume, daily rhythm, tenants, prompt lengths, batch jobs, tests (A1–A7, A13).
+  { key: 'traffic', label: 'laneTraffic', evidence: { model: true, assumptions: ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A13'] } },
+  // Leaked responses: measured by the engine on the model's traffic; their times are the traffic's (A5).
+  { key: 'leaks', label: 'laneLeaks', evidence: { model: true, assumptions: ['A5', 'A6', 'A7', 'A11'] } },
+  { key: 'violations', label: 'laneViolations', evidence: { model: true, assumptions: ['A5', 'A11'] } },
+  { key: 'compare', label: 'laneCompare', evidence: { model: true, assumptions: ['A5', 'A11'] } },
+];
+
+export type LaneKey = Lane['key'];
+
+/**
+ * The other instants the page shows, beside the lanes: the timeline's clock (the scrubber), the
+ * replay's progress, the write time in the page inspector and the offsets in a request's handoff.
+ * All come from a simulated run.
+ */
+export const TIMED_READOUTS: readonly { key: 'clock' | 'progress' | 'pageWriteTime' | 'handoffOffsets'; evidence: TimedEvidence }[] = [
+  { key: 'clock', evidence: { model: true, assumptions: ['A1', 'A2', 'A3', 'A5', 'A6', 'A7'] } },
+  { key: 'progress', evidence: { model: true, assumptions: ['A2'] } },
+  { key: 'pageWriteTime', evidence: { model: true, assumptions: ['A11'] } },
+  { key: 'handoffOffsets', evidence: { model: true, assumptions: ['A11'] } },
+];
