@@ -47,6 +47,7 @@ const en = {
   scrubberLabel: 'Simulated time (UTC)',
   clockTip: 'The replay\u2019s simulated clock. Every instant it shows comes from the model\u2019s traffic (A1–A13), not from the report.',
   timelineKey: 'Clock, traffic, leaked and cross-reads: the model\u2019s. Lines and shaded days: the report\u2019s milestones.',
+  timelineKeyModelOnly: 'Clock and every lane: the model\u2019s. This run is not the incident window, so the report\u2019s milestones are not drawn.',
   laneTip: 'Lane drawn from the model\u2019s run: {lane}. Only the milestone lines and day bands are the report\u2019s.',
   playback: 'Playback',
   play: 'Play',
@@ -140,7 +141,7 @@ const en = {
   noLeak: 'No other tenant\u2019s KV in this response.',
   responseModelNote:
     'Every word here is the model\u2019s: a toy vocabulary over synthetic records (clinic visits, salaries, invoices, code…) that the model gives its tenants. The report does not say what information appeared in the affected responses (F6), so this text says nothing about what kind of data leaked. ⚑ marks a canary: the model plants one in every tenant\u2019s documents, a modelling device that Cloudflare\u2019s method (markers in its own test traffic) suggested.',
-  blockTable: 'Decode block table',
+  blockTable: 'Block table of {node}',
   reservedPages: 'pages reserved',
   writtenPages: 'written by this transfer',
   stalePages: 'still holding earlier KV',
@@ -170,6 +171,7 @@ const en = {
   evidenceReport: 'What the report says',
   evidenceReportIntro: 'Facts F1–F26. Each rests on a sentence of the French article that summarises Cloudflare\u2019s analysis; the French sentence is the source.',
   evidenceFrenchOriginal: 'French original:',
+  evidenceMilestone: 'Milestone, {label}:',
   evidenceAssumed: 'What we assume',
   evidenceAssumedIntro: 'Assumptions A1–A13: everything the replay needs that the report does not give, each with the reason for the choice.',
   evidenceWhy: 'Why:',
@@ -360,6 +362,7 @@ const en = {
   'msg.done': 'done(room {room}, {status}) → decode — no page count',
   'msg.abort': 'abort(room {room}) → prefill',
   'msg.ack': 'no more writes for room {room} → decode',
+  'ps.sep': '; ',
   'ps.request': '{name} (tenant {tenant})',
   'ps.who': '{name} (tenant {tenant}, {pages})',
   'ps.kv': '{name}\u2019s KV (tenant {tenant})',
@@ -514,6 +517,7 @@ const fr: Record<BaseKey, string> = {
   scrubberLabel: 'Temps simulé (UTC)',
   clockTip: 'L\u2019horloge simulée de la reconstitution. Chaque instant qu\u2019elle affiche vient du trafic du modèle (A1 à A13), pas du rapport.',
   timelineKey: 'Horloge, trafic, réponses touchées et lectures croisées : le modèle. Traits et jours grisés : les jalons du rapport.',
+  timelineKeyModelOnly: 'Horloge et lignes : le modèle. Cette exécution n\u2019est pas la période de l\u2019incident : les jalons du rapport n\u2019y figurent pas.',
   laneTip: 'Ligne tirée de la reconstitution du modèle : {lane}. Seuls les traits et les jours grisés des jalons viennent du rapport.',
   playback: 'Lecture',
   play: 'Lire',
@@ -607,7 +611,7 @@ const fr: Record<BaseKey, string> = {
   noLeak: 'Aucun KV d\u2019un autre client dans cette réponse.',
   responseModelNote:
     'Chaque mot ici vient du modèle : un petit vocabulaire sur des enregistrements synthétiques (consultations médicales, salaires, factures, code…) que le modèle attribue à ses clients. Le rapport ne dit pas quelles informations sont apparues dans les réponses touchées (F6) : ce texte ne dit donc rien de la nature des données divulguées. ⚑ signale un marqueur témoin : le modèle en place un dans les documents de chaque client, un artifice de modélisation inspiré de la méthode de Cloudflare (des marqueurs dans son propre trafic de test).',
-  blockTable: 'Table des pages de la génération (block table)',
+  blockTable: 'Table des pages (block table) de {node}',
   reservedPages: 'pages réservées',
   writtenPages: 'écrites par ce transfert',
   stalePages: 'contenant encore un ancien KV',
@@ -625,7 +629,7 @@ const fr: Record<BaseKey, string> = {
   progressFixed: 'déploiement corrigé',
   assumptionsTitle: 'Ce qui est supposé',
   assumptionsAll: 'Toutes les hypothèses avec leur raison, et ce que personne ne sait',
-  failed403: 'Échecs 403 (modèle privé)',
+  failed403: 'Échecs 403 (période privée)',
   requestsPerDay: 'Requêtes ordinaires par jour',
   ignoredInLink: 'Ignoré dans le lien : {list}. Les valeurs par défaut s\u2019appliquent.',
   tenantCount: 'Clients',
@@ -637,6 +641,7 @@ const fr: Record<BaseKey, string> = {
   evidenceReport: 'Ce que dit le rapport',
   evidenceReportIntro: 'Les faits F1 à F26. Chacun repose sur une phrase de l\u2019article en français qui résume l\u2019analyse de Cloudflare ; c\u2019est la phrase française qui fait foi.',
   evidenceFrenchOriginal: 'Original en français :',
+  evidenceMilestone: 'Jalon, {label} :',
   evidenceAssumed: 'Ce que nous supposons',
   evidenceAssumedIntro: 'Les hypothèses A1 à A13 : tout ce dont la reconstitution a besoin et que le rapport ne donne pas, chacune avec la raison de ce choix.',
   evidenceWhy: 'Pourquoi :',
@@ -827,6 +832,7 @@ const fr: Record<BaseKey, string> = {
   'msg.done': 'terminé(rendez-vous {room}, {status}) → génération — aucun nombre de pages',
   'msg.abort': 'abandon(rendez-vous {room}) → préparation',
   'msg.ack': 'plus aucune écriture pour le rendez-vous {room} → génération',
+  'ps.sep': ' ; ',
   'ps.request': '{name} (client {tenant})',
   'ps.who': '{name} (client {tenant}, {pages})',
   'ps.kv': 'le KV de {name} (client {tenant})',
@@ -932,12 +938,13 @@ const fr: Record<BaseKey, string> = {
 };
 
 /**
- * French typography: a no-break space before « : » and inside guillemets, a narrow one before
- * « ; ! ? », so punctuation never starts a line. Applied to the catalogue's French and to the
+ * French typography: the typographic apostrophe (l’article), a no-break space before « : » and
+ * inside guillemets, a narrow one before « ; ! ? », so punctuation never starts a line. Applied to the catalogue's French and to the
  * chapters' French when shown; never to a quote of the report, which stays as the article prints it.
  */
 export function frenchTypography(s: string): string {
   return s
+    .replace(/(\p{L})'(?=\p{L})/gu, '$1\u2019')
     .replace(/ ([:»])/g, '\u00a0$1')
     .replace(/« /g, '«\u00a0')
     .replace(/ ([;!?])/g, '\u202f$1');

@@ -4,16 +4,38 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { describeAdapter, type BackendName } from '../../../gpu/backend.ts';
+import { type AdapterSummary, type BackendName } from '../../../gpu/backend.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult } from '../../../gpu/reports.ts';
 import { FULL_CONTEXT_TOKENS } from '../../../gpu/workload.ts';
 import { callDecode } from '../../run/decodeClient.ts';
 import { useApp, type DecodeBusy } from '../../state/store.ts';
+import { Tx, useT, type Translate } from '../../i18n/i18n.ts';
+import { formatMs, formatNumber, formatScientific, type Lang } from '../../i18n/format.ts';
+import { ModelBadge } from '../shared/Evidence.tsx';
 import './decodePanel.css';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
-const ms = (n: number) => (Number.isFinite(n) ? `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms` : '—');
-const BACKEND_LABEL: Record<BackendName, string> = { webgpu: 'WebGPU', js: 'JS engine' };
+const BACKEND_LABEL = { webgpu: 'backendWebgpu', js: 'backendJs' } as const satisfies Record<BackendName, string>;
+const SMALL_CONTEXT_TOKENS = 65_536;
+
+/** The adapter in words (the vendor's own names stay as the browser gives them). */
+function adapterText(a: AdapterSummary | null | undefined, t: Translate): string {
+  if (!a) return t('adapterNone');
+  const name = [a.vendor, a.architecture].filter(Boolean).join(' / ') || t('adapterUnnamed');
+  return `${name}${a.description ? ` (${a.description})` : ''}${a.isFallbackAdapter ? t('adapterSoftware') : ''}`;
+}
+
+/**
+ * A comparison row's input in the page's language. The worker names each case in English
+ * (gpu/workload.ts); the French page rebuilds the name from it. Unknown shapes are shown as they came.
+ */
+function caseLabel(label: string, seqLen: number, t: Translate, lang: Lang): string {
+  if (lang === 'en') return label;
+  const tokens = formatNumber(seqLen, lang);
+  if (/^warm pool, /.test(label)) return t('compareWarmCase', { tokens });
+  const m = /^random( spread)? #(\d+): [\d,]+ tokens, V=(\d+), page (\d+)$/.exec(label);
+  if (!m) return label;
+  return t(m[1] ? 'compareSpreadCase' : 'compareRandomCase', { index: m[2]!, tokens, vocab: m[3]!, page: m[4]! });
+}
 const DECODE_STEPS = 24;
 const COMPARE_CASES = 12;
 const COMPARE_SEED = 'compare-v1';
@@ -52,22 +74,20 @@ async function act<T>(busy: Exclude<DecodeBusy, null | 'starting'>, f: () => Pro
 
 export function DecodeBackendPanel() {
   useBackendWorker();
+  const t = useT();
   const { status, busy, error } = useApp(useShallow((s) => ({ status: s.decode.status, busy: s.decode.busy, error: s.decode.error })));
   return (
-    <section aria-labelledby="decode-backend-h" className="panel decode-panel" aria-busy={busy !== null}>
+    <section aria-labelledby="decode-backend-h" className="panel decode-panel" aria-busy={busy !== null} data-testid="decode-panel">
       <h2 id="decode-backend-h">
-        Decode backend <span className="badge model" title="The engine's toy decode model, run on this device">model</span>
+        {t('decodeTitle')} <ModelBadge title={t('decodeModelTip')} />
       </h2>
-      <p className="hint">
-        Decode reads every slot its block table points to. That pass runs as WebGPU compute shaders when this browser has an adapter, and in the
-        JS engine otherwise; both must give the same tokens and the same provenance.
-      </p>
+      <p className="hint">{t('decodeIntro')}</p>
       <BackendStatusView status={status} starting={busy === 'starting'} />
       <BackendChooser status={status} disabled={busy !== null} />
       <RunDecode disabled={busy !== null} running={busy === 'running'} />
       <CompareBackends disabled={busy !== null} comparing={busy === 'comparing'} />
       {error ? (
-        <p role="alert" className="error">
+        <p role="alert" className="error" lang="en">
           {error}
         </p>
       ) : null}
@@ -75,28 +95,50 @@ export function DecodeBackendPanel() {
   );
 }
 
+/** The browser's own words in a fallback notice (after "unavailable:" or "stopped:"), for the French page. */
+function browserReason(message: string): string | null {
+  return /(?:unavailable|stopped): (.*?)(?:; the JS engine|\. The (?:request|JS engine))/.exec(message)?.[1] ?? null;
+}
+
 function BackendStatusView({ status, starting }: { status: BackendStatus | null; starting: boolean }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const notice = status?.notice ?? null;
+  const reason = notice ? browserReason(notice.message) : null;
   return (
     <>
-      <div role="status" data-testid="backend-notice" className={status?.notice ? 'notice' : 'notice empty'}>
-        {status?.notice ? (
+      <div role="status" data-testid="backend-notice" className={notice ? 'notice' : 'notice empty'}>
+        {notice ? (
           <>
-            <strong>Fallback:</strong> {status.notice.message}
+            <strong>{t('decodeFallback')}</strong>{' '}
+            {lang === 'en' ? (
+              notice.message
+            ) : (
+              <>
+                {t(`notice.${notice.kind}`)}
+                {reason ? (
+                  <>
+                    {' '}
+                    {t('decodeBrowserMessage')} <code lang="en">{reason}</code>
+                  </>
+                ) : null}
+              </>
+            )}
           </>
         ) : null}
       </div>
       <dl className="backend-facts">
         <div>
-          <dt>Running</dt>
-          <dd data-testid="backend-running">{starting || !status ? 'starting…' : BACKEND_LABEL[status.running]}</dd>
+          <dt>{t('backendRunning')}</dt>
+          <dd data-testid="backend-running">{starting || !status ? t('backendStarting') : t(BACKEND_LABEL[status.running])}</dd>
         </div>
         <div>
-          <dt>Adapter</dt>
-          <dd data-testid="backend-adapter">{status?.running === 'webgpu' ? describeAdapter(status.adapter) : 'none (CPU, JS engine)'}</dd>
+          <dt>{t('backendAdapter')}</dt>
+          <dd data-testid="backend-adapter">{status?.running === 'webgpu' ? adapterText(status.adapter, t) : t('backendNoAdapter')}</dd>
         </div>
         {status?.fault ? (
           <div>
-            <dt>Test fault</dt>
+            <dt>{t('backendTestFault')}</dt>
             <dd>
               <code>gpu-fault={status.fault}</code>
             </dd>
@@ -108,6 +150,7 @@ function BackendStatusView({ status, starting }: { status: BackendStatus | null;
 }
 
 function BackendChooser({ status, disabled }: { status: BackendStatus | null; disabled: boolean }) {
+  const t = useT();
   const name = useId();
   const [requested, setRequested] = useState<BackendName | null>(null);
   const choose = (preferred: BackendName) => {
@@ -122,11 +165,11 @@ function BackendChooser({ status, disabled }: { status: BackendStatus | null; di
   const current = requested ?? status?.running ?? 'webgpu';
   return (
     <fieldset className="backend-choice">
-      <legend>Backend</legend>
+      <legend>{t('backendLegend')}</legend>
       {(['webgpu', 'js'] as const).map((b) => (
         <label key={b}>
           <input type="radio" name={name} value={b} checked={current === b} disabled={disabled} onChange={() => void choose(b)} />
-          {b === 'webgpu' ? 'WebGPU (compute shaders)' : 'JS engine (CPU)'}
+          {t(b === 'webgpu' ? 'backendWebgpuOption' : 'backendJsOption')}
         </label>
       ))}
     </fieldset>
@@ -134,6 +177,8 @@ function BackendChooser({ status, disabled }: { status: BackendStatus | null; di
 }
 
 function RunDecode({ disabled, running }: { disabled: boolean; running: boolean }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   const id = useId();
   const [tokens, setTokens] = useState(FULL_CONTEXT_TOKENS);
   const run = useApp((s) => s.decode.run);
@@ -145,13 +190,13 @@ function RunDecode({ disabled, running }: { disabled: boolean; running: boolean 
   return (
     <div className="run-decode">
       <div className="row">
-        <label htmlFor={id}>Context</label>
+        <label htmlFor={id}>{t('decodeContext')}</label>
         <select id={id} value={tokens} onChange={(e) => setTokens(Number(e.target.value))}>
-          <option value={65_536}>65,536 tokens</option>
-          <option value={FULL_CONTEXT_TOKENS}>{FULL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens</option>
+          <option value={SMALL_CONTEXT_TOKENS}>{t('decodeContextTokens', { tokens: formatNumber(SMALL_CONTEXT_TOKENS, lang) })}</option>
+          <option value={FULL_CONTEXT_TOKENS}>{t('decodeContextTokens', { tokens: formatNumber(FULL_CONTEXT_TOKENS, lang) })}</option>
         </select>
         <button type="button" onClick={() => void go()} disabled={disabled}>
-          {running ? 'Decoding…' : `Decode ${DECODE_STEPS} tokens`}
+          {running ? t('decodeRunning') : t('decodeRun', { steps: formatNumber(DECODE_STEPS, lang) })}
         </button>
       </div>
       {run ? <RunView run={run} /> : null}
@@ -160,26 +205,36 @@ function RunDecode({ disabled, running }: { disabled: boolean; running: boolean 
 }
 
 function RunView({ run }: { run: DecodeRunResult }) {
-  const foreign = run.tokens.filter((t) => t.foreign).length;
-  const sources = [...new Set(run.tokens.filter((t) => t.foreign).map((t) => t.source))];
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const foreign = run.tokens.filter((x) => x.foreign).length;
+  const sources = [...new Set(run.tokens.filter((x) => x.foreign).map((x) => x.source))];
   return (
     <div data-testid="decode-result" className="decode-result">
       <p>
-        <span data-testid="decode-result-backend">{BACKEND_LABEL[run.backend]}</span>
-        {run.fellBack ? ' (started on WebGPU, finished on the JS engine)' : ''} decoded {run.tokens.length} tokens for tenant <b>{run.tenant}</b> over a{' '}
-        {fmt(run.contextTokens)}-token block table in <span data-testid="decode-result-ms">{ms(run.ms)}</span>.
+        <Tx
+          k="decodeResult"
+          vars={{
+            backend: <span data-testid="decode-result-backend">{t(BACKEND_LABEL[run.backend])}</span>,
+            fellBack: run.fellBack ? t('decodeFellBack') : '',
+            count: formatNumber(run.tokens.length, lang),
+            tenant: <b>{run.tenant}</b>,
+            context: formatNumber(run.contextTokens, lang),
+            ms: <span data-testid="decode-result-ms">{formatMs(run.ms, lang)}</span>,
+          }}
+        />
       </p>
-      <blockquote className="response" data-testid="decode-result-text">
+      <blockquote className="response" data-testid="decode-result-text" lang="en">
         {run.text}
       </blockquote>
-      <p className="meta">
-        {foreign} of {run.tokens.length} tokens drew most on other tenants' stale pages{sources.length ? ` (${sources.join(', ')})` : ''}.
-      </p>
+      <p className="meta">{t('decodeForeign', { foreign: formatNumber(foreign, lang), count: formatNumber(run.tokens.length, lang), sources: sources.length ? ` (${sources.join(', ')})` : '' })}</p>
     </div>
   );
 }
 
 function CompareBackends({ disabled, comparing }: { disabled: boolean; comparing: boolean }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   const report = useApp((s) => s.decode.compare);
   const go = () =>
     act('comparing', async () => {
@@ -189,10 +244,13 @@ function CompareBackends({ disabled, comparing }: { disabled: boolean; comparing
   return (
     <div className="compare">
       <button type="button" onClick={() => void go()} disabled={disabled}>
-        {comparing ? 'Comparing…' : 'Compare backends'}
+        {comparing ? t('compareRunning') : t('compareRun')}
       </button>{' '}
       <span className="hint">
-        the warm pool at 65,536 and {FULL_CONTEXT_TOKENS.toLocaleString('en-US')} tokens, and {COMPARE_CASES + 1} random contexts (seed <code>{COMPARE_SEED}</code>)
+        <Tx
+          k="compareHint"
+          vars={{ small: formatNumber(SMALL_CONTEXT_TOKENS, lang), full: formatNumber(FULL_CONTEXT_TOKENS, lang), cases: formatNumber(COMPARE_CASES + 1, lang), seed: <code>{COMPARE_SEED}</code> }}
+        />
       </span>
       {report ? <CompareView report={report} /> : null}
     </div>
@@ -200,33 +258,50 @@ function CompareBackends({ disabled, comparing }: { disabled: boolean; comparing
 }
 
 function CompareView({ report }: { report: CompareReport }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   if (report.unavailable) {
     return (
       <p data-testid="compare-summary" className="error">
-        Nothing to compare: {report.unavailable}
+        <Tx k="compareNothing" vars={{ reason: <span lang="en">{report.unavailable}</span> }} />
       </p>
     );
   }
   const ok = (r: CompareReport['rows'][number]) => r.tokensEqual && r.provenanceEqual && r.maxRelativeDiff <= report.tolerance;
   const agreeing = report.rows.filter(ok).length;
   const maxDiff = Math.max(0, ...report.rows.map((r) => r.maxRelativeDiff));
-  const yes = (b: boolean) => (b ? '✓ yes' : '✗ no');
+  const yes = (b: boolean) => t(b ? 'yes' : 'no');
   return (
     <>
       <p data-testid="compare-summary">
-        <b>{agreeing === report.rows.length ? 'All agree' : 'Disagreement'}</b>: {agreeing} of {report.rows.length} inputs agree; max relative score difference{' '}
-        <span data-testid="compare-max-diff">{maxDiff.toExponential(2)}</span> (tolerance {report.tolerance.toExponential(0)}); WebGPU on {describeAdapter(report.adapter)}.
+        <b>{t(agreeing === report.rows.length ? 'compareAllAgree' : 'compareDisagree')}</b>
+        {lang === 'fr' ? '\u00a0: ' : ': '}
+        <Tx
+          k="compareSummary"
+          vars={{
+            agreeing: formatNumber(agreeing, lang),
+            count: formatNumber(report.rows.length, lang),
+            // The machine-readable value stays in the element's data, for tests and tools.
+            diff: (
+              <span data-testid="compare-max-diff" data-value={maxDiff}>
+                {formatScientific(maxDiff, lang, 2)}
+              </span>
+            ),
+            tolerance: formatScientific(report.tolerance, lang, 0),
+            adapter: adapterText(report.adapter, t),
+          }}
+        />
       </p>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Backend comparison">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t('compareRegion')}>
         <table data-testid="compare-table">
-          <caption className="visually-hidden">JS engine versus WebGPU on the same inputs</caption>
+          <caption className="visually-hidden">{t('compareCaption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Input</th>
-              <th scope="col">Steps</th>
-              <th scope="col">Tokens equal</th>
-              <th scope="col">Provenance equal</th>
-              <th scope="col">Max rel. score diff</th>
+              <th scope="col">{t('compareInput')}</th>
+              <th scope="col">{t('compareSteps')}</th>
+              <th scope="col">{t('compareTokensEqual')}</th>
+              <th scope="col">{t('compareProvenanceEqual')}</th>
+              <th scope="col">{t('compareMaxDiff')}</th>
               <th scope="col">JS</th>
               <th scope="col">WebGPU</th>
             </tr>
@@ -235,15 +310,20 @@ function CompareView({ report }: { report: CompareReport }) {
             {report.rows.map((r) => (
               <tr key={r.label} data-agrees={ok(r) ? 'yes' : 'no'} className={ok(r) ? '' : 'bad'}>
                 <th scope="row">
-                  {r.label}
-                  {r.error ? <span className="error"> — {r.error}</span> : null}
+                  {caseLabel(r.label, r.seqLen, t, lang)}
+                  {r.error ? (
+                    <span className="error" lang="en">
+                      {' '}
+                      — {r.error}
+                    </span>
+                  ) : null}
                 </th>
-                <td>{r.steps}</td>
+                <td>{formatNumber(r.steps, lang)}</td>
                 <td>{yes(r.tokensEqual)}</td>
                 <td>{yes(r.provenanceEqual)}</td>
-                <td>{Number.isFinite(r.maxRelativeDiff) ? r.maxRelativeDiff.toExponential(2) : '—'}</td>
-                <td>{ms(r.jsMs)}</td>
-                <td>{ms(r.webgpuMs)}</td>
+                <td>{Number.isFinite(r.maxRelativeDiff) ? formatScientific(r.maxRelativeDiff, lang, 2) : '—'}</td>
+                <td>{formatMs(r.jsMs, lang)}</td>
+                <td>{formatMs(r.webgpuMs, lang)}</td>
               </tr>
             ))}
           </tbody>

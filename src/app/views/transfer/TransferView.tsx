@@ -1,14 +1,14 @@
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
-import type { EngineEvent } from '../../../engine/index.ts';
 import { useRequestDetail, useSnapshot } from '../../run/hooks.ts';
-import { useT, type Translate } from '../../i18n/i18n.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { tenantRgb } from '../shared/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
-
-const fmt = (n: number) => n.toLocaleString('en-US');
+import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
+import { describeEvent } from '../shared/engineText.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -19,7 +19,7 @@ function ProtocolCheck() {
   return (
     <details className="protocol-check" onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="protocol-check">
       <summary>
-        {t('protocolCheck')} <span className="badge model">{t('model')}</span>
+        {t('protocolCheck')} <ModelBadge title={t('vpModelTip')} />
       </summary>
       {open ? (
         <Suspense fallback={<p role="status">{t('loading')}</p>}>
@@ -30,54 +30,10 @@ function ProtocolCheck() {
   );
 }
 
-/** One sentence per engine event of a request's handoff (the narrative the steps walk through), in the page's language. */
-export function describeEvent(e: EngineEvent, t: Translate): string {
-  const node = (kind: string, i: number) => `${kind}-${i}`;
-  const tokenWord = (n: number) => t(n === 1 ? 'word_token' : 'word_tokens');
-  const cleared = (c: boolean) => t(c ? 'ev_cleared' : 'ev_notCleared');
-  switch (e.type) {
-    case 'arrive':
-      return t('ev_arrive', { tenant: e.tenant, tokens: fmt(e.tokens) });
-    case 'reject':
-      return t('ev_reject', { stage: e.stage, reason: e.reason });
-    case 'abort-marked':
-      return t('ev_abort');
-    case 'route':
-      return t('ev_route', { prefill: node('prefill', e.prefill), decode: node('decode', e.decode), room: String(e.room) });
-    case 'decode-wait':
-      return t('ev_decodeWait', { need: fmt(e.needPages), free: fmt(e.freePages) });
-    case 'decode-reserve':
-      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount) });
-    case 'prefill-wait':
-      return t('ev_prefillWait', { pages: fmt(e.needPages) });
-    case 'prefill-alloc':
-      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), tokenWord: tokenWord(e.computeTokens), pages: String(e.pages.reduce((a, r) => a + r[1], 0)) });
-    case 'prefill-compute':
-      return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
-    case 'kv-transfer':
-      return t('ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_page' : 'word_pages') });
-    case 'prefill-free':
-      return t('ev_prefillFree', { cleared: cleared(e.cleared) });
-    case 'transfer-done':
-      return t('ev_done', { room: String(e.room), status: e.status });
-    case 'decode-check-failed':
-      return t('ev_checkFailed', { check: e.check, reason: e.reason });
-    case 'decode-read':
-      return t('ev_decodeRead', {
-        pages: fmt(e.pageCount),
-        tokens: fmt(e.seqLen),
-        stale: fmt(e.stalePages),
-        foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
-      });
-    case 'response':
-      return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
-    case 'decode-free':
-      return t('ev_decodeFree', { pages: String(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
-  }
-}
-
 function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; requesterTenant: number; tenants: string[] }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
   const canvas = useRef<HTMLCanvasElement>(null);
   const width = 720;
   const height = 36;
@@ -120,7 +76,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
 
   return (
     <div className="strip">
-      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: String(pages.length), written: String(summary.written), stale: String(summary.stale), empty: String(summary.empty) })} data-testid="block-table" {...highlightable('block-table')} />
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" {...highlightable('block-table')} />
       <p className="hint" data-testid="block-table-summary">
         {t('stripSummary', {
           total: fmt(pages.length),
@@ -139,6 +95,8 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
 
 export function TransferView({ run }: { run: RunSummary }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
   const snapshot = useSnapshot(run);
   const req = useApp((s) => s.selectedRequest);
   const time = useApp((s) => s.time);
@@ -167,10 +125,11 @@ export function TransferView({ run }: { run: RunSummary }) {
     return out;
   }, [reserve]);
   const done = events.find((e) => e.type === 'transfer-done');
+  const ctx = { lang, phase: req !== null ? run.phases[run.requests.phase[req]!] : undefined, events };
   return (
     <section aria-labelledby="transfer-h" className="transfer-view">
       <h2 id="transfer-h">
-        {t('transferTitle')} <span className="badge model">{t('model')}</span>
+        {t('transferTitle')} <ModelBadge />
       </h2>
       <RequestPicker run={run} />
       {req === null ? <p className="hint">{t('selectRequest')}</p> : null}
@@ -187,7 +146,7 @@ export function TransferView({ run }: { run: RunSummary }) {
               {t('stepBack')}
             </button>
             <span aria-live="polite" data-testid="step-label">
-              {t('step')} {current + 1} {t('of')} {events.length}
+              {t('stepOf', { n: String(current + 1), count: String(events.length) })}
             </span>
             <button type="button" onClick={() => go(current + 1)} disabled={current >= events.length - 1} data-testid="step-forward">
               {t('stepForward')}
@@ -197,16 +156,16 @@ export function TransferView({ run }: { run: RunSummary }) {
             {events.map((e, i) => (
               <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined}>
                 <button type="button" className="linklike" onClick={() => go(i)}>
-                  <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>+{((e.t - events[0]!.t) / 1000).toFixed(3)} s</time>
+                  <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
                 </button>{' '}
-                {describeEvent(e, t)}
+                {describeEvent(e, t, ctx)}
               </li>
             ))}
           </ol>
           {blockPages.length > 0 && reserve?.type === 'decode-reserve' ? (
             <>
               <h3>
-                {t('blockTable')} (decode-{reserve.node})
+                {t('blockTable', { node: `decode-${reserve.node}` })}
               </h3>
               <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} requesterTenant={run.requests.tenant[req!]!} tenants={run.tenants} />
               <p className="legend-inline">
@@ -216,7 +175,7 @@ export function TransferView({ run }: { run: RunSummary }) {
           ) : null}
           {done && done.type === 'transfer-done' ? (
             <p className="done-message" {...highlightable('done-message')}>
-              <b>{t('doneMessage')}</b>: <code>(room {done.room}, {done.status})</code> — {t('doneNote')}
+              <b>{t('doneMessage')}</b> <code>{t('doneValue', { room: String(done.room), status: done.status })}</code> — {t('doneNote')} <SourceRef id="B10" />
             </p>
           ) : null}
         </>

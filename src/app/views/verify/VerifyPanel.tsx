@@ -3,18 +3,33 @@
  * shortest counterexamples it finds. Everything shown here is a model of the protocol, and says so.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { PROPERTIES, PROPERTY_TEXT, type CheckOutcome, type Counterexample, type PropertyId } from '../../../engine/protocol/index.ts';
+import { DECODE_NODE, PREFILL_NODE, PROPERTIES, type CheckOutcome, type Counterexample, type PropertyId } from '../../../engine/protocol/index.ts';
 import { checkProtocol } from '../../run/verifyClient.ts';
+import { useT, type MessageKey, type Translate } from '../../i18n/i18n.ts';
+import { formatMs, formatNumber, type Lang } from '../../i18n/format.ts';
+import { useApp } from '../../state/store.ts';
+import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { picture, readWords, type PageView } from './picture.ts';
+import { describeStep, describeViolation } from './stepText.ts';
 import './verify.css';
+
+/** Public sources a configuration's note names (a pull request of SGLang), shown with their addresses. */
+export const CONFIG_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  fixed: ['B3'],
+  retire: ['B2'],
+  'length-check': ['B4'],
+  'abort-race': ['B11'],
+};
+
+const configText = (id: string, part: 'title' | 'note', t: Translate, fallback: string): string => {
+  const key = `vpConfig.${id}.${part}` as MessageKey;
+  const s = t(key);
+  return s === undefined || s === key ? fallback : s;
+};
 
 type RunState = { kind: 'idle' } | { kind: 'running'; done: number; total: number } | { kind: 'done'; elapsedMs: number } | { kind: 'error'; message: string };
 
-const PROPERTY_NAME: Record<PropertyId, string> = {
-  confidentiality: 'Confidentiality',
-  integrity: 'Integrity',
-  exclusiveOwnership: 'Exclusive ownership',
-};
+const propertyName = (p: PropertyId, t: Translate) => t(`prop.${p}`);
 
 interface Selection {
   configId: string;
@@ -30,13 +45,15 @@ function defaultProperty(o: CheckOutcome): PropertyId | null {
   return o.result.verdicts.confidentiality.holds ? firstViolation(o) : 'confidentiality';
 }
 
-function verdictText(o: CheckOutcome): string {
-  if (!o.result.complete) return 'incomplete (state cap)';
+function verdictText(o: CheckOutcome, t: Translate): string {
+  if (!o.result.complete) return t('vpIncomplete');
   const broken = PROPERTIES.filter((p) => !o.result.verdicts[p].holds);
-  return broken.length === 0 ? 'safe: no reachable state violates a property' : `violated: ${broken.map((p) => PROPERTY_NAME[p].toLowerCase()).join(', ')}`;
+  return broken.length === 0 ? t('vpSafe') : t('vpViolated', { props: broken.map((p) => propertyName(p, t).toLowerCase()).join(', ') });
 }
 
 export function VerifyPanel() {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   const [run, setRun] = useState<RunState>({ kind: 'idle' });
   const [outcomes, setOutcomes] = useState<CheckOutcome[]>([]);
   const [selection, setSelection] = useState<Selection | null>(null);
@@ -75,34 +92,31 @@ export function VerifyPanel() {
   const unexpected = outcomes.filter((o) => !o.asExpected);
   const statusText =
     run.kind === 'idle'
-      ? 'Not run yet.'
+      ? t('vpIdle')
       : run.kind === 'running'
-        ? `Exploring: ${run.done} of ${run.total || '…'} configurations done.`
+        ? t('vpRunning', { done: formatNumber(run.done, lang), total: run.total ? formatNumber(run.total, lang) : '…' })
         : run.kind === 'error'
-          ? `The check failed to run: ${run.message}`
-          : `Done: ${outcomes.length} configurations, ${totalStates.toLocaleString('en-US')} states explored in ${Math.round(run.elapsedMs)} ms. ` +
-            (unexpected.length === 0 ? 'Every verdict is the expected one.' : `Unexpected verdicts: ${unexpected.map((o) => o.config.id).join(', ')}.`);
+          ? t('vpError', { message: run.message })
+          : `${t('vpDone', { configs: formatNumber(outcomes.length, lang), states: formatNumber(totalStates, lang), ms: formatMs(Math.round(run.elapsedMs), lang) })} ` +
+            (unexpected.length === 0 ? t('vpAllExpected') : t('vpUnexpected', { ids: unexpected.map((o) => o.config.id).join(', ') }));
 
   return (
-    <section className="panel vp" aria-labelledby="vp-h">
+    <section className="panel vp" aria-labelledby="vp-h" data-testid="verify-panel">
       <h2 id="vp-h">
-        Exhaustive check of the handoff protocol <span className="badge model vp-badge" title="A small state machine of the prefill → decode handoff, not SGLang itself">model</span>
+        {t('vpTitle')} <ModelBadge title={t('vpModelTip')} />
       </h2>
-      <p className="vp-intro">
-        A <strong>model</strong> of the prefill → decode handoff: one prefill and one decode node with a few pages each, reused lowest id first,
-        three requests from two tenants. Every reachable state is explored breadth-first, so each counterexample is a shortest one. Sizes are
-        in pages and are not the incident's figures.
-      </p>
-      <ul className="vp-props" aria-label="Properties checked">
+      <p className="vp-intro">{t('vpIntro')}</p>
+      <ul className="vp-props" aria-label={t('vpProps')}>
         {PROPERTIES.map((p) => (
           <li key={p}>
-            <strong>{PROPERTY_NAME[p]}</strong>: {PROPERTY_TEXT[p]}.
+            <strong>{propertyName(p, t)}</strong>
+            {t('vpPropLine', { name: '', text: t(`propText.${p}`) })}
           </li>
         ))}
       </ul>
       <p>
         <button type="button" onClick={start} disabled={run.kind === 'running'}>
-          Run the check
+          {t('vpRun')}
         </button>
       </p>
       <p role="status" aria-live="polite" className="vp-status">
@@ -126,20 +140,22 @@ export function VerifyPanel() {
 }
 
 function ResultsTable({ outcomes, selection, onPlay }: { outcomes: CheckOutcome[]; selection: Selection | null; onPlay: (id: string, p: PropertyId) => void }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   return (
     <div className="vp-table-wrap">
-      <table className="vp-table" aria-label="Verdicts per configuration">
-        <caption>Verdicts per configuration (model)</caption>
+      <table className="vp-table" aria-label={t('vpTableLabel')}>
+        <caption>{t('vpTableCaption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Configuration</th>
-            <th scope="col">States explored</th>
-            <th scope="col">Verdict</th>
+            <th scope="col">{t('vpColConfig')}</th>
+            <th scope="col">{t('vpColStates')}</th>
+            <th scope="col">{t('vpColVerdict')}</th>
             {PROPERTIES.map((p) => (
-              <th scope="col" key={p}>{PROPERTY_NAME[p]}</th>
+              <th scope="col" key={p}>{propertyName(p, t)}</th>
             ))}
-            <th scope="col">As expected</th>
-            <th scope="col">Counterexample</th>
+            <th scope="col">{t('vpColExpected')}</th>
+            <th scope="col">{t('vpColCounterexample')}</th>
           </tr>
         </thead>
         <tbody>
@@ -149,23 +165,31 @@ function ResultsTable({ outcomes, selection, onPlay }: { outcomes: CheckOutcome[
             return (
               <tr key={o.config.id} aria-current={current ? 'true' : undefined} className={current ? 'vp-current' : undefined}>
                 <th scope="row">
-                  {o.config.title}
-                  <span className="vp-note">{o.note}</span>
+                  {configText(o.config.id, 'title', t, o.config.title)}
+                  <span className="vp-note">
+                    {configText(o.config.id, 'note', t, o.note)}
+                    {(CONFIG_SOURCES[o.config.id] ?? []).map((id) => (
+                      <span key={id}>
+                        {' '}
+                        <SourceRef id={id} />
+                      </span>
+                    ))}
+                  </span>
                 </th>
-                <td className="vp-num">{o.result.statesExplored.toLocaleString('en-US')}</td>
-                <td>{verdictText(o)}</td>
+                <td className="vp-num">{formatNumber(o.result.statesExplored, lang)}</td>
+                <td>{verdictText(o, t)}</td>
                 {PROPERTIES.map((prop) => {
                   const v = o.result.verdicts[prop];
-                  return <td key={prop}>{v.holds ? '✓ holds' : `✗ fails in ${v.counterexample!.length} steps`}</td>;
+                  return <td key={prop}>{v.holds ? t('vpHolds') : t('vpFails', { n: formatNumber(v.counterexample!.length, lang) })}</td>;
                 })}
-                <td>{o.asExpected ? 'yes' : '✗ no'}</td>
+                <td>{o.asExpected ? t('vpYes') : t('vpNo')}</td>
                 <td>
                   {p ? (
-                    <button type="button" onClick={() => onPlay(o.config.id, p)} aria-label={`Play the counterexample of ${o.config.title}`}>
-                      Play
+                    <button type="button" onClick={() => onPlay(o.config.id, p)} aria-label={t('vpPlayLabel', { config: configText(o.config.id, 'title', t, o.config.title) })}>
+                      {t('vpPlay')}
                     </button>
                   ) : (
-                    'none'
+                    t('vpNone')
                   )}
                 </td>
               </tr>
@@ -186,12 +210,16 @@ interface PlayerProps {
 }
 
 function Player({ outcome, counterexample: ce, step, setStep, onProperty }: PlayerProps) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
   const c = outcome.config;
+  const title = configText(c.id, 'title', t, c.title);
+  const stepText = (i: number) => describeStep(c, i === 0 ? ce.initial : ce.steps[i - 1]!.state, ce.steps[i]!, t);
   const n = ce.steps.length;
   const at = Math.min(Math.max(step, 0), n);
   const current = at === 0 ? null : ce.steps[at - 1]!;
   const state = current ? current.state : ce.initial;
-  const pic = useMemo(() => picture(c, state, current?.read), [c, state, current]);
+  const pic = useMemo(() => picture(c, state, current?.read, t), [c, state, current, t]);
   const broken = PROPERTIES.filter((p) => !outcome.result.verdicts[p].holds);
   const go = (k: number) => setStep(Math.min(Math.max(k, 0), n));
 
@@ -206,46 +234,46 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
   return (
     <section className="vp-player" aria-labelledby="vp-player-h" onKeyDown={onKey} aria-keyshortcuts="ArrowLeft ArrowRight Home End">
       <h3 id="vp-player-h">
-        Counterexample (model): {c.title} — {PROPERTY_NAME[ce.property].toLowerCase()}, {n} steps
+        {t('vpPlayerTitle', { config: title, property: propertyName(ce.property, t).toLowerCase(), n: formatNumber(n, lang) })}
       </h3>
       {broken.length > 1 ? (
-        <div role="group" aria-label="Property whose counterexample is shown" className="vp-row">
+        <div role="group" aria-label={t('vpPropertyGroup')} className="vp-row">
           {broken.map((p) => (
             <button type="button" key={p} aria-pressed={p === ce.property} onClick={() => onProperty(p)}>
-              {PROPERTY_NAME[p]} ({outcome.result.verdicts[p].counterexample!.length} steps)
+              {t('vpPropertySteps', { property: propertyName(p, t), n: formatNumber(outcome.result.verdicts[p].counterexample!.length, lang) })}
             </button>
           ))}
         </div>
       ) : null}
-      <div role="group" aria-label="Step controls" className="vp-row">
+      <div role="group" aria-label={t('vpStepControls')} className="vp-row">
         {/* aria-disabled, not disabled: a disabled button drops keyboard focus at the last step. */}
-        <button type="button" onClick={() => go(0)} aria-disabled={at === 0}>First step</button>
-        <button type="button" onClick={() => go(at - 1)} aria-disabled={at === 0}>Step back</button>
-        <button type="button" onClick={() => go(at + 1)} aria-disabled={at === n}>Step forward</button>
-        <button type="button" onClick={() => go(n)} aria-disabled={at === n}>Last step</button>
-        <span className="vp-hint">or ← → Home End</span>
+        <button type="button" onClick={() => go(0)} aria-disabled={at === 0}>{t('vpFirst')}</button>
+        <button type="button" onClick={() => go(at - 1)} aria-disabled={at === 0}>{t('vpBack')}</button>
+        <button type="button" onClick={() => go(at + 1)} aria-disabled={at === n}>{t('vpForward')}</button>
+        <button type="button" onClick={() => go(n)} aria-disabled={at === n}>{t('vpLast')}</button>
+        <span className="vp-hint">{t('vpKeys')}</span>
       </div>
       <p aria-live="polite" className="vp-step" id="vp-step">
-        <strong>Step {at} of {n}.</strong> {current ? current.label : 'Initial state: every page is free and zero-filled.'}
+        <strong>{t('vpStepOf', { n: formatNumber(at, lang), count: formatNumber(n, lang) })}</strong> {current ? stepText(at - 1) : t('vpInitial')}
       </p>
       {current?.violation ? (
         <p className="vp-violation">
-          <strong>✗ {PROPERTY_NAME[ce.property]} broken:</strong> {current.violation}
+          <strong>{t('vpBroken', { property: propertyName(ce.property, t) })}</strong> {describeViolation(c, ce.property, current, ce.initial, t) ?? current.violation}
         </p>
       ) : null}
 
       <div className="vp-nodes">
-        <PageRow title="prefill-0 pages" pages={pic.prefill} />
+        <PageRow title={t('vpNodePages', { node: PREFILL_NODE })} pages={pic.prefill} lang={lang} />
         <div className="vp-messages">
-          <h4>Messages in flight</h4>
-          {pic.messages.length === 0 ? <p>none</p> : <ul>{pic.messages.map((m) => <li key={m}>{m}</li>)}</ul>}
+          <h4>{t('vpMessages')}</h4>
+          {pic.messages.length === 0 ? <p>{t('vpNone')}</p> : <ul>{pic.messages.map((m) => <li key={m}>{m}</li>)}</ul>}
         </div>
-        <PageRow title="decode-0 pages" pages={pic.decode} />
+        <PageRow title={t('vpNodePages', { node: DECODE_NODE })} pages={pic.decode} lang={lang} />
       </div>
 
       {pic.reads.length > 0 ? (
         <div className="vp-reads">
-          <h4>What decode read for {current ? c.requests[current.request]?.name : ''} (sequence = the full prompt, every reserved page)</h4>
+          <h4>{t('vpReads', { request: current ? (c.requests[current.request]?.name ?? '') : '' })}</h4>
           <ul>
             {pic.reads.map((r) => (
               <li key={r.page} className={`vp-read-${r.verdict === 'own' ? 'ok' : 'bad'}`}>
@@ -256,19 +284,19 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
         </div>
       ) : null}
 
-      <table className="vp-table vp-reqs" aria-label="Requests in this state">
+      <table className="vp-table vp-reqs" aria-label={t('vpRequests')}>
         <thead>
           <tr>
-            <th scope="col">Request</th>
-            <th scope="col">Decode</th>
-            <th scope="col">Prefill</th>
-            <th scope="col">Answer</th>
+            <th scope="col">{t('vpColRequest')}</th>
+            <th scope="col">{t('vpColDecode')}</th>
+            <th scope="col">{t('vpColPrefill')}</th>
+            <th scope="col">{t('vpColAnswer')}</th>
           </tr>
         </thead>
         <tbody>
           {pic.requests.map((r) => (
             <tr key={r.name}>
-              <th scope="row">{r.name} (tenant {r.tenant}, {r.pages} {r.pages === 1 ? 'page' : 'pages'})</th>
+              <th scope="row">{t('vpRequestRow', { name: r.name, tenant: String(r.tenant), pages: t(r.pages === 1 ? 'ps.page' : 'ps.pages', { n: String(r.pages) }) })}</th>
               <td>{r.decode}</td>
               <td>{r.prefill}</td>
               <td>{r.status}</td>
@@ -277,13 +305,13 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
         </tbody>
       </table>
 
-      <h4 id="vp-steps-h">All steps</h4>
+      <h4 id="vp-steps-h">{t('vpAllSteps')}</h4>
       <ol className="vp-steps" aria-labelledby="vp-steps-h">
         {ce.steps.map((s, i) => (
           <li key={i} aria-current={i + 1 === at ? 'step' : undefined}>
             <button type="button" className="vp-link" onClick={() => go(i + 1)}>
               {i + 1 === at ? '▶ ' : ''}
-              {s.label}
+              {stepText(i)}
               {s.violation ? ' ✗' : ''}
             </button>
           </li>
@@ -293,14 +321,16 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
   );
 }
 
-function pageLabel(p: PageView): string {
-  const parts = [`${p.id}: ${p.owner === 'free' ? 'free' : `held by ${p.owner}`}`, `holds ${p.content}`];
-  if (p.stale) parts.push('stale');
-  if (p.read) parts.push(`read now: ${readWords(p.read)}`);
+function pageLabel(p: PageView, t: Translate, lang: Lang): string {
+  const free = p.ownerTenant === null;
+  const parts = [`${p.id}${lang === 'fr' ? '\u00a0:' : ':'} ${free ? p.owner : t('pv.heldBy', { who: p.owner })}`, t('pv.holds', { what: p.content })];
+  if (p.stale) parts.push(t('vpStaleTag'));
+  if (p.read) parts.push(t('pv.readNow', { what: readWords(p.read, t) }));
   return parts.join(', ');
 }
 
-function PageRow({ title, pages }: { title: string; pages: PageView[] }) {
+function PageRow({ title, pages, lang }: { title: string; pages: PageView[]; lang: Lang }) {
+  const t = useT();
   return (
     <div className="vp-node">
       <h4>{title}</h4>
@@ -308,14 +338,14 @@ function PageRow({ title, pages }: { title: string; pages: PageView[] }) {
         {pages.map((p) => (
           <li
             key={p.id}
-            aria-label={pageLabel(p)}
+            aria-label={pageLabel(p, t, lang)}
             className={['vp-page', p.contentTenant ? `vp-t${p.contentTenant}` : 'vp-zero', p.read ? `vp-read vp-read-${p.read === 'own' ? 'ok' : 'bad'}` : ''].join(' ')}
           >
             <span className="vp-page-id">{p.id}</span>
-            <span>owner: {p.owner}</span>
-            <span>writer: {p.content}</span>
-            {p.stale ? <span className="vp-tag">stale</span> : null}
-            {p.read ? <span className="vp-tag">{p.read === 'own' ? '✓ read' : '✗ read'}</span> : null}
+            <span>{t('vpOwner', { owner: p.owner })}</span>
+            <span>{t('vpWriter', { writer: p.content })}</span>
+            {p.stale ? <span className="vp-tag">{t('vpStaleTag')}</span> : null}
+            {p.read ? <span className="vp-tag">{t(p.read === 'own' ? 'vpReadOk' : 'vpReadBad')}</span> : null}
           </li>
         ))}
       </ul>

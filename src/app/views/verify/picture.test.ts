@@ -22,8 +22,8 @@ describe('the counterexample picture', () => {
     const last = ce.steps[ce.steps.length - 1]!;
     const pic = picture(c, last.state, last.read);
     expect(pic.reads).toEqual([
-      { page: 'd0', what: "B (T2) + stale A (T1): its own KV, then another request's stale slots", verdict: 'own+foreign' },
-      { page: 'd1', what: "A (T1): another request's KV", verdict: 'foreign' },
+      { page: 'd0', what: 'B (T2) + stale A (T1): its own KV, then another request\u2019s stale slots', verdict: 'own+foreign' },
+      { page: 'd1', what: 'A (T1): another request\u2019s KV', verdict: 'foreign' },
       { page: 'd2', what: 'zeros: zeros (never written for it)', verdict: 'zeros' },
     ]);
     expect(pic.decode.map((p) => [p.id, p.read])).toEqual([['d0', 'own+foreign'], ['d1', 'foreign'], ['d2', 'zeros']]);

@@ -4,6 +4,10 @@
  * writer, "stale", "read now"), so colour only repeats it.
  */
 import { NONE, type ProtocolConfig, type ProtocolState, type ReadObservation } from '../../../engine/protocol/index.ts';
+import { translate, type Translate } from '../../i18n/i18n.ts';
+
+/** English, for tests and callers without a page language. */
+const english: Translate = (key, vars) => translate('en', key, vars);
 
 export type ReadVerdict = 'own' | 'foreign' | 'zeros' | 'own+foreign' | 'own+zeros';
 
@@ -49,16 +53,16 @@ function tenantOf(c: ProtocolConfig, r: number): number | null {
   return r === NONE ? null : (c.requests[r]?.tenant ?? null);
 }
 
-function writer(c: ProtocolConfig, r: number): string {
-  return `${name(c, r)} (T${tenantOf(c, r)})`;
+function writer(c: ProtocolConfig, r: number, t: Translate): string {
+  return t('pv.writer', { name: name(c, r), tenant: String(tenantOf(c, r)) });
 }
 
-function contentText(c: ProtocolConfig, head: number, tail: number): string {
-  if (head === NONE && tail === NONE) return 'zeros';
-  if (head === tail) return writer(c, head);
-  const h = head === NONE ? 'zeros' : writer(c, head);
-  const t = tail === NONE ? 'zeros' : `stale ${writer(c, tail)}`;
-  return `${h} + ${t}`;
+function contentText(c: ProtocolConfig, head: number, tail: number, t: Translate): string {
+  if (head === NONE && tail === NONE) return t('pv.zeros');
+  if (head === tail) return writer(c, head, t);
+  const h = head === NONE ? t('pv.zeros') : writer(c, head, t);
+  const rest = tail === NONE ? t('pv.zeros') : t('pv.stale', { writer: writer(c, tail, t) });
+  return `${h} + ${rest}`;
 }
 
 function verdictOf(request: number, head: number, tail: number): ReadVerdict {
@@ -70,19 +74,11 @@ function verdictOf(request: number, head: number, tail: number): ReadVerdict {
   return 'own+zeros';
 }
 
-const READ_WORDS: Record<ReadVerdict, string> = {
-  own: 'its own KV',
-  foreign: "another request's KV",
-  zeros: 'zeros (never written for it)',
-  'own+foreign': "its own KV, then another request's stale slots",
-  'own+zeros': 'its own KV, then zeros',
-};
-
-export function readWords(v: ReadVerdict): string {
-  return READ_WORDS[v];
+export function readWords(v: ReadVerdict, t: Translate = english): string {
+  return t(`read.${v}`);
 }
 
-function pageViews(c: ProtocolConfig, cells: ProtocolState['decode'], prefix: 'p' | 'd', read?: ReadObservation): PageView[] {
+function pageViews(c: ProtocolConfig, cells: ProtocolState['decode'], prefix: 'p' | 'd', t: Translate, read?: ReadObservation): PageView[] {
   return cells.map((cell, i) => {
     const r = prefix === 'd' ? read?.pages.find((p) => p.page === i) : undefined;
     const writers = [cell.head, cell.tail].filter((t) => t !== NONE);
@@ -90,9 +86,13 @@ function pageViews(c: ProtocolConfig, cells: ProtocolState['decode'], prefix: 'p
       id: `${prefix}${i}`,
       // The read step also frees the pages: say who held them while being read.
       owner:
-        cell.owner !== NONE ? `${name(c, cell.owner)} (tenant ${tenantOf(c, cell.owner)})` : r && read ? `free (read by ${name(c, read.request)}, then freed)` : 'free',
+        cell.owner !== NONE
+          ? t('pv.requestTenant', { name: name(c, cell.owner), tenant: String(tenantOf(c, cell.owner)) })
+          : r && read
+            ? t('pv.freedAfterRead', { who: name(c, read.request) })
+            : t('pv.free'),
       ownerTenant: tenantOf(c, cell.owner),
-      content: contentText(c, cell.head, cell.tail),
+      content: contentText(c, cell.head, cell.tail, t),
       contentTenant: tenantOf(c, cell.tail !== NONE ? cell.tail : cell.head),
       stale: writers.some((w) => w !== cell.owner),
       read: r && read ? verdictOf(read.request, r.head, r.tail) : null,
@@ -100,51 +100,35 @@ function pageViews(c: ProtocolConfig, cells: ProtocolState['decode'], prefix: 'p
   });
 }
 
-const DECODE_WORDS: Record<ProtocolState['reqs'][number]['decode'], string> = {
-  new: 'not arrived',
-  rejected: 'rejected',
-  queued: 'queued',
-  reserved: 'pages reserved',
-  aborting: 'aborting (pages kept)',
-  finished: 'finished',
-};
-
-const PREFILL_WORDS: Record<ProtocolState['reqs'][number]['prefill'], string> = {
-  idle: '—',
-  waiting: 'waiting for prefill pages',
-  computing: 'computing / sending',
-  finished: 'done sent',
-  stopped: 'stopped',
-};
-
-export function picture(c: ProtocolConfig, s: ProtocolState, read?: ReadObservation): Picture {
+/** The picture of state `s`, its words in the page's language (`t`; English by default). */
+export function picture(c: ProtocolConfig, s: ProtocolState, read?: ReadObservation, t: Translate = english): Picture {
   const messages: string[] = [];
   s.reqs.forEach((r, i) => {
-    if (r.done !== 'none') messages.push(`done(room ${name(c, i)}, ${r.done}) → decode — no page count`);
-    if (r.abortNotice) messages.push(`abort(room ${name(c, i)}) → prefill`);
-    if (r.ack) messages.push(`no more writes for room ${name(c, i)} → decode`);
+    if (r.done !== 'none') messages.push(t('msg.done', { room: name(c, i), status: r.done }));
+    if (r.abortNotice) messages.push(t('msg.abort', { room: name(c, i) }));
+    if (r.ack) messages.push(t('msg.ack', { room: name(c, i) }));
   });
   const requests = s.reqs.map((r, i) => {
     const spec = c.requests[i]!;
-    const bits: string[] = [DECODE_WORDS[r.decode]];
-    if (r.dst.length > 0 && (r.decode === 'reserved' || r.decode === 'aborting')) bits.push(r.dst.map((p) => `d${p}`).join(','));
-    const prefillBits: string[] = [PREFILL_WORDS[r.prefill]];
-    if (r.aborted) prefillBits.unshift('marked aborted, 1 placeholder token');
-    if (r.prefill === 'computing') prefillBits.push(`${r.sent}/${r.src.length} sent`);
+    const phase = t(`decodePhase.${r.decode}`);
+    const decode = r.dst.length > 0 && (r.decode === 'reserved' || r.decode === 'aborting') ? t('pv.phasePages', { phase, pages: r.dst.map((p) => `d${p}`).join(',') }) : phase;
+    const prefillBits: string[] = [t(`prefillPhase.${r.prefill}`)];
+    if (r.aborted) prefillBits.unshift(t('pv.markedAborted'));
+    if (r.prefill === 'computing') prefillBits.push(t('pv.sent', { sent: String(r.sent), total: String(r.src.length) }));
     return {
       name: spec.name,
       tenant: spec.tenant,
       pages: spec.pages,
-      decode: bits.join(': '),
-      prefill: prefillBits.join('; '),
-      status: r.status === 0 ? 'pending' : String(r.status),
+      decode,
+      prefill: prefillBits.join(t('ps.sep')),
+      status: r.status === 0 ? t('pv.pending') : String(r.status),
     };
   });
   const reads = read
     ? read.pages.map((p) => {
         const verdict = verdictOf(read.request, p.head, p.tail);
-        return { page: `d${p.page}`, what: `${contentText(c, p.head, p.tail)}: ${READ_WORDS[verdict]}`, verdict };
+        return { page: `d${p.page}`, what: t('pv.readWhat', { content: contentText(c, p.head, p.tail, t), what: readWords(verdict, t) }), verdict };
       })
     : [];
-  return { prefill: pageViews(c, s.prefill, 'p'), decode: pageViews(c, s.decode, 'd', read), messages, requests, reads };
+  return { prefill: pageViews(c, s.prefill, 'p', t), decode: pageViews(c, s.decode, 'd', t, read), messages, requests, reads };
 }

@@ -1,0 +1,170 @@
+/**
+ * The protocol model's steps and violations in the page's language. The model (engine/protocol)
+ * writes an English label for each transition, which the CLI prints; the page rebuilds each sentence
+ * from the step's kind, the request, and the states before and after it, through the catalogue. A
+ * test holds the English rebuild equal to the model's own label for every step of every
+ * counterexample, so the French says what the model did.
+ */
+import {
+  NONE,
+  PREFILL_NODE,
+  DECODE_NODE,
+  type ProtocolConfig,
+  type ProtocolState,
+  type PageRead,
+  type ReadObservation,
+  type Step,
+} from '../../../engine/protocol/index.ts';
+import { poolRules } from '../../../engine/switches.ts';
+import type { Translate } from '../../i18n/i18n.ts';
+
+function list(prefix: 'p' | 'd', pages: number[]): string {
+  return pages.map((p) => `${prefix}${p}`).join(',');
+}
+
+/** Shared phrases of the model's sentences, in the page's language. */
+export function phrases(c: ProtocolConfig, t: Translate) {
+  const pages = (n: number) => t(n === 1 ? 'ps.page' : 'ps.pages', { n: String(n) });
+  const request = (r: number) => {
+    const spec = c.requests[r];
+    return spec ? t('ps.request', { name: spec.name, tenant: String(spec.tenant) }) : `#${r}`;
+  };
+  const content = (w: number) => {
+    if (w === NONE) return t('ps.zeros');
+    const spec = c.requests[w];
+    return spec ? t('ps.kv', { name: spec.name, tenant: String(spec.tenant) }) : `#${w}`;
+  };
+  const read = (p: PageRead) => (p.head === p.tail ? t('ps.readSame', { page: String(p.page), content: content(p.head) }) : t('ps.readMixed', { page: String(p.page), head: content(p.head), tail: content(p.tail) }));
+  const cleared = () => t(poolRules(c.mitigations).zeroOnFree ? 'ps.cleared' : 'ps.notCleared');
+  /** "; " in English, « ; » with its narrow no-break space in French. */
+  const sep = t('ps.sep');
+  return { pages, request, content, read, cleared, sep };
+}
+
+/** One step of a counterexample, from the state before it. */
+export function describeStep(c: ProtocolConfig, before: ProtocolState, step: Step, t: Translate): string {
+  const { pages, request, content, read, cleared, sep } = phrases(c, t);
+  const r = step.request;
+  const spec = c.requests[r]!;
+  const was = before.reqs[r]!;
+  const now = step.state.reqs[r]!;
+  switch (step.kind) {
+    case 'arrive': {
+      const who = t('ps.who', { name: spec.name, tenant: String(spec.tenant), pages: pages(spec.pages) });
+      if (now.decode === 'rejected') {
+        let why: string;
+        if (spec.pages > c.advertisedPages) why = t('ps.tokenizerRejects', { pages: pages(c.advertisedPages) });
+        else if (spec.pages > c.prefillPages && c.rejectPath === 'fixed') why = t('ps.retiredAtAdmission', { pages: pages(c.prefillPages) });
+        else {
+          const notes = spec.pages > c.prefillPages ? [t('ps.markedAborted', { pages: pages(c.prefillPages), name: spec.name })] : [];
+          why = [...notes, t('ps.decodeRejects', { node: DECODE_NODE, pages: pages(c.decodePages) })].join(sep);
+        }
+        return t('ps.rejectedArrival', { who, why });
+      }
+      const parts = [t('ps.arrives', { who })];
+      if (now.aborted) parts.push(t('ps.markedAborted', { pages: pages(c.prefillPages), name: spec.name }));
+      parts.push(t('ps.queues', { node: DECODE_NODE, pages: pages(spec.pages) }));
+      return parts.join(sep);
+    }
+    case 'decode-reserve':
+      return t('ps.reserve', { node: DECODE_NODE, list: list('d', now.dst), request: request(r), n: String(spec.pages), prefill: PREFILL_NODE });
+    case 'prefill-retire':
+      return t('ps.retire', { node: PREFILL_NODE, request: request(r), name: spec.name });
+    case 'prefill-admit':
+      return t('ps.admit', { node: PREFILL_NODE, request: request(r), what: was.aborted ? t('ps.onePlaceholder') : pages(spec.pages), list: list('p', now.src) });
+    case 'prefill-chunk': {
+      const i = was.sent;
+      const src = was.src[i]!;
+      const dst = was.dst[i]!;
+      let label = t('ps.chunk', {
+        node: PREFILL_NODE,
+        i: String(i + 1),
+        count: String(was.src.length),
+        request: request(r),
+        placeholder: was.aborted ? t('ps.chunkPlaceholder', { src: String(src), content: content(step.state.prefill[src]!.tail) }) : '',
+        src: String(src),
+        dst: String(dst),
+      });
+      if (was.decode !== 'reserved' && was.decode !== 'aborting') {
+        const owner = step.state.decode[dst]!.owner;
+        label += t('ps.lateWrite', { name: spec.name, dst: String(dst), holder: owner === NONE ? t('ps.aFreePage') : t('ps.heldBy', { request: request(owner) }) });
+      }
+      return label;
+    }
+    case 'prefill-done': {
+      const computed = was.aborted ? 1 : spec.pages;
+      return t('ps.prefillDone', {
+        node: PREFILL_NODE,
+        list: list('p', was.src),
+        cleared: cleared(),
+        name: spec.name,
+        sent: String(was.sent),
+        computed: t(computed === 1 ? 'ps.computedPage' : 'ps.computedPages', { n: String(computed) }),
+      });
+    }
+    case 'decode-done': {
+      const msg = t('ps.doneMsg', { name: spec.name, status: was.done });
+      if (was.decode === 'finished') return t('ps.dropsDone', { node: DECODE_NODE, msg, name: spec.name });
+      const gets = (why: string) => t('ps.decodeGets', { node: DECODE_NODE, msg, why, list: list('d', was.dst), cleared: cleared() });
+      if (was.decode === 'aborting') return gets(t('ps.abortFinished'));
+      if (was.done === 'Failed') return gets(t('ps.failedOnPrefill'));
+      if (c.mitigations.transferredLengthCheck && was.sent !== was.dst.length) return gets(t('ps.lengthCheck', { pages: pages(was.dst.length), sent: String(was.sent) }));
+      if (c.mitigations.perReadIntegrityCheck) {
+        const bad = was.dst.filter((p) => before.decode[p]!.head !== r);
+        if (bad.length > 0) return gets(t('ps.integrityCheck', { list: list('d', bad), name: spec.name }));
+      }
+      const reads = (step.read?.pages ?? []).map(read).join(sep);
+      return gets(t('ps.decodes', { list: list('d', was.dst), reads }));
+    }
+    case 'decode-abort':
+      return t(c.decodeAbort === 'unfenced' ? 'ps.abortUnfenced' : 'ps.abortFenced', { request: request(r), node: DECODE_NODE, list: list('d', was.dst) });
+    case 'prefill-sees-abort': {
+      if (was.prefill === 'finished' || was.prefill === 'stopped') return t('ps.seesAbortFinished', { node: PREFILL_NODE, request: request(r) });
+      let what = was.prefill === 'waiting' ? t('ps.dropsFromQueue') : t('ps.stopsSending', { list: list('p', was.src) });
+      if (c.decodeAbort === 'fenced') what += t('ps.confirms');
+      return t('ps.seesAbort', { node: PREFILL_NODE, request: request(r), what });
+    }
+    case 'decode-ack':
+      return t('ps.ack', { node: DECODE_NODE, list: list('d', was.dst) });
+  }
+}
+
+/** What a read shows against confidentiality and integrity (engine: judgeRead), in the page's language. */
+export function describeReadViolation(c: ProtocolConfig, read: ReadObservation, property: 'confidentiality' | 'integrity', t: Translate): string | null {
+  const { request, content, sep } = phrases(c, t);
+  const foreign: string[] = [];
+  const unwritten: string[] = [];
+  for (const p of read.pages) {
+    const parts: [string, number][] = p.head === p.tail ? [['', p.head]] : [['', p.head], [t('pv.staleSlots'), p.tail]];
+    for (const [part, w] of parts) {
+      if (w !== read.request) unwritten.push(`d${p.page}${part}`);
+      if (w !== NONE && w !== read.request) foreign.push(`d${p.page}${part}: ${content(w)}`);
+    }
+  }
+  if (property === 'confidentiality') return foreign.length ? t('pv.violationConfidentiality', { request: request(read.request), list: foreign.join(sep) }) : null;
+  return unwritten.length ? t('pv.violationIntegrity', { request: request(read.request), list: unwritten.join(', ') }) : null;
+}
+
+/** Two live requests naming the same page (engine: judgeState), in the page's language. */
+export function describeOwnershipViolation(c: ProtocolConfig, s: ProtocolState, t: Translate): string | null {
+  const { request } = phrases(c, t);
+  const seen = new Map<string, number>();
+  for (let r = 0; r < s.reqs.length; r++) {
+    const req = s.reqs[r]!;
+    const pages: string[] = [];
+    if (req.decode === 'reserved' || req.decode === 'aborting') pages.push(...req.dst.map((p) => `d${p}`));
+    if (req.prefill === 'computing') pages.push(...req.src.map((p) => `p${p}`));
+    for (const p of pages) {
+      const other = seen.get(p);
+      if (other !== undefined && other !== r) return t('pv.violationOwnership', { page: p, a: request(other), b: request(r) });
+      seen.set(p, r);
+    }
+  }
+  return null;
+}
+
+/** The violation a counterexample's last step shows, for its property. */
+export function describeViolation(c: ProtocolConfig, property: 'confidentiality' | 'integrity' | 'exclusiveOwnership', last: Step | undefined, initial: ProtocolState, t: Translate): string | null {
+  if (property === 'exclusiveOwnership') return describeOwnershipViolation(c, last ? last.state : initial, t);
+  return last?.read ? describeReadViolation(c, last.read, property, t) : null;
+}
