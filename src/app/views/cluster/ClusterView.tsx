@@ -4,7 +4,8 @@ import { useSnapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { NodeSnapshot, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { formatUtc } from '../../i18n/format.ts';
+import { formatNumber, formatUtc } from '../../i18n/format.ts';
+import { ModelBadge } from '../shared/Evidence.tsx';
 import { drawPageGrid, gridLayout, pageAt, type GridLayout } from './pageGrid.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { tenantCss } from '../shared/palette.ts';
@@ -25,6 +26,8 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
 
 function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }: { node: NodeSnapshot; layout: GridLayout; pageSize: number; t: number }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
   const canvas = useRef<HTMLCanvasElement>(null);
   const selectedPage = useApp((s) => s.selectedPage);
   const selectedRequest = useApp((s) => s.selectedRequest);
@@ -77,11 +80,10 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }:
   return (
     <figure className="node-grid">
       <figcaption>
-        <b>{node.name}</b> · {node.pageCount.toLocaleString('en-US')} {t('pages')} × {snapshotPageSize} {t('tokens')}
+        <b>{node.name}</b> · {t('nodeCaption', { pages: fmt(node.pageCount), size: fmt(snapshotPageSize) })}
         <span className="hint">
           {' '}
-          · {t('live')} {counts[PAGE_LIVE]!.toLocaleString('en-US')} · {t('stale')} {counts[PAGE_STALE]!.toLocaleString('en-US')} · {t('cleared')}{' '}
-          {counts[PAGE_CLEARED]!.toLocaleString('en-US')} · {t('zero')} {counts[PAGE_ZERO]!.toLocaleString('en-US')}
+          · {t('nodeCounts', { live: fmt(counts[PAGE_LIVE]!), stale: fmt(counts[PAGE_STALE]!), cleared: fmt(counts[PAGE_CLEARED]!), zero: fmt(counts[PAGE_ZERO]!) })}
         </span>
       </figcaption>
       <canvas
@@ -106,6 +108,7 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }:
 
 function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const sel = useApp((s) => s.selectedPage);
   const node = sel ? snapshot.nodes.find((n) => n.name === sel.node) : undefined;
   if (!sel || !node || sel.page >= node.pageCount) {
@@ -125,7 +128,7 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   return (
     <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
       <h3>
-        {node.name} · {t('page')} {p}
+        {node.name} · {t('page')} {formatNumber(p, lang)}
       </h3>
       <dl>
         <dt>{t('state')}</dt>
@@ -134,15 +137,15 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
         <dd>
           {writer >= 0 ? (
             <>
-              <span className="swatch" style={{ background: tenantCss(writerTenant) }} aria-hidden="true" /> {t('tenant')} <b>{run.tenants[writerTenant]}</b>, {t('request')}{' '}
-              {run.requests.ids[writer]} · {formatUtc(run.startEpochMs + node.writeTime[p]!)}
+              <span className="swatch" style={{ background: tenantCss(writerTenant) }} aria-hidden="true" />{' '}
+              {t('writerLine', { tenant: run.tenants[writerTenant] ?? '?', request: run.requests.ids[writer] ?? '?', time: formatUtc(run.startEpochMs + node.writeTime[p]!, lang) })} <ModelBadge title={t('clockTip')} />
             </>
           ) : (
             t('neverWritten')
           )}
         </dd>
         <dt>{t('heldBy')}</dt>
-        <dd>{owner >= 0 ? `${t('request')} ${run.requests.ids[owner]} (${t('tenant')} ${run.tenants[ownerTenant]})` : t('free')}</dd>
+        <dd>{owner >= 0 ? t('holderLine', { request: run.requests.ids[owner] ?? '?', tenant: run.tenants[ownerTenant] ?? '?' }) : t('free')}</dd>
       </dl>
       {crossRead ? (
         <p className="alert" role="note" data-testid="cross-read">
@@ -155,6 +158,7 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
 
 export function ClusterView({ run }: { run: RunSummary }) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const snapshot = useSnapshot(run);
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
@@ -162,7 +166,7 @@ export function ClusterView({ run }: { run: RunSummary }) {
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
       <h2 id="cluster-h">
-        {t('clusterTitle')} <span className="badge model">{t('model')}</span>
+        {t('clusterTitle')} <ModelBadge />
       </h2>
       <div className="cluster-body">
         <div ref={box} className="grids" {...highlightable('grids')}>
@@ -182,7 +186,7 @@ export function ClusterView({ run }: { run: RunSummary }) {
                   <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {name}
                 </li>
               ))}
-              {run.tenants.length > tenantsShown.length ? <li>+{run.tenants.length - tenantsShown.length}</li> : null}
+              {run.tenants.length > tenantsShown.length ? <li>+{formatNumber(run.tenants.length - tenantsShown.length, lang)}</li> : null}
             </ul>
           </div>
         </div>
