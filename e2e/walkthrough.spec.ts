@@ -136,7 +136,7 @@ test.describe('walkthrough', () => {
     await page.keyboard.press('b');
     await expect(page.getByTestId('walk-blank')).toHaveCount(0);
     await page.keyboard.press('n');
-    await expect(page.getByTestId('speaker-notes')).toContainText('Basculer l\'interrupteur');
+    await expect(page.getByTestId('speaker-notes')).toContainText('Basculer l\u2019interrupteur');
     await page.keyboard.press('PageDown');
     await settled(page, 4);
     await expect(page.getByTestId('speaker-notes')).toContainText('jeton provisoire');
@@ -147,6 +147,6 @@ test.describe('walkthrough', () => {
     const popup = await popupPromise;
     await expect(popup.getByTestId('speaker-notes')).toContainText('jeton provisoire');
     await page.keyboard.press('PageUp');
-    await expect(popup.getByTestId('speaker-notes')).toContainText('Basculer l\'interrupteur');
+    await expect(popup.getByTestId('speaker-notes')).toContainText('Basculer l\u2019interrupteur');
   });
 });

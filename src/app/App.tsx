@@ -6,7 +6,7 @@ import { formatUtcDayRange } from './i18n/format.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
-import { useApp, type ViewName } from './state/store.ts';
+import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { Controls } from './views/controls/Controls.tsx';
@@ -24,6 +24,21 @@ import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
 
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
+
+/**
+ * The notice naming what a link had that this page ignored, in the page's language. The URL codec
+ * (state/url.ts) names each item in English; the two sentences it adds are rebuilt here.
+ */
+function ignoredNotice(lang: Language, ignored: string[]): string {
+  const items = ignored.map((item) => {
+    const unknown = /^(.*) \(unknown parameter\)$/.exec(item);
+    if (unknown) return translate(lang, 'urlUnknown', { name: unknown[1]! });
+    const version = /^v=(.*) \(this page reads version (\d+); the rest was read as version \d+\)$/.exec(item);
+    if (version) return translate(lang, 'urlVersion', { v: version[1]!, current: version[2]! });
+    return item;
+  });
+  return translate(lang, 'ignoredInLink', { list: items.join(lang === 'fr' ? '\u202f; ' : '; ') });
+}
 const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse' } as const;
 
@@ -122,7 +137,7 @@ export function App() {
   );
   const autoTimed = useRef(OPENED_SITUATED);
 
-  useEffect(() => startUrlSync((ignored) => translate(useApp.getState().lang, 'ignoredInLink', { list: ignored.join('; ') })), []);
+  useEffect(() => startUrlSync((ignored) => ignoredNotice(useApp.getState().lang, ignored)), []);
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {

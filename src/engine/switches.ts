@@ -105,7 +105,7 @@ const defects = [
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
     expect: 'served-correctly',
-    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation: the behaviour the report describes (F24); upstream, PR #38935 (merged 10 Sep) does this.' },
+    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation: the behaviour the report describes (F24); upstream, PR #38935 (described 10 Sep) does this.' },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
 

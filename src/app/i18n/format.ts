@@ -11,8 +11,12 @@ import { timeFormatLocale, utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcY
 
 export type Lang = 'en' | 'fr';
 
-/** The BCP 47 locale each page language formats with (British English: "27 Aug 2026", as the report's dates read). */
-export const LOCALES: Record<Lang, string> = { en: 'en-GB', fr: 'fr-FR' };
+/**
+ * The BCP 47 locale each page language takes its names and separators from. Dates are assembled day
+ * first in both ("27 Aug 2026", « 27 août 2026 »), as the report writes them; en-US gives the
+ * three-letter months ("Sep", where en-GB now writes "Sept").
+ */
+export const LOCALES: Record<Lang, string> = { en: 'en-US', fr: 'fr-FR' };
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
@@ -82,7 +86,7 @@ function part(parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTyp
 /**
  * An instant in UTC, in the page's language: `formatUtc(ms, 'en')` is "27 Aug 2026 08:43:25 UTC",
  * `formatUtc(ms, 'fr')` « 27 août 2026 08:43:25 UTC »; with `{ seconds: false, year: false }`
- * "9 Sept 13:22 UTC". The day, month and weekday names come from `Intl`; the order is the same in
+ * "9 Sep 13:22 UTC". The day, month and weekday names come from `Intl`; the order is the same in
  * both languages (day, month, year, time), which is how both the report and British English write it.
  */
 export function formatUtc(epochMs: number, lang: Lang, opts: UtcOptions = {}): string {
@@ -108,7 +112,7 @@ export function formatUtcDay(day: number | string, lang: Lang, opts: { year?: bo
 
 /**
  * A range of whole UTC days, for facts the report dates to the day only: « 8 sept. 2026 » for one
- * day, "27 Aug – 9 Sept 2026" for several.
+ * day, "27 Aug – 9 Sep 2026" for several.
  */
 export function formatUtcDayRange(fromIso: string, toIso: string, lang: Lang): string {
   if (fromIso === toIso) return formatUtcDay(fromIso, lang);

@@ -35,8 +35,8 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'The mistake is that the request stays queued: prefill now sees a one-token request, which passes every capacity check.',
-    fr: 'L\'erreur : la requête reste dans la file. La préparation voit alors une requête d\'un seul jeton, qui passe tous les contrôles de capacité.',
+    en: 'The mistake is that the request stays queued with its placeholder token: prefill now sees a one-token request, which passes every capacity check.',
+    fr: 'L\'erreur : la requête reste dans la file, avec son jeton provisoire. La préparation voit alors une requête d\'un seul jeton, qui passe tous les contrôles de capacité.',
   },
   checkpoint: {
     question: { en: 'Delta sent 800,000 tokens, over the limit. How many tokens will prefill compute?', fr: 'Delta a envoyé 800 000 jetons, au-delà de la limite. Combien de jetons la préparation va-t-elle calculer ?' },
