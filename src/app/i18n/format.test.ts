@@ -8,9 +8,9 @@ describe('numbers and instants in the page\u2019s language', () => {
     expect(formatNumber(800_000, 'fr')).toBe(`800${NNBSP}000`);
     expect(formatNumber(1_048_576, 'fr')).toBe(`1${NNBSP}048${NNBSP}576`);
     expect(formatNumber(1_048_576, 'en')).toBe('1,048,576');
-    expect(formatOffsetSeconds(125, 'fr')).toBe('+0,125 s');
-    expect(formatOffsetSeconds(125, 'en')).toBe('+0.125 s');
-    expect(formatMs(8.44, 'fr')).toBe('8,4 ms');
+    expect(formatOffsetSeconds(125, 'fr')).toBe('+0,125\u00a0s');
+    expect(formatOffsetSeconds(125, 'en')).toBe('+0.125\u00a0s');
+    expect(formatMs(8.44, 'fr')).toBe('8,4\u00a0ms');
     expect(formatScientific(1.234e-7, 'fr')).toBe('1,23E-7');
     expect(Number(formatScientific(1.234e-7, 'en'))).toBeCloseTo(1.23e-7, 12);
   });

@@ -55,15 +55,15 @@ export function formatScientific(n: number, lang: Lang, digits = 2): string {
   return formatNumber(n, lang, { notation: 'scientific', minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-/** A duration in milliseconds, one decimal under 10 ms: « 8,4 ms », "123 ms". */
+/** A duration in milliseconds, one decimal under 10 ms, the unit held to its number: « 8,4 ms », "123 ms". */
 export function formatMs(ms: number, lang: Lang): string {
   if (!Number.isFinite(ms)) return '—';
-  return `${formatFixed(ms, lang, ms < 10 ? 1 : 0)} ms`;
+  return `${formatFixed(ms, lang, ms < 10 ? 1 : 0)}\u00a0ms`;
 }
 
 /** Seconds with three decimals and a sign, for offsets within one request's handoff: "+0.125 s", « +0,125 s ». */
 export function formatOffsetSeconds(ms: number, lang: Lang): string {
-  return `${ms < 0 ? '−' : '+'}${formatFixed(Math.abs(ms) / 1000, lang, 3)} s`;
+  return `${ms < 0 ? '−' : '+'}${formatFixed(Math.abs(ms) / 1000, lang, 3)}\u00a0s`;
 }
 
 export interface UtcOptions {

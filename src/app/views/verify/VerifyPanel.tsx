@@ -171,7 +171,7 @@ function ResultsTable({ outcomes, selection, onPlay }: { outcomes: CheckOutcome[
                     {(CONFIG_SOURCES[o.config.id] ?? []).map((id) => (
                       <span key={id}>
                         {' '}
-                        <SourceRef id={id} />
+                        <SourceRef id={id} compact />
                       </span>
                     ))}
                   </span>
@@ -277,7 +277,7 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
           <ul>
             {pic.reads.map((r) => (
               <li key={r.page} className={`vp-read-${r.verdict === 'own' ? 'ok' : 'bad'}`}>
-                {r.verdict === 'own' ? '✓' : '✗'} {r.page}: {r.what}
+                {r.verdict === 'own' ? '✓' : '✗'} {t('pv.item', { page: r.page, what: r.what })}
               </li>
             ))}
           </ul>

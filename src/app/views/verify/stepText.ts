@@ -138,7 +138,7 @@ export function describeReadViolation(c: ProtocolConfig, read: ReadObservation, 
     const parts: [string, number][] = p.head === p.tail ? [['', p.head]] : [['', p.head], [t('pv.staleSlots'), p.tail]];
     for (const [part, w] of parts) {
       if (w !== read.request) unwritten.push(`d${p.page}${part}`);
-      if (w !== NONE && w !== read.request) foreign.push(`d${p.page}${part}: ${content(w)}`);
+      if (w !== NONE && w !== read.request) foreign.push(t('pv.item', { page: `d${p.page}${part}`, what: content(w) }));
     }
   }
   if (property === 'confidentiality') return foreign.length ? t('pv.violationConfidentiality', { request: request(read.request), list: foreign.join(sep) }) : null;

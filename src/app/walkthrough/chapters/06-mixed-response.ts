@@ -21,8 +21,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'The words here come from the model\'s toy vocabulary over synthetic records: they say nothing about what kind of data leaked. ⚑ marks a canary the model plants in every customer\'s documents, a modelling device that Cloudflare\'s method, markers in its own test traffic (F13, F22), suggested.',
-        fr: 'Les mots affichés viennent du petit vocabulaire du modèle, sur des enregistrements synthétiques : ils ne disent rien de la nature des données divulguées. ⚑ signale un marqueur témoin que le modèle place dans les documents de chaque client, un artifice inspiré de la méthode de Cloudflare, des marqueurs dans son propre trafic de test (F13, F22).',
+        en: 'The words here come from the model\'s toy vocabulary over synthetic records: they say nothing about what kind of data leaked. ⚑ marks a canary the model plants in every customer\'s documents, a modelling device that Cloudflare\'s method, markers of its own used in its tests (F13, F22), suggested.',
+        fr: 'Les mots affichés viennent du petit vocabulaire du modèle, sur des enregistrements synthétiques : ils ne disent rien de la nature des données divulguées. ⚑ signale un marqueur témoin que le modèle place dans les documents de chaque client, un artifice inspiré de la méthode de Cloudflare, ses propres marqueurs employés dans ses tests (F13, F22).',
       },
       evidence: { model: true },
     },
