@@ -7,6 +7,9 @@ import { describe, expect, it } from 'vitest';
 
 const run = (...args: string[]) =>
   spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/simulate.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
+/** The CLI with a fixture module loaded first (it patches the engine in that process only). */
+const runWith = (fixture: string, ...args: string[]) =>
+  spawnSync(process.execPath, ['--import', 'tsx', '--import', `./src/cli/fixtures/${fixture}`, 'src/cli/simulate.ts', ...args], { encoding: 'utf8', timeout: 60_000 });
 
 describe('npm run simulate', () => {
   const dir = mkdtempSync(join(tmpdir(), 'stale-pages-'));
@@ -25,6 +28,19 @@ describe('npm run simulate', () => {
     expect(out.leakedResponses[0].id).toBe('c1');
     expect(out.leakedResponses[0].dataOf.length).toBeGreaterThan(0);
     expect(out.eventLogHash).toMatch(/^[0-9a-f]{16}$/);
+    // One record per request, in trace order.
+    expect(out.responses.map((x: { id: string }) => x.id)).toEqual(['a1', 'b1', 'a2', 'b2', 'c1']);
+    const c1 = out.responses[4];
+    expect(Object.keys(c1).sort()).toEqual(
+      ['canaries', 'computedTokens', 'correct', 'dataOf', 'id', 'latencyMs', 'pagesReadStale', 'pagesReadZero', 'pagesReserved', 'pagesWritten', 'promptTokens', 'reason', 'status', 'tenant'],
+    );
+    expect(c1).toMatchObject({ tenant: 'cobalt', status: 200, promptTokens: 900_000, computedTokens: 1, pagesReserved: Math.ceil(900_000 / 64), pagesWritten: 1, correct: false });
+    expect(c1.pagesReadStale + c1.pagesReadZero + c1.pagesWritten).toBe(c1.pagesReserved);
+    expect(c1.pagesReadStale).toBeGreaterThan(0);
+    expect(c1.dataOf).toEqual(out.leakedResponses[0].dataOf);
+    expect(c1.latencyMs).toBeGreaterThan(0);
+    expect(out.responses[0]).toMatchObject({ id: 'a1', pagesReadStale: 0, pagesReadZero: 0, dataOf: [], canaries: [], correct: true });
+    expect(out.pagesReadZero).toBe(out.responses.reduce((n: number, x: { pagesReadZero: number }) => n + x.pagesReadZero, 0));
   });
 
   it('a config with a bad field exits 2 naming the file and the field, and runs nothing', () => {
@@ -44,12 +60,50 @@ describe('npm run simulate', () => {
     expect(unknownField.stderr).toContain('requests.0');
     const unknownTenant = run('--trace', file('tenant.json', JSON.stringify({ version: 1, tenants: [{ name: 'acme' }], requests: [{ at: 0, tenant: 'nobody', promptTokens: 10 }] })));
     expect(unknownTenant.status).toBe(2);
-    expect(unknownTenant.stderr).toContain('tenant.json');
+    expect(unknownTenant.stderr).toContain('tenant.json: requests.0.tenant: request "r0" names tenant "nobody", which is not in tenants');
+  });
+
+  it('a JSON array as a config, or a trace too wide for the model\'s vocabulary, exits 2 naming the field', () => {
+    const array = run('--config', file('array.json', '[]'));
+    expect(array.status).toBe(2);
+    expect(array.stderr).toContain('array.json: (top level): a config must be a JSON object, got an array');
+    const words = Array.from({ length: 1100 }, (_, i) => `word${i}`).join(' ');
+    const wide = run('--trace', file('wide.json', JSON.stringify({ version: 1, tenants: [{ name: 'acme' }], requests: [{ at: 0, tenant: 'acme', promptTokens: 5000, text: words }] })));
+    expect(wide.status).toBe(2);
+    expect(wide.stderr).toMatch(/wide\.json: requests\.0\.text: takes the vocabulary past the decode model's 1,024 distinct words/);
+    expect(wide.stdout).toBe('');
   });
 
   it('a missing file and an unknown option exit 2', () => {
     expect(run('--trace', join(dir, 'absent.json')).status).toBe(2);
     expect(run('--frobnicate').status).toBe(2);
+  });
+
+  it('a capacity that is not a multiple of the page size is rounded down with a note, and every request is answered', () => {
+    const config = file('pages-128.json', JSON.stringify({ pageSize: 128 }));
+    const trace = file('edge.json', JSON.stringify({
+      version: 1,
+      tenants: [{ name: 'acme' }, { name: 'borealis' }],
+      requests: [
+        { id: 'warm', at: 0, tenant: 'acme', promptTokens: 300000 },
+        { id: 'edge', at: 100000, tenant: 'borealis', promptTokens: 681280 },
+        { id: 'after', at: 100001, tenant: 'borealis', promptTokens: 2000 },
+      ],
+    }));
+    const r = run('--config', config, '--trace', trace, '--json');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('simulate: note: prefillCapacityTokens 681,280 is not a multiple of pageSize 128');
+    expect(r.stderr).toContain('681,216 tokens');
+    const out = JSON.parse(r.stdout);
+    expect(out.statusCounts).toEqual({ 200: 3 });
+    expect(out.requests).toBe(3);
+  });
+
+  it('a run that leaves a request unanswered exits 1 naming it, and prints no summary', () => {
+    const r = runWith('strand-decode.ts', '--config', 'examples/config.json', '--trace', 'examples/trace.json');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/^simulate: engine invariant violated: run ended with 2 of 5 requests unanswered: b1 \(tenant borealis, 300,000 tokens; queued for decode-1 pages: needs 4,688 of 20,480, 20,480 free\), b2 \(/m);
+    expect(r.stdout).toBe('');
   });
 
   it('--matrix prints every row from real runs and exits 0 when all match', () => {

@@ -14,6 +14,9 @@ import {
   T_PUBLIC,
   replayIncident,
   shortTimeAt,
+  tenantShares,
+  type ShareTable,
+  type TenantShare,
   type TrafficOptions,
 } from '../engine/incident/index.ts';
 import { parseArgs } from 'node:util';
@@ -23,6 +26,8 @@ import {
   INCIDENT_CONFIG,
   InputError,
   Simulation,
+  UnansweredRequests,
+  configNotes,
   demoTrace,
   describeOutcome,
   matrixTrace,
@@ -36,9 +41,16 @@ import {
 
 const SCENARIOS: Record<string, () => Trace> = { matrix: matrixTrace, demo: demoTrace };
 
+/** Bad input: exit 2, nothing ran. */
 function fail(message: string): never {
   process.stderr.write(`simulate: ${message}\n`);
   process.exit(2);
+}
+
+/** The engine broke one of its invariants (a request left unanswered): exit 1, never a silent 0. */
+function engineFailure(message: string): never {
+  process.stderr.write(`simulate: engine invariant violated: ${message}\n`);
+  process.exit(1);
 }
 
 function readJson(file: string): unknown {
@@ -125,12 +137,13 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   try {
     result = replayIncident({ traffic, record: false });
   } catch (e) {
+    if (e instanceof UnansweredRequests) engineFailure(e.message);
     fail((e as Error).message);
   }
   const elapsed = performance.now() - started;
   const c = result.counts;
   if (args.json) {
-    process.stdout.write(JSON.stringify({ traffic: result.traffic, counts: c, leaks: result.leaks, eventLogHashes: result.eventLogHashes, elapsedMs: Math.round(elapsed) }, null, 2) + '\n');
+    process.stdout.write(JSON.stringify({ traffic: result.traffic, counts: c, leaks: result.leaks, shares: tenantShares(result.leaks), eventLogHashes: result.eventLogHashes, elapsedMs: Math.round(elapsed) }, null, 2) + '\n');
     return;
   }
   const o = result.traffic;
@@ -151,9 +164,10 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
   console.log('');
-  console.log(`report (${affected.factId}): ${affected.value} affected responses; every affected request over ${fmtInt(threshold.value)} tokens (${threshold.factId})`);
+  console.log(`report (${affected.factId}, ${threshold.factId}): ${affected.value} affected responses, every one over ${fmtInt(threshold.value)} tokens`);
+  console.log(`  the number of over-threshold prompts is an input here (A5: ${c.overThresholdBeforePrivate}, set from the report because, according to Cloudflare, every such request took the faulty path, F21); what is measured is how many of them leak: ${over} of ${c.overThresholdBeforePrivate}`);
   p('measured: leaked (provenance)', `${c.leakedByProvenance} (answer drew on another tenant's KV)`);
-  p('measured: leaked (canary scan)', `${c.leakedByCanary} (another tenant's canary marker in the text)`);
+  p('model: planted canaries found', `${c.leakedByCanary} (another tenant's canary in the text; the model plants one in every tenant's documents, A12: a modelling device that Cloudflare's method, markers of its own used in its tests (F13, F22), suggested; not a detection that took place)`);
   p('measured: found by both', `${c.leakedByBoth}; provenance only ${c.provenanceOnly}; canary only ${c.canaryOnly}`);
   p('measured: wrong output (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
   p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
@@ -170,10 +184,31 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
       `  [${fmtInt(l.foreignPages)} of ${fmtInt(l.pagesReserved)} pages other tenants', ${fmtInt(l.zeroPages)} zero]`);
   }
   console.log('');
+  printShares(tenantShares(leaks), args.all ?? false);
+  console.log('');
   p('event log', `${fmtInt(result.events)} events; hashes incident ${result.eventLogHashes.incident}, fixed ${result.eventLogHashes.fixed}`);
   p('replay time', `${(elapsed / 1000).toFixed(2)} s`);
   p('assumptions', ASSUMPTIONS.map((a) => a.id).join(' ') + ' (src/engine/incident/assumptions.ts)');
   if (o.requestsPerDay === DEFAULT_TRAFFIC.requestsPerDay && o.tenants === DEFAULT_TRAFFIC.tenants) p('volume and tenants', 'defaults (A1, A2): assumptions, not in the report');
+}
+
+/** Whose stale KV the leaking requests read, against whose KV their output drew on (measured). */
+function printShares(table: ShareTable, all: boolean): void {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
+  console.log(
+    `whose data shows (model): of the ${fmtInt(table.staleSlots)} stale slots the ${table.leaks} leaking requests read, and of their ` +
+      `${fmtInt(table.outputTokens)} output tokens, each tenant's share`,
+  );
+  console.log(`  ${'tenant'.padEnd(30)} ${'stale slots read'.padStart(22)}  ${'output tokens'.padStart(16)}  responses`);
+  const shown = all ? table.rows : table.rows.slice(0, 15);
+  for (const r of shown) {
+    console.log(`  ${r.tenant.padEnd(30)} ${fmtInt(r.staleSlots).padStart(14)} ${pct(r.staleShare)}  ${fmtInt(r.outputTokens).padStart(8)} ${pct(r.tokenShare)}  ${String(r.responses).padStart(9)}`);
+  }
+  const rest = table.rows.slice(shown.length);
+  if (rest.length > 0) {
+    const sum = (f: (r: TenantShare) => number) => rest.reduce((n, r) => n + f(r), 0);
+    console.log(`  ${`${rest.length} more (--all)`.padEnd(30)} ${fmtInt(sum((r) => r.staleSlots)).padStart(14)} ${pct(sum((r) => r.staleShare))}  ${fmtInt(sum((r) => r.outputTokens)).padStart(8)} ${pct(sum((r) => r.tokenShare))}`);
+  }
 }
 
 function main(): void {
@@ -205,18 +240,37 @@ function main(): void {
 
   const config = loadConfig(args.config);
   const trace = loadTrace(args.trace, args.scenario);
+  for (const note of configNotes(config)) process.stderr.write(`simulate: note: ${note}\n`);
   let sim: Simulation;
   try {
     sim = new Simulation(config, trace, { keepEvents: false }).run();
   } catch (e) {
     if (e instanceof DeploymentRefused) fail(e.message);
+    if (e instanceof UnansweredRequests) engineFailure(e.message);
     throw e;
   }
   const counters = sim.counters();
   const leaked = sim.responses
     .filter((r) => r.leakedFrom.length > 0)
     .map((r) => ({ id: r.id, tenant: r.tenant, promptTokens: r.promptTokens, status: r.status, dataOf: r.leakedFrom, canaries: r.canaryHits, text: r.text }));
-  const summary = { trace: trace.name ?? '(unnamed)', ...counters, leakedResponses: leaked, eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
+  // One record per request, in trace order: what happened to it, what decode read, whose data it showed.
+  const responses = [...sim.responses].sort((a, b) => a.request - b.request).map((r) => ({
+    id: r.id,
+    tenant: r.tenant,
+    status: r.status,
+    reason: r.reason,
+    promptTokens: r.promptTokens,
+    computedTokens: r.computedTokens,
+    pagesReserved: r.pagesReserved,
+    pagesWritten: r.pagesWritten,
+    pagesReadStale: r.pagesReadStale,
+    pagesReadZero: r.pagesReadZero,
+    dataOf: r.leakedFrom,
+    canaries: r.canaryHits,
+    correct: r.correct,
+    latencyMs: r.finishedAt - r.arrivedAt,
+  }));
+  const summary = { trace: trace.name ?? '(unnamed)', ...counters, leakedResponses: leaked, responses, eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
   if (args.json) {
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     return;
@@ -227,9 +281,9 @@ function main(): void {
   console.log(`rejected         ${counters.rejected}`);
   console.log(`served           ${counters.served}`);
   console.log(`failed closed    ${counters.errors}`);
-  console.log(`leaked           ${counters.leaked} (provenance audit), ${counters.canaryLeaks} (canary scan)`);
+  console.log(`leaked           ${counters.leaked} (provenance audit); planted canaries found: ${counters.canaryLeaks} (the model's canary in every tenant's documents, a modelling device)`);
   console.log(`wrong output     ${counters.integrityFailures} (answered 200, differs from the model's answer over the prompt alone)`);
-  console.log(`pages            ${counters.pagesReserved} reserved, ${counters.pagesWritten} written, ${counters.pagesReadStale} read stale`);
+  console.log(`pages            ${counters.pagesReserved} reserved, ${counters.pagesWritten} written, ${counters.pagesReadStale} read stale (an earlier request's KV), ${counters.pagesReadZero} read zero (never written or cleared)`);
   for (const r of leaked) {
     console.log(`  leak ${r.id} (tenant ${r.tenant}, ${r.promptTokens.toLocaleString('en-US')} tokens, HTTP ${r.status}): data of ${r.dataOf.join(', ')}` + (r.canaries.length ? `; canaries of ${r.canaries.join(', ')}` : ''));
     console.log(`       "${r.text}"`);

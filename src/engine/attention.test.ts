@@ -47,6 +47,35 @@ describe('decode attention', () => {
     );
   });
 
+  it('what it says depends on the KV alone: writer tags change provenance, never a token or a probability', () => {
+    fc.assert(
+      fc.property(contextArb, fc.array(fc.integer({ min: -1, max: 5 }), { minLength: 32 * 8, maxLength: 32 * 8 }), ({ ctx, query, who }, writers) => {
+        const retagged: KvContext = { ...ctx, slotWriter: Int32Array.from(writers) };
+        const a = generate(model, ctx, who, { query, steps: 6 });
+        const b = generate(model, retagged, who, { query, steps: 6 });
+        expect(b.map((t) => [t.token, t.probability])).toEqual(a.map((t) => [t.token, t.probability])); // bit for bit
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('tells onSlots the writer of every slot it reads, once, and is not changed by listening', () => {
+    fc.assert(
+      fc.property(contextArb, ({ ctx, query, who }) => {
+        const told = new Map<number, number>();
+        const heard = generate(model, ctx, { ...who, onSlots: (w, n) => told.set(w, (told.get(w) ?? 0) + n) }, { query, steps: 3 });
+        const expected = new Map<number, number>();
+        for (let i = 0; i < ctx.seqLen; i++) {
+          const w = ctx.slotWriter[ctx.blockTable[Math.floor(i / ctx.pageSize)]! * ctx.pageSize + (i % ctx.pageSize)]!;
+          expected.set(w, (expected.get(w) ?? 0) + 1);
+        }
+        expect([...told].sort((a, b) => a[0] - b[0])).toEqual([...expected].sort((a, b) => a[0] - b[0]));
+        expect(heard).toEqual(generate(model, ctx, who, { query, steps: 3 }));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("continues a tenant's own text over its own clean context (an induction head)", () => {
     const corpus = tenantCorpus(vocab, { name: 'acme', topic: TOPICS[0], canary: true }, 'seed');
     const prompt = corpus.subarray(0, 1500);

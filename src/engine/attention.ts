@@ -19,10 +19,11 @@
  * reference the grouped version is tested against.
  */
 import { Prng } from './prng.ts';
-import { SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './vocab.ts';
+import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './vocab.ts';
 import type { DecodeModelConfig } from './config.ts';
 
-export const MAX_VOCAB = 1024;
+/** The most distinct tokens the model takes (vocab.ts explains the figure). */
+export const MAX_VOCAB = MAX_VOCABULARY;
 
 /** Who wrote a slot, relative to the request being decoded. */
 export const CLASS_OWN = 0;
@@ -83,6 +84,12 @@ export interface WriterClassifier {
   requestTenant: ArrayLike<number>;
   /** The tenant being served. */
   tenant: number;
+  /**
+   * Told, during `generate`'s one counting pass, the writer of every run of slots it reads (a whole
+   * page at once when one request wrote it). Lets the caller account for what was read without a
+   * second pass over a million slots; it has no effect on what the model computes.
+   */
+  onSlots?: (writer: number, slots: number) => void;
 }
 
 export interface GeneratedToken {
@@ -199,6 +206,7 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
   const VV = V * V;
   const requestTenant = who.requestTenant;
   const tenant = who.tenant;
+  const onSlots = who.onSlots;
   const first = s.touchedCount;
   let touchedCount = first;
   let logical = 0;
@@ -217,6 +225,7 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
       }
     }
     if (uniform) {
+      if (onSlots) onSlots(w0, n);
       const cls = w0 < 0 ? CLASS_EMPTY : requestTenant[w0] === tenant ? CLASS_OWN : CLASS_FOREIGN;
       const classBase = cls * VV;
       for (let j = 0; j < n; j++, logical++) {
@@ -232,6 +241,7 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
       for (let j = 0; j < n; j++, logical++) {
         const slot = base + j;
         const writer = slotWriter[slot]!;
+        if (onSlots) onSlots(writer, 1);
         const cls = writer < 0 ? CLASS_EMPTY : requestTenant[writer] === tenant ? CLASS_OWN : CLASS_FOREIGN;
         const kv = keyTokens[slot]! * V + valueTokens[slot]!;
         const at = (cls * VV + kv) << 1;
@@ -337,9 +347,11 @@ function countCyclicRun(V: number, s: GroupScratch, source: Uint16Array, start: 
 }
 
 /**
- * The touched groups unpacked into flat arrays, in first-seen order, once per generate call; a step
- * then reads them sequentially, and the provenance pass visits only the groups voting for the chosen
- * token (a per-value list, still in first-seen order, so every float sum is as before).
+ * The touched groups unpacked into flat arrays, in first-seen order, once per generate call. The
+ * attention sums run over (key, value) pairs with the writer classes merged (`pair*`), in order of
+ * each pair's first slot: what a step computes depends on the KV alone, never on who wrote it, down to
+ * the order of float additions. The provenance pass then visits only the (key, value, class) groups
+ * voting for the chosen token (a per-value list, in first-seen order).
  */
 class Unpacked {
   key = new Int32Array(0);
@@ -350,6 +362,12 @@ class Unpacked {
   next = new Int32Array(0);
   head = new Int32Array(0);
   size = 0;
+  pairKey = new Int32Array(0);
+  pairValue = new Int32Array(0);
+  pairCount = new Float64Array(0);
+  pairs = 0;
+  /** (key · V + value) → index in pair*, −1 when not seen; reset after each fill. */
+  private pairIndex = new Int32Array(0);
 
   fill(s: GroupScratch, V: number): void {
     const n = s.touchedCount;
@@ -361,27 +379,47 @@ class Unpacked {
       this.count = new Float64Array(cap);
       this.last = new Int32Array(cap);
       this.next = new Int32Array(cap);
+      this.pairKey = new Int32Array(cap);
+      this.pairValue = new Int32Array(cap);
+      this.pairCount = new Float64Array(cap);
     }
     if (this.head.length < V) this.head = new Int32Array(V);
+    if (this.pairIndex.length < V * V) this.pairIndex = new Int32Array(V * V).fill(-1);
     this.head.fill(-1, 0, V);
     const { touched, counts, lastSlot } = s;
+    const pairIndex = this.pairIndex;
+    let pairs = 0;
     for (let i = 0; i < n; i++) {
       const g = touched[i]!;
       const cls = g % CLASS_COUNT;
       const kv = (g - cls) / CLASS_COUNT;
       const key = (kv / V) | 0;
+      const value = kv - key * V;
+      const count = counts[g]!;
       this.key[i] = key;
-      this.value[i] = kv - key * V;
+      this.value[i] = value;
       this.cls[i] = cls;
-      this.count[i] = counts[g]!;
+      this.count[i] = count;
       this.last[i] = lastSlot[g]!;
+      const at = pairIndex[kv]!;
+      if (at < 0) {
+        pairIndex[kv] = pairs;
+        this.pairKey[pairs] = key;
+        this.pairValue[pairs] = value;
+        this.pairCount[pairs] = count;
+        pairs++;
+      } else {
+        this.pairCount[at]! += count; // integer counts: exact in float64
+      }
     }
+    for (let i = 0; i < pairs; i++) pairIndex[this.pairKey[i]! * V + this.pairValue[i]!] = -1;
     for (let i = n - 1; i >= 0; i--) {
       const v = this.value[i]!;
       this.next[i] = this.head[v]!;
       this.head[v] = i;
     }
     this.size = n;
+    this.pairs = pairs;
   }
 }
 
@@ -411,13 +449,13 @@ function stepGrouped(model: DecodeModel, s: GroupScratch, u: Unpacked, ctx: KvCo
   const W = model.weights;
   const row = query * V;
   const { logits } = s;
-  const { key, value, count, cls, last, next, head } = u;
+  const { key, count, cls, last, next, head, pairKey, pairValue, pairCount } = u;
   logits.fill(0);
   let z = 0;
-  for (let i = 0, n = u.size; i < n; i++) {
-    const mass = W[row + key[i]!]! * count[i]!;
+  for (let i = 0, n = u.pairs; i < n; i++) {
+    const mass = W[row + pairKey[i]!]! * pairCount[i]!;
     z += mass;
-    logits[value[i]!]! += mass;
+    logits[pairValue[i]!]! += mass;
   }
   const best = pickToken(logits, V, history, model.config.repetitionPenalty);
 

@@ -117,18 +117,49 @@ export function withOverrides(base: EngineConfig, o: ConfigOverrides): EngineCon
   };
 }
 
+/**
+ * Tokens a pool configured for `capacityTokens` really holds: whole pages only. SGLang does the same
+ * (`max_total_num_tokens` is rounded down to a multiple of the page size), and every limit below is
+ * taken from this figure, never from the configured one: a limit the pool cannot honour would admit a
+ * prompt whose allocation can never succeed.
+ */
+export function poolTokens(capacityTokens: number, pageSize: number): number {
+  return Math.floor(capacityTokens / pageSize) * pageSize;
+}
+
 /** The longest prompt the prefill scheduler admits; longer ones are rejected (or, buggy, aborted). */
 export function prefillInputLimit(config: EngineConfig): number {
-  if (config.thresholdRule === 'report') return config.prefillCapacityTokens;
+  const pool = poolTokens(config.prefillCapacityTokens, config.pageSize);
+  if (config.thresholdRule === 'report') return pool;
   // SGLang rejects at or over max_req_input_len, so the longest admitted prompt is one less.
-  return Math.min(config.advertisedContextTokens - 1, config.prefillCapacityTokens - 1) - 5 - 1;
+  return Math.min(config.advertisedContextTokens - 1, pool - 1) - 5 - 1;
+}
+
+/**
+ * What the engine does with a config that a reader might not expect: today, capacities that are not a
+ * multiple of the page size, which are rounded down to whole pages (the CLI prints these notes).
+ */
+export function configNotes(c: EngineConfig): string[] {
+  const notes: string[] = [];
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const round = (field: string, capacity: number, what: string) => {
+    const held = poolTokens(capacity, c.pageSize);
+    if (held === capacity) return;
+    notes.push(
+      `${field} ${fmt(capacity)} is not a multiple of pageSize ${fmt(c.pageSize)}: ${what} holds ` +
+        `${fmt(held / c.pageSize)} whole pages = ${fmt(held)} tokens, and its limits use that figure (as SGLang rounds max_total_num_tokens down)`,
+    );
+  };
+  round('prefillCapacityTokens', c.prefillCapacityTokens, 'each prefill pool');
+  round('decodeCapacityTokens', c.decodeCapacityTokens, 'each decode pool');
+  return notes;
 }
 
 export function pagesFor(tokens: number, pageSize: number): number {
   return Math.ceil(tokens / pageSize);
 }
 
-/** Thrown when the deployment capacity check refuses a configuration. */
+/** Thrown when the deployment capacity check refuses a configuration (capacity: the page-aligned pool). */
 export class DeploymentRefused extends Error {
   constructor(readonly advertised: number, readonly capacity: number) {
     super(

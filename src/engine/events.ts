@@ -21,7 +21,8 @@ export type EngineEvent =
   | { t: number; type: 'prefill-free'; req: number; node: number; pages: PageRanges; cleared: boolean }
   | { t: number; type: 'transfer-done'; req: number; room: number; status: 'Success' }
   | { t: number; type: 'decode-check-failed'; req: number; node: number; check: 'transferred-length' | 'per-read-integrity'; reason: string }
-  | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; foreignTenants: string[] }
+  /** stalePages: pages holding an earlier request's KV; zeroPages: never written (or cleared) pages. */
+  | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; zeroPages: number; foreignTenants: string[] }
   | { t: number; type: 'response'; req: number; status: 200 | 400 | 500; leaked: boolean; correct: boolean | null }
   | { t: number; type: 'decode-free'; req: number; node: number; pages: PageRanges; cleared: boolean };
 

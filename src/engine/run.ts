@@ -114,6 +114,11 @@ export interface LeakRecord {
   foreignPages: number;
   zeroPages: number;
   pagesReserved: number;
+  /** Slots decode read that another request wrote, by that request's tenant (ResponseRecord's). */
+  staleSlotsByTenant: [tenant: string, slots: number][];
+  zeroSlotsRead: number;
+  /** Per output token, the tenant whose KV it drew on most (null: zero memory). */
+  tokenWriters: (string | null)[];
 }
 
 /** One request's handoff as the engine logged it, and its response; request ids are global. */
@@ -344,6 +349,9 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
         foreignPages: row === undefined ? 0 : out.reads.foreign[row]!,
         zeroPages: row === undefined ? 0 : out.reads.zero[row]!,
         pagesReserved: resp.pagesReserved,
+        staleSlotsByTenant: resp.staleSlotsByTenant,
+        zeroSlotsRead: resp.zeroSlotsRead,
+        tokenWriters: resp.provenance.map((p) => p.writerTenant),
       });
     }
     readRow.delete(resp.request);

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { MITIGATION_KEYS, type MitigationKey } from './switches.ts';
-import { TOPICS } from './vocab.ts';
+import { MAX_VOCABULARY, TOPICS, splitWords, traceTexts, vocabularyOverflow } from './vocab.ts';
 import type { ConfigOverrides } from './config.ts';
 import type { Trace } from './trace.ts';
 
@@ -47,44 +47,38 @@ export type ConfigFile = ConfigOverrides & { base?: 'incident' | 'fixed' };
 
 const tenantName = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be 1–32 lower-case letters, digits or dashes, starting with a letter'));
 
-export const TraceSchema = v.pipe(
-  v.strictObject({
-    version: v.literal(1),
-    name: v.optional(v.string()),
-    startTime: v.optional(v.pipe(v.string(), v.isoTimestamp())),
-    tenants: v.pipe(
-      v.array(
-        v.strictObject({
-          name: tenantName,
-          topic: v.optional(v.picklist(TOPICS)),
-          canary: v.optional(v.boolean()),
-          canaryAtMentions: v.optional(v.boolean()),
-          text: v.optional(v.pipe(v.string(), v.nonEmpty())),
-        }),
-      ),
-      v.minLength(1),
-      v.maxLength(256),
+export const TraceSchema = v.strictObject({
+  version: v.literal(1),
+  name: v.optional(v.string()),
+  startTime: v.optional(v.pipe(v.string(), v.isoTimestamp())),
+  tenants: v.pipe(
+    v.array(
+      v.strictObject({
+        name: tenantName,
+        topic: v.optional(v.picklist(TOPICS)),
+        canary: v.optional(v.boolean()),
+        canaryAtMentions: v.optional(v.boolean()),
+        text: v.optional(v.pipe(v.string(), v.nonEmpty())),
+      }),
     ),
-    requests: v.pipe(
-      v.array(
-        v.strictObject({
-          id: v.optional(v.string()),
-          at: v.pipe(v.number(), v.finite(), v.minValue(0)),
-          tenant: tenantName,
-          promptTokens: positiveInt(16_777_216),
-          text: v.optional(v.pipe(v.string(), v.nonEmpty())),
-          offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-          outputTokens: v.optional(positiveInt(4096)),
-        }),
-      ),
-      v.maxLength(2_000_000),
+    v.minLength(1),
+    v.maxLength(256),
+  ),
+  requests: v.pipe(
+    v.array(
+      v.strictObject({
+        id: v.optional(v.string()),
+        at: v.pipe(v.number(), v.finite(), v.minValue(0)),
+        tenant: tenantName,
+        promptTokens: positiveInt(16_777_216),
+        text: v.optional(v.pipe(v.string(), v.nonEmpty())),
+        offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+        outputTokens: v.optional(positiveInt(4096)),
+      }),
     ),
-  }),
-  v.check((t) => {
-    const names = new Set(t.tenants.map((x) => x.name));
-    return names.size === t.tenants.length && t.requests.every((r) => names.has(r.tenant));
-  }, 'tenant names must be unique and every request must name a listed tenant'),
-);
+    v.maxLength(2_000_000),
+  ),
+});
 
 export class InputError extends Error {
   constructor(readonly source: string, readonly problems: string[]) {
@@ -100,15 +94,62 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
   });
 }
 
+/** Valibot's object schemas take arrays; a file must hold a JSON object, and anything else says what it held. */
+function requireObject(value: unknown, source: string, what: string): void {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return;
+  const got = Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+  throw new InputError(source, [`(top level): ${what} must be a JSON object, got ${got}`]);
+}
+
 /** Parses a config file's JSON value; throws InputError naming `source` and each bad field. */
 export function parseConfigFile(value: unknown, source: string): ConfigFile {
+  requireObject(value, source, 'a config');
   const result = v.safeParse(ConfigFileSchema, value);
   if (!result.success) throw new InputError(source, describeIssues(result.issues));
   return result.output;
 }
 
+/**
+ * What a trace that passed the schema can still get wrong, each problem naming its field, the tenant
+ * and the request: a tenant listed twice, a request naming no listed tenant, texts that take the
+ * vocabulary past what the decode model takes.
+ */
+export function traceProblems(trace: Trace): string[] {
+  const problems: string[] = [];
+  const firstAt = new Map<string, number>();
+  trace.tenants.forEach((t, i) => {
+    const earlier = firstAt.get(t.name);
+    if (earlier === undefined) firstAt.set(t.name, i);
+    else problems.push(`tenants.${i}.name: tenant ${JSON.stringify(t.name)} is already listed as tenants.${earlier}; tenant names must be unique`);
+  });
+  let unknown = 0;
+  trace.requests.forEach((r, i) => {
+    if (firstAt.has(r.tenant)) return;
+    if (++unknown <= 5) {
+      problems.push(`requests.${i}.tenant: request ${JSON.stringify(r.id ?? `r${i}`)} names tenant ${JSON.stringify(r.tenant)}, which is not in tenants`);
+    }
+  });
+  if (unknown > 5) problems.push(`${unknown - 5} more requests name tenants that are not listed`);
+  for (const { field, text } of traceTexts(trace)) {
+    if (splitWords(text).length === 0) problems.push(`${field}: has no words`);
+  }
+  if (problems.length > 0) return problems;
+  const overflow = vocabularyOverflow(trace.tenants.map((t) => t.name), traceTexts(trace));
+  if (overflow) {
+    problems.push(
+      `${overflow.field}: takes the vocabulary past the decode model's ${MAX_VOCABULARY.toLocaleString('en-US')} distinct words ` +
+        `(built-in words, tenant names and canaries included); the trace's texts need ${overflow.size.toLocaleString('en-US')}`,
+    );
+  }
+  return problems;
+}
+
 export function parseTrace(value: unknown, source: string): Trace {
+  requireObject(value, source, 'a trace');
   const result = v.safeParse(TraceSchema, value);
   if (!result.success) throw new InputError(source, describeIssues(result.issues));
-  return result.output as Trace;
+  const trace = result.output as Trace;
+  const problems = traceProblems(trace);
+  if (problems.length > 0) throw new InputError(source, problems);
+  return trace;
 }

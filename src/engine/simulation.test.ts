@@ -1,11 +1,12 @@
 import fc from 'fast-check';
+import { generateNaive, type KvContext } from './attention.ts';
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
 import { pagesOf, type EngineEvent } from './events.ts';
 import { demoTrace } from './scenarios.ts';
-import { Simulation, simulate } from './simulation.ts';
+import { Simulation, UnansweredRequests, simulate } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES } from './vocab.ts';
+import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './vocab.ts';
 
 /** A scaled-down deployment (same shape, small numbers) so property tests run many workloads fast. */
 const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
@@ -197,6 +198,103 @@ describe('simulation: the leak comes from memory, not from a rule', () => {
     expect(r.status).toBe(200);
     expect(r.leakedFrom).toEqual([]);
     expect(r.correct).toBe(false);
+    // Never-written pages are zeros, counted apart from pages holding someone's leftovers.
+    expect(r.pagesReserved).toBe(Math.ceil(3000 / 16));
+    expect(r.pagesWritten).toBe(1);
+    expect(r.pagesReadStale).toBe(0);
+    expect(r.pagesReadZero).toBe(r.pagesReserved - 1);
+  });
+
+  it('a warm pool is read as stale pages, and the rest as zero pages', () => {
+    const sim = simulate(small(), secretTrace('walrus'));
+    const r = longOf(sim);
+    const read = sim.events.find((e) => e.type === 'decode-read' && e.req === r.request)!;
+    expect(r.pagesReadStale).toBeGreaterThan(0);
+    expect(r.pagesReadStale + r.pagesReadZero + r.pagesWritten).toBe(r.pagesReserved);
+    expect(read).toMatchObject({ stalePages: r.pagesReadStale, zeroPages: r.pagesReadZero });
+    const c = sim.counters();
+    expect(c.pagesReadStale).toBe(sim.responses.reduce((n, x) => n + x.pagesReadStale, 0));
+    expect(c.pagesReadZero).toBe(r.pagesReadZero); // the ordinary requests read only their own pages
+  });
+});
+
+describe('simulation: decode attends over its whole block table, from the first token on', () => {
+  /** Runs `trace`, copying the slots of `id`'s block table just before its decode finishes (what it read). */
+  function readContext(config: EngineConfig, trace: Trace, id: string) {
+    const index = trace.requests.findIndex((r) => r.id === id);
+    let ctx: KvContext | null = null;
+    let pages: number[] = [];
+    let node = -1;
+    const sim = new Simulation(config, trace, {
+      onEvent: (e) => {
+        if (e.type === 'decode-reserve' && e.req === index) {
+          pages = [...pagesOf(e.pages)];
+          node = e.node;
+        }
+      },
+      beforeStep: (s, next) => {
+        if (next.kind !== 'decode-done' || next.req !== index) return;
+        // The pages are this request's until decode-done: their slots are what decode read.
+        const pool = s.decodePools[node]!;
+        const copy = (a: Uint16Array | Int32Array) => a.slice();
+        ctx = { keyTokens: copy(pool.keyTokens) as Uint16Array, valueTokens: copy(pool.valueTokens) as Uint16Array, slotWriter: copy(pool.slotWriter) as Int32Array, pageSize: pool.pageSize, blockTable: pages, seqLen: trace.requests[index]!.promptTokens };
+      },
+    }).run();
+    return { sim, ctx: ctx!, node, response: sim.responses.find((r) => r.id === id)! };
+  }
+
+  it("an aborted request's every token, the first included, is the per-slot reference decode over its block table, the placeholder as query", () => {
+    for (const secret of ['walrus', 'narwhal', 'orca']) {
+      const trace: Trace = {
+        version: 1,
+        tenants: [{ name: 'acme', text: `vault code ${secret} opens door at noon .` }, { name: 'borealis', topic: 'clinic' }, { name: 'cobalt', canary: false }],
+        requests: [
+          ...Array.from({ length: 6 }, (_, i) => ({ id: `w-${i}`, at: 0, tenant: i % 2 ? 'acme' : 'borealis', promptTokens: 700 + 90 * i })),
+          { id: 'long', at: 600_000, tenant: 'cobalt', promptTokens: 3000 },
+        ],
+      };
+      const { sim, ctx, node, response } = readContext(small(), trace, 'long');
+      expect(response.computedTokens).toBe(1);
+      const reference = generateNaive(sim.model, ctx, { requestTenant: sim.requestTenant, tenant: 2 }, { query: TOKEN_PLACEHOLDER, steps: response.tokens.length });
+      expect(response.tokens).toEqual(reference.map((t) => t.token));
+      expect(response.provenance.map((p) => [p.node, p.page, p.writerRequest])).toEqual(reference.map((t) => [`decode-${node}`, t.page, t.writer]));
+      // The first token came from memory: it drew on a stale slot another tenant wrote.
+      expect(response.provenance[0]!.writerTenant).not.toBeNull();
+      expect(response.provenance[0]!.writerTenant).not.toBe('cobalt');
+    }
+  });
+
+  it('the first word is whatever memory holds, not a fixed default', () => {
+    const firstWord = (text: string) => {
+      const trace: Trace = {
+        version: 1,
+        tenants: [{ name: 'acme', text }, { name: 'borealis', canary: false }],
+        requests: [...Array.from({ length: 6 }, (_, i) => ({ id: `a-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })), { id: 'long', at: 600_000, tenant: 'borealis', promptTokens: 3000 }],
+      };
+      const r = simulate(small(), trace, { keepEvents: false }).responses.find((x) => x.id === 'long')!;
+      expect(r.leakedFrom).toEqual(['acme']);
+      return r.text.split(' ')[0]!;
+    };
+    const a = firstWord('alice paid invoice 12 on monday .');
+    const b = firstWord('bruno booked flight to lisbon friday .');
+    expect('alice paid invoice 12 on monday .').toContain(a.replace(/[.,:]$/, ''));
+    expect('bruno booked flight to lisbon friday .').toContain(b.replace(/[.,:]$/, ''));
+    expect(a).not.toBe(b);
+  });
+
+  it("an ordinary request's answer starts with the token prefill computed, over the same KV", () => {
+    fc.assert(
+      fc.property(workloadArb, ({ trace, seed }) => {
+        const sim = simulate(small({ seed }), trace);
+        for (const r of sim.responses) {
+          if (r.status !== 200 || r.computedTokens === 1) continue;
+          const compute = sim.events.find((e) => e.type === 'prefill-compute' && e.req === r.request)!;
+          expect(compute.type === 'prefill-compute' && compute.firstToken).toBe(r.tokens[0]);
+          expect(r.correct).toBe(true);
+        }
+      }),
+      { numRuns: 25 },
+    );
   });
 });
 
@@ -254,6 +352,68 @@ describe('simulation: control flow of the two defects', () => {
     expect(reserveOrder).toEqual([0, 1, 2]); // the small one does not overtake the blocked head
     expect(sim.events.some((e) => e.type === 'decode-wait' && e.req === 1)).toBe(true);
     expect(sim.responses.every((r) => r.status === 200 && r.correct)).toBe(true);
+  });
+});
+
+describe('simulation: no request vanishes', () => {
+  // The incident's prefill cache is 681,280 tokens: a whole number of 64-token pages, not of 128 or 256.
+  const edgeTrace = (): Trace => ({
+    version: 1,
+    tenants: [{ name: 'acme' }, { name: 'borealis' }],
+    requests: [
+      { id: 'warm', at: 0, tenant: 'acme', promptTokens: 300_000 },
+      { id: 'edge', at: 100_000, tenant: 'borealis', promptTokens: 681_280 },
+      { id: 'after', at: 100_001, tenant: 'borealis', promptTokens: 2_000 },
+    ],
+  });
+
+  it.each([128, 256])('with %i-token pages a prompt of the configured capacity is over the real pool, and every request is answered', (pageSize) => {
+    const buggy = simulate(withOverrides(INCIDENT_CONFIG, { pageSize }), edgeTrace(), { keepEvents: false });
+    expect(buggy.responses.map((r) => [r.id, r.status, r.computedTokens])).toEqual([
+      ['warm', 200, 300_000],
+      ['edge', 200, 1], // over the 681,216 tokens the pool holds: the buggy path aborts it
+      ['after', 200, 2_000],
+    ]);
+    const fixed = simulate(withOverrides(INCIDENT_CONFIG, { pageSize, rejectPath: 'fixed' }), edgeTrace(), { keepEvents: false });
+    const edge = fixed.responses.find((r) => r.id === 'edge')!;
+    expect(edge.status).toBe(400);
+    expect(edge.reason).toContain('681,216');
+    expect(fixed.responses).toHaveLength(3);
+  });
+
+  it('a run that would end with a request unanswered throws, naming it and where it waited', () => {
+    // Take every free page of decode-1 just before borealis's request arrives there: it can never be
+    // reserved, and nothing would ever answer it.
+    const trace: Trace = {
+      version: 1,
+      tenants: [{ name: 'acme' }, { name: 'borealis' }],
+      requests: [
+        { id: 'first', at: 0, tenant: 'acme', promptTokens: 1000 },
+        { id: 'stuck', at: 10, tenant: 'borealis', promptTokens: 1000 },
+        { id: 'behind', at: 20, tenant: 'acme', promptTokens: 1000 },
+      ],
+    };
+    const sim = new Simulation(small({ decodeNodes: 2 }), trace, {
+      beforeStep: (s, next) => {
+        if (next.kind === 'arrive' && next.req === 1) s.decodePools[1]!.allocate(s.decodePools[1]!.freePages, 99);
+      },
+    });
+    let error: unknown;
+    try {
+      sim.run();
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(UnansweredRequests);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^run ended with 1 of 3 requests unanswered: stuck \(tenant borealis, 1,000 tokens; queued for decode-1 pages: needs 63 of 384, 0 free\)$/);
+    expect(sim.responses.map((r) => r.id)).toEqual(['first', 'behind']);
+  });
+
+  it('an empty trace is a run with nothing to answer', () => {
+    const sim = simulate(SMALL, { version: 1, tenants: [{ name: 'acme' }], requests: [] });
+    expect(sim.responses).toEqual([]);
+    expect(sim.step()).toBe(false);
   });
 });
 

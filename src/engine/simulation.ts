@@ -8,14 +8,14 @@
  * decode checks), never what the model reads.
  */
 import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
-import { DeploymentRefused, configProblems, pagesFor, prefillInputLimit, type EngineConfig } from './config.ts';
+import { DeploymentRefused, configProblems, pagesFor, poolTokens, prefillInputLimit, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
 import { Prng } from './prng.ts';
 import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, type TenantProfile } from './vocab.ts';
+import { MAX_VOCABULARY, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './vocab.ts';
 
 export type Status = 200 | 400 | 500;
 
@@ -53,8 +53,18 @@ export interface ResponseRecord {
   canaryHits: string[];
   pagesReserved: number;
   pagesWritten: number;
-  /** Pages in the block table not written for this request in this handoff. */
+  /** Pages decode read that hold an earlier request's KV (written, but not for this request in this handoff). */
   pagesReadStale: number;
+  /** Pages decode read that were never written since start-up, or were cleared: zeros, nobody's data. */
+  pagesReadZero: number;
+  /**
+   * Slots decode read (within the sequence length) that another request wrote, by that request's
+   * tenant, in trace order of tenants; the requester's own tenant appears when it re-read its own
+   * leftovers. Ground truth from the slot writers at read time; empty when decode read only its own KV.
+   */
+  staleSlotsByTenant: [tenant: string, slots: number][];
+  /** Slots decode read that hold zeros (never written, or cleared). */
+  zeroSlotsRead: number;
 }
 
 interface RequestState {
@@ -78,13 +88,16 @@ interface RequestState {
   prefillPages: Int32Array | null;
   pagesWritten: number;
   pagesReadStale: number;
-  /** The first output token, computed by prefill (and where it drew from). */
-  first: GeneratedToken | null;
+  pagesReadZero: number;
+  /** The last token prefill computed: the prompt's last, or the placeholder. Decode's first query. */
+  lastComputed: number;
   /**
-   * With shortcuts, the tokens after the first as the model computes them over the prompt alone
-   * (slots not yet mapped to pages): what decode outputs if it reads exactly the prompt.
+   * With shortcuts, the whole answer as the model computes it over the prompt alone (slots not yet
+   * mapped to pages): what decode outputs if it reads exactly the prompt.
    */
-  promptContinuation: GeneratedToken[] | null;
+  promptOutput: GeneratedToken[] | null;
+  /** Slots decode read that this request did not write, by the writer's tenant index (last: zeros). */
+  staleSlots: Int32Array | null;
   finished: boolean;
 }
 
@@ -94,6 +107,14 @@ type Scheduled =
   | { kind: 'prefill-done'; req: number }
   | { kind: 'transfer-done'; req: number }
   | { kind: 'decode-done'; req: number; tokens: ProvenanceEntryWithToken[] };
+
+/** What a scheduled step is about to do, as `SimulationOptions.beforeStep` sees it. */
+export type StepKind = Scheduled['kind'];
+export interface UpcomingStep {
+  t: number;
+  kind: StepKind;
+  req: number;
+}
 
 type ProvenanceEntryWithToken = ProvenanceEntry & { token: number };
 
@@ -151,6 +172,19 @@ class EventQueue {
   }
 }
 
+/**
+ * Thrown when a run ends (its event queue is empty) with requests that never got a response: an
+ * engine invariant, never a silent end. Names each stranded request and where it waited.
+ */
+export class UnansweredRequests extends Error {
+  constructor(readonly unanswered: { id: string; tenant: string; promptTokens: number; waiting: string }[], readonly total: number) {
+    const shown = unanswered.slice(0, 10).map((u) => `${u.id} (tenant ${u.tenant}, ${u.promptTokens.toLocaleString('en-US')} tokens; ${u.waiting})`);
+    const more = unanswered.length > shown.length ? `, and ${unanswered.length - shown.length} more` : '';
+    super(`run ended with ${unanswered.length} of ${total} requests unanswered: ${shown.join(', ')}${more}`);
+    this.name = 'UnansweredRequests';
+  }
+}
+
 function less(a: QueueItem, b: QueueItem): boolean {
   return a.t < b.t || (a.t === b.t && a.seq < b.seq);
 }
@@ -171,6 +205,12 @@ export interface SimulationOptions {
   /** Keep every ResponseRecord in `responses` (default true); a long replay harvests them through onResponse. */
   keepResponses?: boolean;
   onResponse?: (response: ResponseRecord) => void;
+  /**
+   * Called between events: after the clock has moved to the next scheduled step and before that step
+   * runs. Tests use it to change pool memory or metadata at an instant (zero the KV, scramble writer
+   * tags, take pages away) and see what the engine then does; the engine never looks at what it did.
+   */
+  beforeStep?: (sim: Simulation, next: UpcomingStep) => void;
 }
 
 export interface Counters {
@@ -185,6 +225,7 @@ export interface Counters {
   pagesReserved: number;
   pagesWritten: number;
   pagesReadStale: number;
+  pagesReadZero: number;
 }
 
 export class Simulation {
@@ -213,7 +254,8 @@ export class Simulation {
   private readonly options: SimulationOptions;
   private readonly inputLimit: number;
   private eventCount = 0;
-  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
+  private answered = 0;
+  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
   /** What the pools do to a page when it is handed out or freed (the mitigations' pool rules). */
@@ -222,8 +264,9 @@ export class Simulation {
   constructor(config: EngineConfig, trace: Trace, options: SimulationOptions = {}) {
     const problems = configProblems(config);
     if (problems.length > 0) throw new Error(`invalid engine config: ${problems.join('; ')}`);
-    if (config.mitigations.deploymentCapacityCheck && config.advertisedContextTokens > config.prefillCapacityTokens) {
-      throw new DeploymentRefused(config.advertisedContextTokens, config.prefillCapacityTokens);
+    const prefillHolds = poolTokens(config.prefillCapacityTokens, config.pageSize);
+    if (config.mitigations.deploymentCapacityCheck && config.advertisedContextTokens > prefillHolds) {
+      throw new DeploymentRefused(config.advertisedContextTokens, prefillHolds);
     }
     this.config = config;
     this.trace = trace;
@@ -233,11 +276,14 @@ export class Simulation {
 
     this.tenantNames = trace.tenants.map((t) => t.name);
     const tenantIndex = new Map(this.tenantNames.map((n, i) => [n, i]));
-    if (tenantIndex.size !== this.tenantNames.length) throw new Error('trace: tenant names must be unique');
-    const extraWords: string[] = [];
-    for (const t of trace.tenants) if (t.text) extraWords.push(...splitWords(t.text));
-    for (const r of trace.requests) if (r.text) extraWords.push(...splitWords(r.text));
-    this.vocab = new Vocabulary(this.tenantNames, extraWords);
+    if (tenantIndex.size !== this.tenantNames.length) {
+      const twice = this.tenantNames.find((n, i) => this.tenantNames.indexOf(n) !== i)!;
+      throw new Error(`trace: tenant ${JSON.stringify(twice)} is listed twice; tenant names must be unique`);
+    }
+    const texts = traceTexts(trace);
+    const overflow = vocabularyOverflow(this.tenantNames, texts);
+    if (overflow) throw new Error(`trace: ${overflow.field} takes the vocabulary past the decode model's ${MAX_VOCABULARY.toLocaleString('en-US')} words (the trace needs ${overflow.size.toLocaleString('en-US')})`);
+    this.vocab = new Vocabulary(this.tenantNames, texts.flatMap((t) => splitWords(t.text)));
     this.model = buildDecodeModel(this.vocab.size, config.model);
     this.canaryIds = this.tenantNames.map((n) => this.vocab.id(canaryWord(n)));
     this.corpora = trace.tenants.map((t, i) => {
@@ -280,8 +326,10 @@ export class Simulation {
         prefillPages: null,
         pagesWritten: 0,
         pagesReadStale: 0,
-        first: null,
-        promptContinuation: null,
+        pagesReadZero: 0,
+        lastComputed: TOKEN_BOS,
+        promptOutput: null,
+        staleSlots: null,
         finished: false,
       };
     });
@@ -341,12 +389,19 @@ export class Simulation {
     return this;
   }
 
-  /** Runs the next scheduled step; returns false when nothing is left. */
+  /**
+   * Runs the next scheduled step; returns false when nothing is left. The step that empties the queue
+   * checks that every request was answered, and throws UnansweredRequests if not.
+   */
   step(): boolean {
     const item = this.queue.pop();
-    if (!item) return false;
+    if (!item) {
+      this.checkAnswered();
+      return false;
+    }
     this.now = item.t;
     const what = item.what;
+    this.options.beforeStep?.(this, { t: item.t, kind: what.kind, req: what.req });
     switch (what.kind) {
       case 'arrive':
         this.arrive(what.req);
@@ -365,7 +420,25 @@ export class Simulation {
         this.decodeDone(what.req, what.tokens);
         break;
     }
+    if (this.queue.size === 0) this.checkAnswered();
     return true;
+  }
+
+  private checkAnswered(): void {
+    if (this.answered === this.requests.length) return;
+    const stranded = this.requests.filter((r) => !r.finished).map((r) => {
+      const decodeAt = this.decodeWaiting.findIndex((q) => q.includes(r.index));
+      const prefillAt = this.prefillWaiting.findIndex((q) => q.includes(r.index));
+      const need = (tokens: number) => pagesFor(tokens, this.config.pageSize).toLocaleString('en-US');
+      const waiting =
+        decodeAt >= 0
+          ? `queued for decode-${decodeAt} pages: needs ${need(r.prompt)} of ${this.decodePools[decodeAt]!.pageCount.toLocaleString('en-US')}, ${this.decodePools[decodeAt]!.freePages.toLocaleString('en-US')} free`
+          : prefillAt >= 0
+            ? `queued for prefill-${prefillAt} pages: needs ${need(r.computeTokens)} of ${this.prefillPools[prefillAt]!.pageCount.toLocaleString('en-US')}, ${this.prefillPools[prefillAt]!.freePages.toLocaleString('en-US')} free`
+            : 'in flight with nothing scheduled';
+      return { id: r.id, tenant: this.tenantNames[r.tenant]!, promptTokens: r.prompt, waiting };
+    });
+    throw new UnansweredRequests(stranded, this.requests.length);
   }
 
   private emit(event: EngineEvent): void {
@@ -474,28 +547,30 @@ export class Simulation {
   private prefillDone(req: number): void {
     const r = this.requests[req]!;
     const pool = this.prefillPools[r.prefillNode]!;
-    // Prefill produces the first output token from what it computed.
+    // Prefill computes the first output token from what it computed, and sends it in its metadata
+    // (the event logs it). Decode re-decides it over its block table (see decodeStart, docs/MODEL.md).
     let first: GeneratedToken;
     if (r.aborted) {
       const tokens = Uint16Array.of(TOKEN_PLACEHOLDER);
       pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
+      r.lastComputed = TOKEN_PLACEHOLDER;
       const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: tokens.length };
-      first = generate(this.model, prefillContext, this.classifier(r), { query: TOKEN_PLACEHOLDER, steps: 1 })[0]!;
+      first = generate(this.model, prefillContext, this.classifier(r), { query: r.lastComputed, steps: 1 })[0]!;
     } else {
       pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
+      r.lastComputed = this.lastPromptToken(r);
       const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: r.prompt };
-      const opts = { query: this.lastPromptToken(r), steps: 1 };
+      const opts = { query: r.lastComputed, steps: 1 };
       if (this.options.shortcuts) {
         // One count of the prompt serves prefill's first token and, if decode reads exactly the
-        // prompt, the rest: the steps depend only on the counts, the query and the history.
+        // prompt, the whole answer: the steps depend only on the counts, the query and the history.
         const all = generateOverPrompt(this.model, this.promptSource(req), null, { ...opts, steps: r.outputTokens });
         first = redescribe(all[0]!, prefillContext);
-        r.promptContinuation = all.slice(1);
+        r.promptOutput = all;
       } else {
         first = generate(this.model, prefillContext, this.classifier(r), opts)[0]!;
       }
     }
-    r.first = first;
     this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: r.computeTokens, firstToken: first.token });
     const pagesToSend = r.prefillPages!.length;
     const ms = ((pagesToSend * this.config.pageSize) / this.config.timing.transferTokensPerSecond) * 1000;
@@ -527,33 +602,50 @@ export class Simulation {
     const pool = this.decodePools[r.decodeNode]!;
     const pages = r.decodePages!;
     let stale = 0;
+    let zero = 0;
     let firstUnwritten = -1;
     for (let i = 0; i < pages.length; i++) {
       const p = pages[i]!;
       if (pool.pageWrittenFor[p] !== r.index || pool.pageWriteHandoff[p] !== r.handoff) {
-        stale++;
+        if (pool.pageWrittenFor[p] === NO_REQUEST) zero++;
+        else stale++;
         if (firstUnwritten < 0) firstUnwritten = p;
       }
     }
+    const unwritten = stale + zero;
     if (c.mitigations.transferredLengthCheck && r.pagesWritten !== pages.length) {
       return this.failClosed(r, 'transferred-length', `decode reserved ${this.fmt(pages.length)} pages but ${this.fmt(r.pagesWritten)} were written`);
     }
-    if (c.mitigations.perReadIntegrityCheck && stale > 0) {
-      return this.failClosed(r, 'per-read-integrity', `page ${firstUnwritten} of decode node ${r.decodeNode} was not written for this request in this handoff (${this.fmt(stale)} such pages)`);
+    if (c.mitigations.perReadIntegrityCheck && unwritten > 0) {
+      return this.failClosed(r, 'per-read-integrity', `page ${firstUnwritten} of decode node ${r.decodeNode} was not written for this request in this handoff (${this.fmt(unwritten)} such pages)`);
     }
     // Decode trusts its block table: sequence length is the full prompt, over every reserved page.
     r.pagesReadStale = stale;
+    r.pagesReadZero = zero;
+    // Every output token, the first included, is a decode step over the whole block table; the first
+    // step's query is the last token prefill computed (docs/MODEL.md says why the first is not prefill's).
     const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt };
-    const first = r.first!;
-    const opts = { query: first.token, steps: r.outputTokens - 1, history: [first.token] };
-    const rest = stale === 0 && r.promptContinuation
-      ? r.promptContinuation.map((t) => redescribe(t, ctx))
-      : generate(this.model, ctx, this.classifier(r), opts);
-    r.promptContinuation = null;
-    const tokens = [this.provenance(first, this.prefillPools[r.prefillNode]!), ...rest.map((t) => this.provenance(t, pool))];
+    let out: GeneratedToken[];
+    if (unwritten === 0 && r.promptOutput) {
+      out = r.promptOutput.map((t) => redescribe(t, ctx));
+    } else {
+      // Ground truth of what decode read besides this request's own KV: the slots another request
+      // wrote, by that request's tenant (the requester's own included), zeros last, from the slot
+      // writers as the read finds them (told by the model's counting pass, so no second pass).
+      const zeroAt = this.tenantNames.length;
+      const counts = new Int32Array(zeroAt + 1);
+      const requestTenant = this.requestTenant;
+      const onSlots = (writer: number, slots: number) => {
+        if (writer !== r.index) counts[writer < 0 ? zeroAt : requestTenant[writer]!]! += slots;
+      };
+      out = generate(this.model, ctx, { ...this.classifier(r), onSlots }, { query: r.lastComputed, steps: r.outputTokens });
+      if (unwritten > 0) r.staleSlots = counts;
+    }
+    r.promptOutput = null;
+    const tokens = out.map((t) => this.provenance(t, pool));
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
-    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, foreignTenants: [...foreign].sort() });
+    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
     const ms = r.outputTokens * c.timing.decodeMsPerToken;
     this.queue.push(this.now + ms, { kind: 'decode-done', req: r.index, tokens });
   }
@@ -603,7 +695,9 @@ export class Simulation {
   }
 
   private finish(r: RequestState, status: Status, reason: string | null, tokens: ProvenanceEntryWithToken[]): void {
+    if (r.finished) throw new Error(`request ${r.id} answered twice`);
     r.finished = true;
+    this.answered++;
     const tenant = this.tenantNames[r.tenant]!;
     const provenance: ProvenanceEntry[] = tokens.map(({ token: _token, ...p }) => p);
     const ids = tokens.map((t) => t.token);
@@ -614,7 +708,7 @@ export class Simulation {
     let correct: boolean | null = null;
     if (status === 200 && this.options.audit) {
       let expectedIds: number[];
-      if (this.options.shortcuts && r.pagesReadStale === 0 && !r.aborted) {
+      if (this.options.shortcuts && r.pagesReadStale === 0 && r.pagesReadZero === 0 && !r.aborted) {
         // Decode read exactly this prompt, freshly written: the audit would decode the same context.
         expectedIds = ids;
       } else if (this.options.shortcuts) {
@@ -646,7 +740,16 @@ export class Simulation {
       pagesReserved: status === 400 ? 0 : pagesFor(r.prompt, this.config.pageSize),
       pagesWritten: r.pagesWritten,
       pagesReadStale: r.pagesReadStale,
+      pagesReadZero: r.pagesReadZero,
+      staleSlotsByTenant: [],
+      zeroSlotsRead: 0,
     };
+    if (r.staleSlots) {
+      const counts = r.staleSlots;
+      for (let k = 0; k < this.tenantNames.length; k++) if (counts[k]! > 0) record.staleSlotsByTenant.push([this.tenantNames[k]!, counts[k]!]);
+      record.zeroSlotsRead = counts[this.tenantNames.length]!;
+      r.staleSlots = null;
+    }
     if (this.options.keepResponses) this.responses.push(record);
     const tally = this.tally;
     tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
@@ -656,6 +759,7 @@ export class Simulation {
     tally.pagesReserved += record.pagesReserved;
     tally.pagesWritten += record.pagesWritten;
     tally.pagesReadStale += record.pagesReadStale;
+    tally.pagesReadZero += record.pagesReadZero;
     this.options.onResponse?.(record);
     this.emit({ t: this.now, type: 'response', req: r.index, status, leaked: leakedFrom.length > 0, correct });
   }
@@ -675,6 +779,7 @@ export class Simulation {
       pagesReserved: t.pagesReserved,
       pagesWritten: t.pagesWritten,
       pagesReadStale: t.pagesReadStale,
+      pagesReadZero: t.pagesReadZero,
     };
   }
 

@@ -18,6 +18,13 @@ export const SPECIAL_TOKEN_COUNT = 3;
 
 const SPECIAL_WORDS = ['∅', '⟨placeholder⟩', '⟨bos⟩'];
 
+/**
+ * The most distinct words (special tokens included) the decode model takes: its weights are a
+ * vocabulary × vocabulary table and its grouped decode a vocabulary² × 3 one (attention.ts), so 1,024
+ * words cost 4 MB and ~60 MB; 4,096 would cost 64 MB and ~1 GB. Traces are checked against it.
+ */
+export const MAX_VOCABULARY = 1024;
+
 /** Words shared by every tenant; a tenant's records mix these with its own name and canary. */
 const SHARED_WORDS = [
   'the', '.', ',', ':', 'ref', 'for', 'of', 'to', 'and', 'is', 'on', 'from', 'with', 'due', 'by',
@@ -115,8 +122,8 @@ export class Vocabulary {
       this.add(canaryWord(name));
     }
     for (const w of extraWords) this.add(w);
-    if (this.words.length > 4096) {
-      throw new Error(`vocabulary has ${this.words.length} words; the decode model supports at most 4096`);
+    if (this.words.length > MAX_VOCABULARY) {
+      throw new Error(`vocabulary has ${this.words.length} words; the decode model supports at most ${MAX_VOCABULARY}`);
     }
   }
 
@@ -157,6 +164,30 @@ export class Vocabulary {
     for (let i = 0; i < tokens.length; i++) parts.push(this.word(tokens[i] ?? 0));
     return parts.join(' ').replace(/ ([.,:])/g, '$1');
   }
+}
+
+/**
+ * Checks a trace's texts against MAX_VOCABULARY, in the order the vocabulary takes them in (tenants'
+ * texts, then requests'). Returns the first text that takes it past the limit, with the size the whole
+ * trace would need; null when it fits.
+ */
+export function vocabularyOverflow(tenantNames: readonly string[], texts: readonly { field: string; text: string }[]): { field: string; size: number } | null {
+  const words = new Set<string>([...SPECIAL_WORDS, ...SHARED_WORDS, 'at']);
+  for (const name of tenantNames) words.add(name).add(canaryWord(name));
+  let first: string | null = words.size > MAX_VOCABULARY ? '(built-in words and tenant names)' : null;
+  for (const { field, text } of texts) {
+    for (const w of splitWords(text)) words.add(w);
+    if (first === null && words.size > MAX_VOCABULARY) first = field;
+  }
+  return first === null ? null : { field: first, size: words.size };
+}
+
+/** The texts of a trace, each with the field it came from, in the order the vocabulary takes them in. */
+export function traceTexts(trace: { tenants: readonly { text?: string | undefined }[]; requests: readonly { text?: string | undefined }[] }): { field: string; text: string }[] {
+  const out: { field: string; text: string }[] = [];
+  trace.tenants.forEach((t, i) => t.text !== undefined && out.push({ field: `tenants.${i}.text`, text: t.text }));
+  trace.requests.forEach((r, i) => r.text !== undefined && out.push({ field: `requests.${i}.text`, text: r.text }));
+  return out;
 }
 
 /** Whitespace tokenisation, with . , : as tokens of their own. */

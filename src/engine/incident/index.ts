@@ -3,3 +3,4 @@ export * from './timeline.ts';
 export * from './assumptions.ts';
 export * from './traffic.ts';
 export * from './replay.ts';
+export * from './shares.ts';

@@ -3,6 +3,7 @@ import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
 import type { TraceRequest } from '../trace.ts';
 import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../run.ts';
 import { PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
+import { SHARE_OWN, SHARE_ZERO, tenantShares } from './shares.ts';
 import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
 import { KIND_LONG, KIND_ORDINARY, KIND_REPRODUCTION, KIND_RESEARCHER, incidentTraffic, type IncidentTraffic, type TrafficOptions } from './traffic.ts';
 
@@ -70,6 +71,29 @@ describe('incident replay, default traffic (the whole window)', () => {
 
   it('keeps the decode pools warm: long reads see other requests\u2019 pages, rarely zeros', () => {
     for (const l of result.leaks) expect(l.zeroPages / l.pagesReserved).toBeLessThan(0.25);
+  });
+
+  it('counts every slot a leaking read did not write: all of them but the placeholder\u2019s', () => {
+    for (const l of result.leaks) {
+      const stale = l.staleSlotsByTenant.reduce((n, [, k]) => n + k, 0);
+      expect(stale + l.zeroSlotsRead).toBe(l.promptTokens - 1);
+      expect(l.tokenWriters).toHaveLength(32);
+      for (const [tenant] of l.staleSlotsByTenant) expect(result.tenantNames).toContain(tenant);
+    }
+  });
+
+  it('whose data shows follows what memory held: each tenant\u2019s share of leaked tokens is within 5 points of its share of the stale slots read', () => {
+    const table = tenantShares(result.leaks);
+    expect(table.leaks).toBe(155);
+    expect(table.outputTokens).toBe(155 * 32);
+    expect(table.staleSlots).toBe(result.leaks.reduce((n, l) => n + l.promptTokens - 1, 0));
+    expect(table.rows.reduce((n, r) => n + r.staleShare, 0)).toBeCloseTo(1, 9);
+    expect(table.rows.reduce((n, r) => n + r.tokenShare, 0)).toBeCloseTo(1, 9);
+    for (const r of table.rows) expect(Math.abs(r.tokenShare - r.staleShare), r.tenant).toBeLessThan(0.05);
+    // The busiest tenant's leftovers are the most read, and the most shown.
+    expect(table.rows[0]!.tenant).toBe('acme');
+    expect([...table.rows].sort((a, b) => b.outputTokens - a.outputTokens)[0]!.tenant).toBe('acme');
+    expect(table.rows.map((r) => r.tenant)).toEqual(expect.arrayContaining([SHARE_OWN, SHARE_ZERO]));
   });
 });
 

@@ -77,7 +77,7 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
       return t('ev_decodeRead', {
         pages: fmt(e.pageCount),
         tokens: fmt(e.seqLen),
-        stale: fmt(e.stalePages),
+        stale: fmt(e.stalePages + e.zeroPages),
         foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
       });
     case 'response':
