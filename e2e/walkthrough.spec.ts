@@ -89,10 +89,10 @@ test.describe('walkthrough', () => {
     await page.getByRole('radio', { name: /Only delta/ }).check();
     await page.getByTestId('checkpoint-submit').click();
     await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
-    await expect(page.getByTestId('checkpoint-result')).toContainText("Acme's, borealis's and cobalt's");
+    await expect(page.getByTestId('checkpoint-result')).toContainText("Acme's and borealis's");
     // The reveal plays: the response with other tenants' words.
     await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true', { timeout: 15_000 });
-    await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis, cobalt');
+    await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis ·');
   });
 
   test('a chapter can be left in the middle of its animation', async ({ page }) => {

@@ -35,7 +35,7 @@ export const chapter: Chapter = {
     question: { en: 'Decode now reads all of delta\'s reserved pages. Whose text will delta\'s response contain?', fr: 'La génération lit maintenant toutes les pages réservées pour delta. De qui viendra le texte de la réponse à delta ?' },
     options: [
       { id: 'own', label: { en: 'Only delta\'s own', fr: 'De delta seulement' } },
-      { id: 'others', label: { en: 'Acme\'s, borealis\'s and cobalt\'s', fr: 'D\'acme, de borealis et de cobalt' } },
+      { id: 'others', label: { en: 'Acme\'s and borealis\'s', fr: 'D\'acme et de borealis' } },
       { id: 'error', label: { en: 'Nobody\'s: it ends with an error', fr: 'De personne : elle finit en erreur' } },
       { id: 'noise', label: { en: 'Nobody\'s: random noise', fr: 'De personne : du bruit' } },
     ],
