@@ -154,8 +154,7 @@ function frameOf(tl: Timeline, frame: number, resolved: ReadonlyMap<string, numb
   }
   const { s, highlight } = body ? situationAt(body, at, resolved) : { s: baseOf(1), highlight: null };
   const cue = scene.kind === 'body' ? cueAt(tl, frame) : null;
-  const beat = beatAt(tl, frame);
-  const inBeat = beat && frame < beat.answerTo ? beat : tl.beats.find((b) => frame >= b.from && frame < b.answerTo) ?? null;
+  const inBeat = beatAt(tl, frame);
   return {
     s,
     screen: {
@@ -166,7 +165,9 @@ function frameOf(tl: Timeline, frame: number, resolved: ReadonlyMap<string, numb
       sceneFrames: scene.to - scene.from,
       chapter: scene.kind === 'card' || scene.kind === 'body' ? scene.chapter : null,
       cue: cue ? { key: cue.key, kind: cue.kind, text: cue.text, spoken: cue.spoken, elapsed: frame - cue.from } : null,
-      beat: inBeat ? { secondsLeft: Math.max(0, Math.ceil((inBeat.to - frame) / tl.fps)), elapsed: Math.min(1, (frame - inBeat.from) / (inBeat.to - inBeat.from)), revealed: frame >= inBeat.to } : null,
+      beat: inBeat
+        ? { secondsLeft: Math.max(0, Math.ceil((inBeat.to - Math.max(frame, inBeat.from)) / tl.fps)), elapsed: Math.max(0, Math.min(1, (frame - inBeat.from) / (inBeat.to - inBeat.from))), revealed: frame >= inBeat.to }
+        : null,
       highlight: scene.kind === 'body' ? highlight : null,
     },
   };

@@ -150,9 +150,13 @@ export type Scene =
   | { kind: 'body'; chapter: number; from: number; to: number; steps: TimedStep[] }
   | { kind: 'end'; from: number; to: number };
 
-/** A predict beat: the question and a countdown from `from`, the answer revealed at `to` and said until `answerTo`. */
+/**
+ * A predict beat: the question is asked from `askFrom`, the countdown runs from `from` (the marked
+ * beat, 6–8 s), the answer is revealed at `to` and said until `answerTo`.
+ */
 export interface Beat {
   chapter: number;
+  askFrom: number;
   from: number;
   to: number;
   answerTo: number;
@@ -235,17 +239,18 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
       const s = list[i]!;
       const cueList = cs.stepCues[i];
       if ('checkpoint' in s) {
-        // The predict beat: the question is said, the countdown runs, then the answer is said.
+        // The question is said (the panel up), then the predict beat: a countdown of 6–8 s with
+        // the question still on screen; then the answer is said.
         const q = cueList ?? [];
         const qFrom = at;
         const qEnd = say(q, at);
-        const beatLen = Math.max(framesOf(PREDICT_MIN_MS), Math.min(framesOf(PREDICT_MAX_MS), qEnd - qFrom + framesOf(3000)));
-        const beatEnd = Math.max(qFrom + beatLen, qEnd);
+        const beatLen = Math.max(framesOf(PREDICT_MIN_MS), Math.min(framesOf(PREDICT_MAX_MS), framesOf(3000) + Math.round((qEnd - qFrom) / 2)));
+        const beatEnd = qEnd + beatLen;
         // The question's last cue stays up until the reveal.
         if (q.length) cues[cues.length - 1]!.to = beatEnd;
         steps.push({ at: qFrom, index: i, step: s, frames: beatEnd - qFrom });
         at = say(cs.answer, beatEnd);
-        beats.push({ chapter: cs.n, from: qFrom, to: beatEnd, answerTo: at });
+        beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
         i++;
         continue;
       }
@@ -317,8 +322,9 @@ export function cueAt(tl: Timeline, frame: number): TimedCue | null {
   return tl.cues.find((c) => frame >= c.from && frame < c.to) ?? null;
 }
 
+/** The predict beat whose question, countdown or answer is on screen at a frame. */
 export function beatAt(tl: Timeline, frame: number): Beat | null {
-  return tl.beats.find((b) => frame >= b.from && frame < b.to) ?? null;
+  return tl.beats.find((b) => frame >= b.askFrom && frame < b.answerTo) ?? null;
 }
 
 /** Characters per second a cue is shown at (what captions are judged by). */
