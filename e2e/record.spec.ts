@@ -1,9 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { animatedDuration } from '../src/app/walkthrough/steps.ts';
 import { expect, test } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -25,55 +24,96 @@ function parseVtt(text: string): { start: number; end: number; text: string }[] 
     });
 }
 
-test('the recorder makes a video of the expected length and size, with matching captions and chapters', async ({ baseURL }, testInfo) => {
-  test.setTimeout(180_000);
+const probe = (file: string, ...args: string[]) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', ...args, '-of', 'json', file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+
+/** What one of ffmpeg's detection filters logs, as [start, end] pairs in seconds. */
+function detect(file: string, filter: string, startKey: string, endKey: string): [number, number][] {
+  // The filters log to stderr.
+  const r = (execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${file}' -an -sn -vf '${filter}' -f null - 2>&1`], { encoding: 'utf8', maxBuffer: 64 << 20 }) as string).split('\n');
+  const starts = r.flatMap((l) => [...l.matchAll(new RegExp(`${startKey}[:=]\\s*([\\d.]+)`, 'g'))].map((m) => Number(m[1])));
+  const ends = r.flatMap((l) => [...l.matchAll(new RegExp(`${endKey}[:=]\\s*([\\d.]+)`, 'g'))].map((m) => Number(m[1])));
+  return starts.map((s, i) => [s, ends[i] ?? Number.POSITIVE_INFINITY]);
+}
+
+/** MD5 of decoded frames by index, decoding every stored frame in order (constant frame rate: index = time × 30). */
+function frameHashes(file: string, frames: number[]): Map<number, string> {
+  const select = frames.map((n) => `eq(n\\,${n})`).join('+');
+  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-an', '-sn', '-vf', `select='${select}'`, '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const hashes = out.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(',').map((x) => x.trim()).pop()!);
+  return new Map(frames.map((n, i) => [n, hashes[i]!]));
+}
+
+test('the recorder renders chapters frame by frame: constant 30 fps, narrated, keyed at chapters, never frozen outside predict beats, readable captions, the same frames twice', async ({ baseURL }, testInfo) => {
+  test.setTimeout(300_000);
   const out = testInfo.outputPath('explainer');
-  const chapters = [2, 5];
-  const dwell = 400;
-  const predict = 600;
-  const { stdout } = await run('npx', ['tsx', 'scripts/record.ts', '--lang', 'en', '--chapters', chapters.join(','), '--base-url', baseURL!, '--out', out, '--dwell', String(dwell), '--predict', String(predict)], {
-    timeout: 150_000,
-  });
+  // Two short chapters; the third chapter has no checkpoint, the fifth neither: so no still is allowed anywhere.
+  const chapters = [3, 5];
+  const common = ['tsx', 'scripts/record.ts', '--lang', 'en', '--chapters', chapters.join(','), '--no-cards', '--base-url', baseURL!, '--out', out];
+  const { stdout } = await run('npx', common, { timeout: 240_000, maxBuffer: 16 << 20 });
   expect(stdout).toMatch(/stale-pages\.en\.webm: \d+:\d\d\.\d \(\d+\.\d s\), 1280×720/);
+  expect(stdout).toMatch(/stale-pages\.en\.mp4: \d+:\d\d\.\d \(\d+\.\d s\), 1280×720/);
 
-  const video = join(out, 'stale-pages.en.webm');
-  const probe = JSON.parse(
-    execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,width,height:format=duration,format_name', '-of', 'json', video], { encoding: 'utf8' }),
-  ) as { streams: { codec_name: string; width: number; height: number }[]; format: { duration: string; format_name: string } };
-  expect(probe.format.format_name).toContain('webm');
-  expect(probe.streams[0]).toMatchObject({ width: 1280, height: 720 });
-  expect(['vp8', 'vp9']).toContain(probe.streams[0]!.codec_name);
-  const duration = Number(probe.format.duration);
-  // At least what the chapters' animations, the prediction pause and the reading time take; at most that plus loading slack.
-  const least = (chapters.reduce((s, n) => s + animatedDuration(CHAPTERS[n - 1]!.steps), 0) + predict + chapters.length * dwell) / 1000;
-  expect(duration).toBeGreaterThanOrEqual(least);
-  expect(duration).toBeLessThan(least + 30);
-  expect(statSync(video).size).toBeGreaterThan(50_000);
-
-  const cues = parseVtt(readFileSync(join(out, 'stale-pages.en.vtt'), 'utf8'));
-  const marks = JSON.parse(readFileSync(join(out, 'chapters.en.json'), 'utf8')) as { durationS: number; chapters: { n: number; id: string; title: string; start: number; end: number }[] };
+  const marks = JSON.parse(readFileSync(join(out, 'chapters.en.json'), 'utf8')) as {
+    fps: number;
+    frames: number;
+    durationS: number;
+    chapters: { n: number; id: string; start: number; end: number; startFrame: number }[];
+    predictBeats: { start: number; end: number }[];
+  };
+  expect(marks.fps).toBe(30);
   expect(marks.chapters.map((c) => c.id)).toEqual(chapters.map((n) => CHAPTERS[n - 1]!.id));
-  expect(marks.durationS).toBeCloseTo(duration, 1);
-  for (const [i, m] of marks.chapters.entries()) {
-    expect(m.start).toBeLessThan(m.end);
-    if (i > 0) expect(m.start).toBeCloseTo(marks.chapters[i - 1]!.end, 3);
-    expect(m.end).toBeLessThanOrEqual(duration + 0.5);
-    // Each chapter has its title cue at its start, and the captions its steps show.
-    const title = cues.find((c) => c.text === `Chapter ${m.n} — ${m.title}`);
-    expect(title?.start).toBeCloseTo(m.start, 2);
-    for (const step of CHAPTERS[m.n - 1]!.steps) {
-      if (!('caption' in step)) continue;
-      const cue = cues.find((c) => c.text === step.caption.en);
-      expect(cue, step.caption.en).toBeDefined();
-      expect(cue!.start).toBeGreaterThanOrEqual(m.start - 0.01);
-      expect(cue!.end).toBeLessThanOrEqual(m.end + 0.01);
-    }
+
+  for (const [file, codec, audio] of [
+    ['stale-pages.en.webm', 'vp9', 'opus'],
+    ['stale-pages.en.mp4', 'h264', 'aac'],
+  ] as const) {
+    const path = join(out, file);
+    const v = probe(path, '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=codec_name,width,height,r_frame_rate,avg_frame_rate,nb_read_packets').streams[0];
+    expect(v).toMatchObject({ codec_name: codec, width: 1280, height: 720, r_frame_rate: '30/1', avg_frame_rate: '30/1' });
+    // Constant frame rate: every frame is stored, so the count is the timeline's.
+    expect(Number(v.nb_read_packets)).toBe(marks.frames);
+    const a = probe(path, '-select_streams', 'a', '-show_entries', 'stream=codec_name').streams;
+    expect(a.map((s: { codec_name: string }) => s.codec_name)).toEqual([audio]);
+    // A keyframe at every chapter start.
+    const keys = (probe(path, '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags').packets as { pts_time: string; flags: string }[])
+      .filter((p) => p.flags.startsWith('K'))
+      .map((p) => Number(p.pts_time));
+    for (const c of marks.chapters) expect(keys.some((k) => Math.abs(k - c.start) < 0.5 / 30), `keyframe at ${c.start}`).toBe(true);
+    expect(probe(path, '-show_chapters').chapters).toHaveLength(chapters.length);
   }
-  expect(cues.some((c) => c.text.startsWith('Predict: '))).toBe(true);
-  for (const c of cues) {
-    expect(c.start).toBeLessThanOrEqual(c.end);
-    expect(c.end).toBeLessThanOrEqual(duration + 0.5);
+
+  const mp4 = join(out, 'stale-pages.en.mp4');
+  // The voice is there: the track's loudest moment is well above silence.
+  const volume = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${mp4}' -vn -sn -af volumedetect -f null - 2>&1`], { encoding: 'utf8' });
+  expect(Number(/max_volume: (-?[\d.]+) dB/.exec(volume)?.[1])).toBeGreaterThan(-20);
+  expect(detect(mp4, 'blackdetect=d=0.1:pix_th=0.10', 'black_start', 'black_end')).toEqual([]);
+  const freezes = detect(mp4, 'freezedetect=n=-60dB:d=4', 'freeze_start', 'freeze_end');
+  for (const [s, e] of freezes) {
+    const inBeat = marks.predictBeats.some((b) => s >= b.start - 0.1 && e <= b.end + 0.1);
+    expect(inBeat, `still picture from ${s} s to ${e} s outside any predict beat`).toBe(true);
   }
+
+  // Each chapter start is a cut: the frame there differs from the one before (decoded by index).
+  const cuts = marks.chapters.map((c) => c.startFrame).filter((f) => f > 0);
+  const hashes = frameHashes(mp4, cuts.flatMap((f) => [f - 1, f]));
+  for (const f of cuts) expect(hashes.get(f), `frame ${f}`).not.toBe(hashes.get(f - 1));
+
+  // Captions: one cue at a time, at most 17 characters a second.
+  const cues = parseVtt(readFileSync(join(out, 'stale-pages.en.vtt'), 'utf8'));
+  expect(cues.length).toBeGreaterThan(4);
+  for (const [i, c] of cues.entries()) {
+    expect(c.text.length / (c.end - c.start), c.text).toBeLessThanOrEqual(17);
+    if (i > 0) expect(c.start).toBeGreaterThanOrEqual(cues[i - 1]!.end - 1e-3);
+    expect(c.end).toBeLessThanOrEqual(marks.durationS + 1e-3);
+  }
+  for (const n of chapters) for (const s of CHAPTERS[n - 1]!.steps) if ('caption' in s) expect(cues.map((c) => c.text).join(' ')).toContain(s.caption.en.split(' ').slice(0, 4).join(' '));
   const chapterVtt = parseVtt(readFileSync(join(out, 'chapters.en.vtt'), 'utf8'));
   expect(chapterVtt.map((c) => c.start)).toEqual(marks.chapters.map((m) => Number(m.start.toFixed(3))));
+
+  // The same commit gives the same frames: a second render of a sample matches the first frame for frame.
+  const all = new Map(readFileSync(join(out, 'stale-pages.en.frames.md5'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]));
+  const picks = [1, Math.floor(marks.frames / 3), cuts[0]!, marks.frames - 2];
+  await run('npx', [...common, '--sample', picks.join(',')], { timeout: 120_000 });
+  const again = readFileSync(join(out, 'stale-pages.en.sample.md5'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
+  expect(again).toEqual(picks.map((f) => [String(f), all.get(String(f))]));
 });

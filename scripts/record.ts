@@ -1,54 +1,35 @@
 /**
  * npm run record -- [--lang en,fr] [--chapters 1,2,5] [--out explainer] [--base-url URL] [--port 4310]
- *                   [--no-build] [--dwell MS] [--predict MS]
+ *                   [--no-build] [--1080p] [--clips] [--no-cards] [--wait-scale 1] [--sample 0,40,90]
  *
- * Records the explainer: drives the real app through the walkthrough in Chromium at 1280×720 with
- * Playwright's video recorder, one run per language, and writes beside each video its WebVTT
- * captions and its chapter list (JSON and WebVTT chapters). Every time in those files comes from the
- * recording's own clock: zero is the moment the recorded page was created, which is the video's
- * first frame. It builds the app, serves it with `vite preview` on its own port, needs no network,
- * and prints each video's length (ffprobe).
+ * Renders the explainer frame by frame (docs/VIDEO.md). The chapters' captions, questions and
+ * answers are spoken first (espeak-ng); their real durations lay the frames out
+ * (src/app/render/schedule.ts). The page, opened as `?screen=render`, computes every run before
+ * the first frame and then shows each frame on request, a pure function of its number; each is
+ * captured as a PNG and piped to ffmpeg, which writes WebM (VP9 + Opus) and MP4 (H.264 + AAC) at a
+ * constant 30 fps, a keyframe at every chapter start, the captions as a subtitle track and the
+ * chapters as chapter marks. Beside each video: its captions (WebVTT), its chapters (WebVTT and
+ * JSON), and the MD5 of every frame. `--clips` also cuts one file per chapter; `--sample` renders
+ * only the frames named and writes them (PNG) and their MD5s (the determinism test).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Page } from '@playwright/test';
-import type { Chapter } from '../src/app/walkthrough/chapter.ts';
+import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { linkFfmpeg } from './link-ffmpeg.mjs';
+import { translate } from '../src/app/i18n/messages.ts';
+import type { Language } from '../src/app/state/store.ts';
+import { allCues, cueRate, FPS, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
+import { msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
+import { chaptersMeta, toVtt } from './record/vtt.ts';
+import type { RenderApi } from '../src/app/render/driver.ts';
 
-type Lang = 'en' | 'fr';
-const WIDTH = 1280;
-const HEIGHT = 720;
-
-export interface Cue {
-  start: number;
-  end: number;
-  text: string;
-  /** WebVTT cue settings, e.g. `line:0` for the top line. */
-  settings?: string;
-}
-
-export interface ChapterMark {
-  n: number;
-  id: string;
-  title: string;
-  start: number;
-  end: number;
-}
-
-export interface Recording {
-  lang: Lang;
-  video: string;
-  captions: string;
-  chapters: string;
-  chaptersVtt: string;
-  durationS: number;
-  width: number;
-  height: number;
-  bytes: number;
+declare global {
+  interface Window {
+    __render?: RenderApi;
+  }
 }
 
 const { values: args } = parseArgs({
@@ -59,8 +40,11 @@ const { values: args } = parseArgs({
     'base-url': { type: 'string' },
     port: { type: 'string', default: process.env.REC_PORT ?? '4310' },
     'no-build': { type: 'boolean', default: false },
-    dwell: { type: 'string' },
-    predict: { type: 'string', default: '4000' },
+    '1080p': { type: 'boolean', default: false },
+    clips: { type: 'boolean', default: false },
+    'no-cards': { type: 'boolean', default: false },
+    'wait-scale': { type: 'string', default: '1' },
+    sample: { type: 'string' },
   },
 });
 
@@ -69,170 +53,189 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const langs = args.lang!.split(',').map((l) => l.trim()) as Lang[];
+const langs = args.lang!.split(',').map((l) => l.trim()) as Language[];
 if (langs.some((l) => l !== 'en' && l !== 'fr')) fail(`--lang takes en, fr or en,fr (got ${args.lang})`);
 const chapterNumbers = args.chapters ? args.chapters.split(',').map((s) => Number(s.trim())) : CHAPTERS.map((_, i) => i + 1);
 if (chapterNumbers.some((n) => !Number.isInteger(n) || n < 1 || n > CHAPTERS.length)) fail(`--chapters takes numbers from 1 to ${CHAPTERS.length}`);
-const predictMs = Number(args.predict);
-const fixedDwell = args.dwell === undefined ? null : Number(args.dwell);
+const waitScale = Number(args['wait-scale']);
+if (!(waitScale > 0 && waitScale <= 4)) fail(`--wait-scale takes a number in (0, 4] (got ${args['wait-scale']})`);
+const sample = args.sample ? args.sample.split(',').map((s) => Number(s.trim())) : null;
+if (sample?.some((n) => !Number.isInteger(n) || n < 0)) fail('--sample takes frame numbers (0, 1, …)');
+const WIDTH = 1280;
+const HEIGHT = 720;
+const SCALE = args['1080p'] ? 1.5 : 1;
 
-/** Time to read a chapter once its steps have played: about 4 words a second, within 4–12 s. */
-function dwellOf(ch: Chapter, lang: Lang): number {
-  if (fixedDwell !== null) return fixedDwell;
-  const words = ch.paragraphs.reduce((n, p) => n + p.text[lang].split(/\s+/).length, 0);
-  return Math.max(4000, Math.min(12_000, words * 90));
+interface FactsFile {
+  source: { title: string };
+  facts: { id: string; en: string; fr: string }[];
+}
+const facts = JSON.parse(readFileSync(resolve('public/facts.json'), 'utf8')) as FactsFile;
+const fact = (id: string) => facts.facts.find((f) => f.id === id) ?? fail(`facts.json has no ${id}`);
+
+/** What the video says in one language, from the chapters and the facts file. */
+function scriptFor(lang: Language): Script {
+  const pickFact = (id: string) => (lang === 'fr' ? fact(id).fr : fact(id).en);
+  const cards = !args['no-cards'];
+  return scriptOf(
+    chapterNumbers.map((n) => ({ n, chapter: CHAPTERS[n - 1]! })),
+    lang,
+    { chapter: translate(lang, 'screenChapter'), predict: translate(lang, 'screenPredict'), answer: translate(lang, 'screenAnswer') },
+    cards ? { title: translate(lang, 'title'), subtitle: translate(lang, 'tagline') } : null,
+    cards ? { heading: translate(lang, 'screenFixes'), fixes: ['F23', 'F24'].map((id) => ({ id, text: pickFact(id) })) } : null,
+  );
 }
 
-const vttTime = (s: number) => {
-  const ms = Math.max(0, Math.round(s * 1000));
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const sec = Math.floor((ms % 60_000) / 1000);
-  return `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:${String(sec).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}`;
-};
+/** Deterministic raster: software GL, no partial raster, no LCD text, one colour profile, no dial-out. */
+const CHROMIUM_ARGS = [
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-partial-raster',
+  '--disable-lcd-text',
+  '--font-render-hinting=none',
+  '--force-color-profile=srgb',
+  '--disable-gpu',
+  '--disable-skia-runtime-opts',
+  '--disable-threaded-animation',
+  '--disable-threaded-scrolling',
+  '--disable-checker-imaging',
+  '--hide-scrollbars',
+  '--disable-features=PaintHolding',
+];
 
-export function toVtt(cues: Cue[]): string {
-  return `WEBVTT\n\n${cues.map((c, i) => `${i + 1}\n${vttTime(c.start)} --> ${vttTime(c.end)}${c.settings ? ` ${c.settings}` : ''}\n${c.text}\n`).join('\n')}`;
-}
-
-function probe(file: string): { durationS: number; width: number; height: number } {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height:format=duration', '-of', 'json', file], { encoding: 'utf8' });
-  const j = JSON.parse(out) as { streams: { width: number; height: number }[]; format: { duration?: string } };
-  let durationS = Number(j.format.duration);
-  if (!Number.isFinite(durationS)) {
-    // Some muxers leave the header's duration out: read the last frame's time instead.
-    const last = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file], { encoding: 'utf8' }).trim().split('\n').pop();
-    durationS = Number(last);
-  }
-  return { durationS, width: j.streams[0]!.width, height: j.streams[0]!.height };
-}
-
-async function waitSettled(page: Page, n: number): Promise<string> {
-  const panel = page.getByTestId('walkthrough');
-  await panel.and(page.locator(`[data-chapter="${n}"]`)).waitFor({ timeout: 30_000 });
-  await page.waitForFunction((k) => {
-    const el = document.querySelector<HTMLElement>('[data-testid="walkthrough"]');
-    return el?.dataset.chapter === String(k) && (el.dataset.status === 'checkpoint' || el.dataset.status === 'done');
-  }, n, { timeout: 60_000 });
-  return (await panel.getAttribute('data-status'))!;
-}
-
-async function recordLanguage(baseUrl: string, lang: Lang, outDir: string): Promise<Recording> {
+async function openRenderer(baseUrl: string, lang: Language) {
   const executablePath = process.env.PW_CHROMIUM || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
   const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: [...(runningAsRoot ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const videoDir = mkdtempSync(join(tmpdir(), 'stale-pages-video-'));
-  const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, recordVideo: { dir: videoDir, size: { width: WIDTH, height: HEIGHT } }, reducedMotion: 'no-preference', colorScheme: 'light' });
-  // Three kinds of cue, which may overlap: the chapter title (top line, the whole chapter), the
-  // checkpoint's question then its answer (second line), and the step captions (bottom).
-  const titles: Cue[] = [];
-  const checkpoints: Cue[] = [];
-  const stepCaptions: Cue[] = [];
-  const marks: ChapterMark[] = [];
-  let t0 = 0;
-  const now = () => (Date.now() - t0) / 1000;
-  const open = (list: Cue[], text: string) => {
-    const t = now();
-    const prev = list[list.length - 1];
-    if (prev && prev.end > t) prev.end = t;
-    list.push({ start: t, end: Number.POSITIVE_INFINITY, text });
-  };
-  const closeAll = () => {
-    const t = now();
-    for (const list of [titles, checkpoints, stepCaptions]) {
-      const last = list[list.length - 1];
-      if (last && last.end > t) last.end = t;
-    }
-  };
-  // The app announces chapters and captions as DOM events; the binding turns them into cues.
-  await context.exposeBinding('__recordWalkthrough', (_source, detail: { type: string; chapter: number; text?: string; title?: string; id?: string }) => {
-    if (detail.type === 'chapter') {
-      closeAll();
-      const prev = marks[marks.length - 1];
-      if (prev) prev.end = now();
-      marks.push({ n: detail.chapter, id: detail.id!, title: detail.title!, start: now(), end: Number.POSITIVE_INFINITY });
-      open(titles, `${lang === 'fr' ? 'Chapitre' : 'Chapter'} ${detail.chapter} — ${detail.title}`);
-    } else if (detail.type === 'caption') open(stepCaptions, detail.text!);
-  });
-  await context.addInitScript(() => {
-    window.addEventListener('walkthrough', (e) => void (window as unknown as { __recordWalkthrough: (d: unknown) => void }).__recordWalkthrough((e as CustomEvent).detail));
-  });
+  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: [...(runningAsRoot ? ['--no-sandbox'] : []), ...CHROMIUM_ARGS] });
+  const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, deviceScaleFactor: SCALE, reducedMotion: 'no-preference', colorScheme: 'light', locale: lang === 'fr' ? 'fr-FR' : 'en-GB', timezoneId: 'UTC' });
   const page = await context.newPage();
-  t0 = Date.now();
-  const outPage = new URL(baseUrl);
-  outPage.search = `?ch=${chapterNumbers[0]}&lang=${lang}&pm=1`;
-  await page.goto(outPage.href);
+  // Nothing on the page reads the wall clock for what it draws; fixing it makes sure of that.
+  await page.clock.setFixedTime(new Date('2026-10-26T00:00:00Z'));
+  const url = new URL(baseUrl);
+  url.search = `?screen=render&lang=${lang}`;
+  await page.goto(url.href);
+  await page.waitForFunction(() => !!window.__render, null, { timeout: 60_000 });
+  const cdp = await context.newCDPSession(page);
+  return { browser, page, cdp };
+}
 
-  for (let i = 0; i < chapterNumbers.length; i++) {
-    const n = chapterNumbers[i]!;
-    const ch = CHAPTERS[n - 1]!;
-    if (i > 0) {
-      if (n === chapterNumbers[i - 1]! + 1) await page.keyboard.press('PageDown');
-      else
-        await page.evaluate((k) => {
-          const q = new URLSearchParams(location.search);
-          q.set('ch', String(k));
-          history.pushState(null, '', `?${q}`);
-          dispatchEvent(new PopStateEvent('popstate'));
-        }, n);
-    }
-    const status = await waitSettled(page, n);
-    if (status === 'checkpoint' && ch.checkpoint) {
-      open(checkpoints, lang === 'fr' ? `Prédisez : ${ch.checkpoint.question.fr}` : `Predict: ${ch.checkpoint.question.en}`);
-      await page.waitForTimeout(predictMs);
-      const k = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer) + 1;
-      await page.keyboard.press(String(k));
-      open(checkpoints, lang === 'fr' ? `Réponse : ${ch.checkpoint.explain.fr}` : `Answer: ${ch.checkpoint.explain.en}`);
-      await waitSettled(page, n);
-    }
-    // Half the reading time on the text, half on the sources it cites (below it in a long chapter).
-    const dwell = dwellOf(ch, lang);
-    await page.waitForTimeout(dwell / 2);
-    const sources = page.locator('.walk-sources');
-    if (await sources.count()) await sources.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(dwell / 2);
-  }
-  const end = now();
-  const cues = [
-    ...titles.map((c) => ({ ...c, settings: 'line:0' })),
-    ...checkpoints.map((c) => ({ ...c, settings: 'line:2' })),
-    ...stepCaptions,
-  ].sort((a, b) => a.start - b.start);
-  for (const c of cues) if (!Number.isFinite(c.end)) c.end = end;
-  for (const m of marks) if (!Number.isFinite(m.end)) m.end = end;
+async function capture(cdp: CDPSession): Promise<Buffer> {
+  const { data } = (await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })) as { data: string };
+  return Buffer.from(data, 'base64');
+}
 
-  const video = page.video()!;
-  await context.close();
-  const file = resolve(outDir, `stale-pages.${lang}.webm`);
-  await video.saveAs(file);
-  await browser.close();
-  rmSync(videoDir, { recursive: true, force: true });
+async function show(page: Page, frame: number): Promise<void> {
+  await page.evaluate((f) => window.__render!.show(f), frame);
+}
 
-  // The video is what a viewer gets: on a loaded machine the page's clock runs a little past the
-  // last encoded frame, so nothing may end after the video does.
-  const { durationS, width, height } = probe(file);
-  for (const c of cues) c.end = Math.min(c.end, durationS);
-  for (const m of marks) m.end = Math.min(m.end, durationS);
+const secs = (frame: number) => frame / FPS;
 
-  const captions = resolve(outDir, `stale-pages.${lang}.vtt`);
-  writeFileSync(captions, toVtt(cues));
-  const chaptersVtt = resolve(outDir, `chapters.${lang}.vtt`);
-  writeFileSync(chaptersVtt, toVtt(marks.map((m) => ({ start: m.start, end: m.end, text: `${m.n}. ${m.title}` }))));
-  const chaptersJson = resolve(outDir, `chapters.${lang}.json`);
-  writeFileSync(
-    chaptersJson,
-    `${JSON.stringify({ lang, video: `stale-pages.${lang}.webm`, durationS, chapters: marks.map((m) => ({ ...m, start: Number(m.start.toFixed(3)), end: Number(m.end.toFixed(3)) })) }, null, 2)}\n`,
+interface Rendered {
+  lang: Language;
+  timeline: Timeline;
+  files: Record<string, string>;
+  durationS: number;
+}
+
+async function renderLanguage(baseUrl: string, lang: Language, outDir: string): Promise<Rendered> {
+  const script = scriptFor(lang);
+  const cues = allCues(script);
+  const pcm = new Map<string, Pcm>(cues.map((c) => [c.key, speak(c.text, lang)]));
+  const timeline = timelineOf(
+    script,
+    chapterNumbers.map((n) => CHAPTERS[n - 1]!),
+    { spokenMs: Object.fromEntries([...pcm].map(([k, p]) => [k, msOf(p)])), waitScale },
   );
-  return { lang, video: file, captions, chapters: chaptersJson, chaptersVtt, durationS, width, height, bytes: statSync(file).size };
+  const base = join(outDir, `stale-pages.${lang}`);
+  const files: Record<string, string> = {};
+  const { browser, page, cdp } = await openRenderer(baseUrl, lang);
+  try {
+    const started = Date.now();
+    await page.evaluate((tl) => window.__render!.load(tl), timeline);
+    console.log(`record: ${lang}: every run computed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${timeline.frames} frames (${secs(timeline.frames).toFixed(1)} s)`);
+
+    if (sample) {
+      const lines: string[] = [];
+      for (const f of sample) {
+        if (f >= timeline.frames) fail(`--sample: frame ${f} is past the last (${timeline.frames - 1})`);
+        await show(page, f);
+        const png = await capture(cdp);
+        lines.push(`${f} ${createHash('md5').update(png).digest('hex')}`);
+        writeFileSync(`${base}.frame${String(f).padStart(5, '0')}.png`, png);
+      }
+      files.sample = `${base}.sample.md5`;
+      writeFileSync(files.sample, `${lines.join('\n')}\n`);
+      return { lang, timeline, files, durationS: secs(timeline.frames) };
+    }
+
+    // Everything that is not the picture is known before the first frame: sound, captions, chapters.
+    files.audio = `${base}.narration.wav`;
+    narrationTrack(timeline.cues.map((c) => ({ from: c.from, pcm: pcm.get(c.key)! })), timeline.frames, FPS, files.audio);
+    files.captions = `${base}.vtt`;
+    writeFileSync(files.captions, toVtt(timeline.cues.map((c) => ({ start: secs(c.from), end: secs(c.to), text: c.text, settings: 'line:-1 align:center' }))));
+    files.chaptersVtt = join(outDir, `chapters.${lang}.vtt`);
+    writeFileSync(files.chaptersVtt, toVtt(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), text: `${m.n}. ${m.title}` }))));
+    files.chaptersJson = join(outDir, `chapters.${lang}.json`);
+    const predict = timeline.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
+    writeFileSync(
+      files.chaptersJson,
+      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))) }, null, 2)}\n`,
+    );
+    const meta = `${base}.ffmeta`;
+    writeFileSync(meta, chaptersMeta(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), title: `${m.n}. ${m.title}` })), FPS));
+
+    files.webm = `${base}.webm`;
+    files.mp4 = `${base}.mp4`;
+    const keys = timeline.chapters.map((m) => secs(m.from).toFixed(6)).join(',');
+    const ffmpeg = spawn(
+      'ffmpeg',
+      [
+        ...['-y', '-hide_banner', '-loglevel', 'error', '-f', 'image2pipe', '-c:v', 'png', '-framerate', String(FPS), '-i', '-'],
+        ...['-i', files.audio, '-i', files.captions, '-f', 'ffmetadata', '-i', meta],
+        // MP4: H.264 + AAC, captions as mov_text.
+        ...['-map', '0:v', '-map', '1:a', '-map', '2:s', '-map_chapters', '3', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
+        ...['-force_key_frames', keys, '-c:a', 'aac', '-b:a', '128k', '-c:s', 'mov_text', '-metadata:s:s:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, '-movflags', '+faststart', files.mp4],
+        // WebM: VP9 + Opus, captions as WebVTT.
+        ...['-map', '0:v', '-map', '1:a', '-map', '2:s', '-map_chapters', '3', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '33', '-b:v', '0', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
+        ...['-force_key_frames', keys, '-c:a', 'libopus', '-b:a', '96k', '-c:s', 'webvtt', '-metadata:s:s:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, files.webm],
+      ],
+      { stdio: ['pipe', 'inherit', 'inherit'] },
+    );
+    const done = new Promise<void>((res, rej) => ffmpeg.on('exit', (code) => (code === 0 ? res() : rej(new Error(`ffmpeg exited with ${code}`)))));
+    const md5: string[] = [];
+    const t0 = Date.now();
+    for (let f = 0; f < timeline.frames; f++) {
+      await show(page, f);
+      const png = await capture(cdp);
+      md5.push(createHash('md5').update(png).digest('hex'));
+      if (!ffmpeg.stdin.write(png)) await new Promise((r) => ffmpeg.stdin.once('drain', r));
+      if (f % 300 === 299) console.log(`record: ${lang}: frame ${f + 1}/${timeline.frames} (${((Date.now() - t0) / (f + 1)).toFixed(0)} ms a frame)`);
+    }
+    ffmpeg.stdin.end();
+    await done;
+    files.md5 = `${base}.frames.md5`;
+    writeFileSync(files.md5, md5.map((h, i) => `${i} ${h}`).join('\n') + '\n');
+    rmSync(meta);
+  } finally {
+    await browser.close();
+  }
+
+  if (args.clips) {
+    for (const m of timeline.chapters) {
+      for (const ext of ['mp4', 'webm'] as const) {
+        const clip = join(outDir, `stale-pages.${lang}.ch${String(m.n).padStart(2, '0')}-${m.id}.${ext}`);
+        execFileSync('ffmpeg', ['-y', '-hide_banner', '-loglevel', 'error', '-ss', secs(m.from).toFixed(3), '-i', files[ext]!, '-t', secs(m.to - m.from).toFixed(3), '-map', '0:v', '-map', '0:a', '-c', 'copy', ...(ext === 'mp4' ? ['-movflags', '+faststart'] : []), clip]);
+        files[`clip${m.n}.${ext}`] = clip;
+      }
+    }
+  }
+  return { lang, timeline, files, durationS: secs(timeline.frames) };
 }
 
 async function main() {
   const outDir = resolve(args.out!);
   mkdirSync(outDir, { recursive: true });
-  linkFfmpeg();
   let baseUrl = args['base-url'];
   let close: (() => Promise<void>) | null = null;
   if (!baseUrl) {
@@ -249,11 +252,18 @@ async function main() {
   try {
     for (const lang of langs) {
       console.log(`record: ${lang}, chapters ${chapterNumbers.join(', ')}…`);
-      const r = await recordLanguage(baseUrl, lang, outDir);
+      const r = await renderLanguage(baseUrl, lang, outDir);
       const mm = Math.floor(r.durationS / 60);
       const ss = (r.durationS - mm * 60).toFixed(1).padStart(4, '0');
-      console.log(`${r.video}: ${mm}:${ss} (${r.durationS.toFixed(1)} s), ${r.width}×${r.height}, ${(r.bytes / 1e6).toFixed(1)} MB`);
-      console.log(`  captions ${r.captions}\n  chapters ${r.chapters}, ${r.chaptersVtt}`);
+      if (r.files.sample) {
+        console.log(`${r.files.sample}: ${sample!.length} frames`);
+        continue;
+      }
+      for (const ext of ['webm', 'mp4'] as const) {
+        console.log(`${r.files[ext]}: ${mm}:${ss} (${r.durationS.toFixed(1)} s), ${WIDTH * SCALE}×${HEIGHT * SCALE}, ${(statSync(r.files[ext]!).size / 1e6).toFixed(1)} MB`);
+      }
+      console.log(`  captions ${r.files.captions}\n  chapters ${r.files.chaptersJson}, ${r.files.chaptersVtt}\n  frame hashes ${r.files.md5}`);
+      if (args.clips) console.log(`  clips: ${r.timeline.chapters.length * 2} files in ${outDir}`);
     }
   } finally {
     await close?.();

@@ -8,6 +8,7 @@ import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engin
 import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
+import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { Controls } from './views/controls/Controls.tsx';
 import { ResponseView } from './views/response/ResponseView.tsx';
@@ -22,6 +23,9 @@ import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
+
+// The video renderer's screen (`?screen=render`) loads only when asked for.
+const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
 
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
 
@@ -120,6 +124,19 @@ function Header() {
 }
 
 export function App() {
+  // Read once: the screen layout is a way of opening the page, not a setting that changes.
+  const screen = useMemo(() => parseUrl(window.location.search).state.screen ?? 'off', []);
+  if (screen === 'render') {
+    return (
+      <Suspense fallback={null}>
+        <RenderScreen />
+      </Suspense>
+    );
+  }
+  return <Dashboard />;
+}
+
+function Dashboard() {
   const t = useT();
   const view = useApp((s) => s.view);
   const scenario = useApp((s) => s.scenario);

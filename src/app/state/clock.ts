@@ -16,6 +16,8 @@ const once = new Map<string, (now: number) => void>();
 let handle = 0;
 let last: number | null = null;
 let frameSeq = 0;
+/** Driven: the video renderer hands out the frames (advanceFrame); no requestAnimationFrame runs. */
+let driven = false;
 
 function tick(now: number): void {
   handle = 0;
@@ -29,7 +31,7 @@ function tick(now: number): void {
 }
 
 function schedule(): void {
-  if (handle !== 0) return;
+  if (handle !== 0 || driven) return;
   if (tasks.size === 0 && once.size === 0) {
     last = null;
     return;
@@ -58,4 +60,24 @@ export function nextFrame(): Promise<number> {
     const key = `frame:${frameSeq++}`;
     onNextFrame(key, resolve);
   });
+}
+
+/**
+ * Hands the clock to the video renderer: from now on frames come only from `advanceFrame`, at the
+ * times it gives (the video's own time), so nothing on the page moves between two captured frames.
+ */
+export function driveClock(): void {
+  driven = true;
+  if (handle !== 0) cancelAnimationFrame(handle);
+  handle = 0;
+}
+
+/** Driven mode: runs one frame at `now` (ms of the video), then every task registered for the next. */
+export function advanceFrame(now: number): void {
+  if (!driven) throw new Error('advanceFrame: the frame clock is not driven (call driveClock first)');
+  tick(now);
+}
+
+export function isDriven(): boolean {
+  return driven;
 }

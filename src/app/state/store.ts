@@ -53,6 +53,30 @@ export interface SettingsSlice {
   gpuFault: GpuFault | null;
   /** `?bench`: exposes a measuring hook to the benchmarks; carries no state. */
   bench: boolean;
+  /** `?screen`: the stage layout for a room or a recording; `?screen=render`: driven frame by frame by the video renderer. */
+  screen: ScreenMode;
+}
+
+export type ScreenMode = 'off' | 'live' | 'render';
+
+/** What the screen layout shows over the picture at one frame (set by the renderer or the live walkthrough). */
+export interface ScreenFrame {
+  frame: number;
+  fps: number;
+  scene: 'title' | 'card' | 'body' | 'end';
+  /** Frames since the scene began, and its length in frames. */
+  sceneFrame: number;
+  sceneFrames: number;
+  chapter: number | null;
+  /** The cue up, its narration's length and the frames since it began. */
+  cue: { key: string; kind: string; text: string; spoken: number; elapsed: number } | null;
+  /** Predict beat: seconds left, fraction elapsed, answer revealed. */
+  beat: { secondsLeft: number; elapsed: number; revealed: boolean } | null;
+  highlight: string | null;
+}
+
+export interface ScreenSlice {
+  screenFrame: ScreenFrame | null;
 }
 
 export interface NoticeSlice {
@@ -79,7 +103,7 @@ export interface DecodeSlice {
 /** What the URL carries: every slice's state except notices and the decode panel's results. */
 export type UrlState = SituationSlice & PlaybackSlice & SettingsSlice;
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & {
+export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & {
   set: (patch: Partial<UrlState>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
@@ -102,6 +126,7 @@ export const DEFAULT_STATE: UrlState = {
   backend: 'webgpu',
   gpuFault: null,
   bench: false,
+  screen: 'off',
 };
 
 const noticeSlice: StateCreator<AppState, [], [], NoticeSlice> = (set) => ({
@@ -123,5 +148,6 @@ export const useApp = create<AppState>()((...a) => {
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),
     ...decodeSlice(...a),
+    screenFrame: null,
   };
 });

@@ -24,10 +24,20 @@ describe('URL codec', () => {
       chapter: 4,
       presenter: true,
       bench: true,
+      screen: 'render',
     };
     const { state, ignored } = parseUrl(serializeUrl(s));
     expect(ignored).toEqual([]);
     expect({ ...DEFAULT_STATE, ...state }).toEqual(s);
+  });
+
+  it('reads the screen layout modes and names a bad one', () => {
+    expect(parseUrl('?screen').state.screen).toBe('live');
+    expect(parseUrl('?screen=1').state.screen).toBe('live');
+    expect(parseUrl('?screen=render').state.screen).toBe('render');
+    const bad = parseUrl('?screen=tv');
+    expect(bad.state.screen).toBeUndefined();
+    expect(bad.ignored).toEqual(['screen=tv']);
   });
 
   it('round-trips every combination of switches and every comparison the registry declares (fast-check)', () => {

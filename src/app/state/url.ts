@@ -81,7 +81,9 @@ export function parseUrl(search: string): ParsedUrl {
   take('ch', chapterSchema, (ch) => (state.chapter = ch));
   take('pm', v.picklist(['1']), () => (state.presenter = true));
   if (params.has('bench')) state.bench = true;
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm']);
+  // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
+  take('screen', v.picklist(['', '1', 'render']), (m) => (state.screen = m === 'render' ? 'render' : 'live'));
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -105,6 +107,7 @@ export function serializeUrl(s: UrlState): string {
   if (s.tenants !== DEFAULT_STATE.tenants) params.set('tenants', String(s.tenants));
   if (s.chapter !== null) params.set('ch', String(s.chapter));
   if (s.presenter) params.set('pm', '1');
+  if (s.screen !== 'off') params.set('screen', s.screen === 'render' ? 'render' : '1');
   const query = `?${params.toString()}`;
   return s.bench ? `${query}&bench` : query;
 }

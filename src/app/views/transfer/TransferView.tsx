@@ -154,7 +154,7 @@ export function TransferView({ run }: { run: RunSummary }) {
           </div>
           <ol className="steps" {...highlightable('steps')}>
             {events.map((e, i) => (
-              <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined}>
+              <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined} data-event={e.type}>
                 <button type="button" className="linklike" onClick={() => go(i)}>
                   <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
                 </button>{' '}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { CHAPTERS } from '../walkthrough/chapters/index.ts';
+import { allCues, cueRate, MAX_CUE_CHARS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
+
+const words = { chapter: 'Chapter {n}', predict: 'Predict:', answer: 'Answer:' };
+const all = CHAPTERS.map((chapter, i) => ({ n: i + 1, chapter }));
+
+/** A stand-in voice: 14 characters a second, as espeak-ng at 160 words a minute roughly speaks. */
+const spokenMs = (lang: 'en' | 'fr') => Object.fromEntries(allCues(scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, { heading: 'H', fixes: [{ id: 'F23', text: 'x' }] })).map((c) => [c.key, (c.text.length / 14) * 1000]));
+
+describe('the video timeline', () => {
+  it('splits long cues at sentence or clause ends, never mid-word, and keeps every word', () => {
+    const text = 'Fixed reject path: the request stops before any reservation (F24). The HTTP 400 it gets is the model\'s status code, not the report\'s.';
+    const parts = splitCue(text);
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(MAX_CUE_CHARS);
+    expect(parts.join(' ')).toBe(text);
+    expect(splitCue('Short.')).toEqual(['Short.']);
+  });
+
+  for (const lang of ['en', 'fr'] as const) {
+    it(`${lang}: one cue at a time, each up as long as it is spoken and readable at ≤ 17 characters a second`, () => {
+      const ms = spokenMs(lang);
+      const tl = timelineOf(scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, null), CHAPTERS, { spokenMs: ms });
+      for (const [i, c] of tl.cues.entries()) {
+        expect(cueRate(c), c.text).toBeLessThanOrEqual(17);
+        expect(c.to - c.from).toBeGreaterThanOrEqual(Math.ceil((ms[c.key]! * FPS) / 1000));
+        if (i > 0) expect(c.from).toBeGreaterThanOrEqual(tl.cues[i - 1]!.to);
+      }
+      // Chapters follow each other without gaps, and every scene lies inside the video.
+      for (const [i, m] of tl.chapters.entries()) if (i > 0) expect(m.from).toBe(tl.chapters[i - 1]!.to);
+      for (const s of tl.scenes) expect(s.to).toBeLessThanOrEqual(tl.frames);
+      // Predict beats last 6–8 s.
+      expect(tl.beats.length).toBe(CHAPTERS.filter((c) => c.checkpoint).length);
+      for (const b of tl.beats) {
+        expect(b.to - b.from).toBeGreaterThanOrEqual((PREDICT_MIN_MS * FPS) / 1000);
+        expect(b.to - b.from).toBeLessThanOrEqual(Math.ceil((PREDICT_MAX_MS * FPS) / 1000) + 1);
+      }
+    });
+  }
+
+  it('gives French its own timings: a longer narration moves every later chapter', () => {
+    const en = timelineOf(scriptOf(all, 'en', words, null, null), CHAPTERS, { spokenMs: spokenMs('en') });
+    const fr = timelineOf(scriptOf(all, 'fr', words, null, null), CHAPTERS, { spokenMs: spokenMs('fr') });
+    expect(fr.chapters.map((c) => c.from)).not.toEqual(en.chapters.map((c) => c.from));
+  });
+});

@@ -1,0 +1,260 @@
+/**
+ * The stage layout for a screen (a room, a recording): no app chrome, one panel at full width
+ * (ScreenPicture), type that reads at 720p, the chapter's title and one evidence line above it, one
+ * caption at a time in its own band below it (never over the picture), a predict panel beside the
+ * picture during a predict beat, and full-screen cards: the title, each chapter's title, the end
+ * with the fixes and the sources. What it shows comes from the store's `screenFrame`, which the
+ * video renderer sets frame by frame (render/driver.ts); every movement here is a function of
+ * that frame number.
+ */
+import { useLayoutEffect, type CSSProperties, type ReactNode } from 'react';
+import { useFacts } from '../../data/useFacts.ts';
+import type { FactIndex } from '../../data/facts.ts';
+import { pick, useT } from '../i18n/i18n.ts';
+import { formatUtcDayRange } from '../i18n/format.ts';
+import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO } from '../../engine/incident/index.ts';
+import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
+import { highlightSelector, type HighlightId } from '../views/shared/highlight.ts';
+import { CHAPTERS } from '../walkthrough/chapters/index.ts';
+import type { Chapter } from '../walkthrough/chapter.ts';
+import { ScreenPicture } from './ScreenPicture.tsx';
+import './screen.css';
+
+const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
+
+/** The facts the end card states: the two fixes, by id. */
+export const END_FACTS = ['F23', 'F24'] as const;
+
+function factIdsOf(ch: Chapter): string[] {
+  return [...new Set(ch.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
+}
+
+function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: number }) {
+  // Words light up as the narration reaches them (by characters, over the cue's spoken frames).
+  const words = cue.text.split(' ');
+  const total = cue.text.length;
+  const said = cue.spoken > 0 ? Math.min(1, frame / cue.spoken) * total : total;
+  let acc = 0;
+  return (
+    <p className="screen-caption" data-testid="screen-caption" data-cue={cue.key}>
+      {words.map((w, i) => {
+        const lit = acc < said;
+        acc += w.length + 1;
+        return (
+          <span key={i} className={lit ? 'said' : 'ahead'}>
+            {w}
+            {i < words.length - 1 ? ' ' : ''}
+          </span>
+        );
+      })}
+    </p>
+  );
+}
+
+function PredictPanel({ ch, beat, lang }: { ch: Chapter; beat: NonNullable<ScreenFrame['beat']>; lang: Language }) {
+  const t = useT();
+  const cp = ch.checkpoint!;
+  return (
+    <aside className={`screen-predict${beat.revealed ? ' revealed' : ''}`} data-testid="screen-predict">
+      <p className="predict-q">
+        <b>{t('screenPredict')}</b> {L(cp.question, lang)}
+      </p>
+      <ol>
+        {cp.options.map((o) => (
+          <li key={o.id} className={beat.revealed ? (o.id === cp.answer ? 'right' : 'wrong') : ''}>
+            {beat.revealed && o.id === cp.answer ? '✓ ' : ''}
+            {L(o.label, lang)}
+          </li>
+        ))}
+      </ol>
+      {!beat.revealed ? (
+        <div className="countdown" aria-label={t('screenCountdown', { s: String(beat.secondsLeft) })}>
+          <span className="countdown-n">{beat.secondsLeft}</span>
+          <span className="countdown-bar">
+            <span style={{ width: `${Math.max(0, 100 * (1 - beat.elapsed))}%` }} />
+          </span>
+        </div>
+      ) : null}
+    </aside>
+  );
+}
+
+function TitleCard({ lang }: { lang: Language }) {
+  const t = useT();
+  const facts = useFacts();
+  const f2 = facts.data?.byId.get('F2');
+  return (
+    <div className="screen-card title" data-testid="screen-card" data-card="title">
+      <h1>{t('title')}</h1>
+      <p className="card-sub">{t('tagline')}</p>
+      {f2 ? (
+        <p className="card-fact">
+          {pick(lang, f2.en, f2.fr)} <span className="card-id">F2</span>
+        </p>
+      ) : null}
+      <p className="card-range">{formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang)}</p>
+    </div>
+  );
+}
+
+function ChapterCard({ n, lang }: { n: number; lang: Language }) {
+  const t = useT();
+  const ch = CHAPTERS[n - 1]!;
+  return (
+    <div className="screen-card chapter" data-testid="screen-card" data-card={`chapter-${n}`}>
+      <p className="card-n">{t('screenChapter', { n: String(n) })}</p>
+      <h1>{L(ch.title, lang)}</h1>
+    </div>
+  );
+}
+
+/** The end card's text (also what the narration says), from the facts file with its ids. */
+export function endFactsOf(facts: FactIndex, lang: Language): { id: string; text: string; quote: string }[] {
+  return END_FACTS.map((id) => {
+    const f = facts.byId.get(id)!;
+    return { id, text: pick(lang, f.en, f.fr), quote: f.quote };
+  });
+}
+
+function EndCard({ lang }: { lang: Language }) {
+  const t = useT();
+  const facts = useFacts();
+  if (!facts.data) return <div className="screen-card end" />;
+  const fixes = endFactsOf(facts.data, lang);
+  const file = facts.data.file;
+  const background = ['B1', 'B4', 'B9', 'B10'].map((id) => file.background.find((b) => b.id === id)).filter((b) => b !== undefined);
+  return (
+    <div className="screen-card end" data-testid="screen-card" data-card="end">
+      <h1>{t('screenFixes')}</h1>
+      <ul className="card-fixes">
+        {fixes.map((f) => (
+          <li key={f.id}>
+            {f.text} <span className="card-id">{f.id}</span>
+            {lang === 'en' ? (
+              <q lang="fr" className="card-quote">
+                {f.quote}
+              </q>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      <h2>{t('walkSources')}</h2>
+      <p className="card-source">{t('screenSourceArticle', { title: file.source.title })}</p>
+      <ul className="card-background">
+        {background.map((b) => (
+          <li key={b.id}>
+            <b>{b.id}</b> {b.url}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * What a highlight outlines on the screen: the part of the view it names and, in the transfer's
+ * list, the steps the caption speaks of (several steps share one instant, so "the current step"
+ * alone would point at the last of them).
+ */
+const STEP_EVENTS: Partial<Record<string, string[]>> = {
+  steps: ['abort-marked'],
+  'computed-tokens': ['prefill-compute'],
+  'block-table': ['decode-reserve'],
+  'done-message': ['kv-transfer', 'transfer-done'],
+  'transfer-status': ['reject'],
+};
+
+/** The list of steps itself is never outlined on the screen: the steps the caption names are. */
+export function highlightSelectors(highlight: string): string[] {
+  const steps = (STEP_EVENTS[highlight] ?? []).map((e) => `.screen .steps li[data-event="${e}"]`);
+  return [highlight === 'steps' ? '.screen .no-such-part' : `.screen ${highlightSelector(highlight as HighlightId)}`, ...steps];
+}
+
+/** The outline on what the chapter points at: a rule, so it follows re-renders; it breathes with the frame. */
+function useHighlightRule(highlight: string | null, frame: number) {
+  useLayoutEffect(() => {
+    let style = document.getElementById('screen-highlight') as HTMLStyleElement | null;
+    if (!style) {
+      style = document.createElement('style');
+      style.id = 'screen-highlight';
+      document.head.appendChild(style);
+    }
+    const selectors = highlight ? highlightSelectors(highlight) : [];
+    const alpha = (0.65 + 0.35 * Math.cos((frame / 30) * Math.PI * 2 * 0.7)).toFixed(3);
+    style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid rgb(194 65 12 / ${alpha}) !important; outline-offset: 3px; }` : '';
+    // The transfer's steps the caption speaks of (else its current step) stay in the middle of the list.
+    const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');
+    step?.scrollIntoView({ block: 'center', behavior: 'instant' });
+    // Instant, so the frame is the same on every render.
+    if (selectors[0]) document.querySelector<HTMLElement>(selectors[0])?.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+  }, [highlight, frame]);
+}
+
+/**
+ * A card moves while it is up: its text rises into place over its first half second, then drifts
+ * slowly larger, and a line along its foot fills with the scene's time (a still card reads as a
+ * frozen video).
+ */
+function cardMotion(frame: ScreenFrame): { style: CSSProperties; progress: number } {
+  const rise = Math.min(1, frame.sceneFrame / 15);
+  const eased = 1 - (1 - rise) ** 3;
+  const progress = frame.sceneFrames > 0 ? frame.sceneFrame / frame.sceneFrames : 1;
+  return { style: { transform: `translateY(${((1 - eased) * 28).toFixed(2)}px) scale(${(1 + 0.035 * progress).toFixed(4)})`, opacity: (0.25 + 0.75 * eased).toFixed(3) }, progress };
+}
+
+function Card({ frame, children }: { frame: ScreenFrame; children: ReactNode }) {
+  const { style, progress } = cardMotion(frame);
+  return (
+    <div className="screen-card-box">
+      <div className="screen-card-move" style={style}>
+        {children}
+      </div>
+      <span className="screen-card-line" style={{ width: `${(progress * 100).toFixed(2)}%` }} />
+    </div>
+  );
+}
+
+export function Screen({ frame }: { frame: ScreenFrame }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  useHighlightRule(frame.scene === 'body' ? frame.highlight : null, frame.frame);
+  const ch = frame.chapter ? CHAPTERS[frame.chapter - 1] : undefined;
+  const facts = ch ? factIdsOf(ch) : [];
+  return (
+    <div className="screen" data-testid="screen" data-scene={frame.scene} data-frame={frame.frame} lang={lang}>
+      {frame.scene === 'title' ? (
+        <Card frame={frame}>
+          <TitleCard lang={lang} />
+        </Card>
+      ) : null}
+      {frame.scene === 'card' && frame.chapter ? (
+        <Card frame={frame}>
+          <ChapterCard n={frame.chapter} lang={lang} />
+        </Card>
+      ) : null}
+      {frame.scene === 'end' ? (
+        <Card frame={frame}>
+          <EndCard lang={lang} />
+        </Card>
+      ) : null}
+      {frame.scene === 'body' && ch ? (
+        <>
+          <header className="screen-top">
+            <span className="screen-title">
+              <b>{frame.chapter}</b> {L(ch.title, lang)}
+            </span>
+            <span className="screen-evidence">{facts.length ? `${t('screenEvidenceFacts', { ids: facts.join(', ') })} · ` : ''}{t('screenEvidenceModel')}</span>
+          </header>
+          <div className={`screen-main${frame.beat ? ' with-predict' : ''}`}>
+            <div className="screen-picture-box">
+              <ScreenPicture />
+            </div>
+            {frame.beat && ch.checkpoint ? <PredictPanel ch={ch} beat={frame.beat} lang={lang} /> : null}
+          </div>
+          <div className="screen-band">{frame.cue ? <Caption cue={frame.cue} frame={frame.cue.elapsed} /> : null}</div>
+        </>
+      ) : null}
+    </div>
+  );
+}
+

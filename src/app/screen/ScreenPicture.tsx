@@ -1,0 +1,189 @@
+/**
+ * The screen's main picture: ONE component, so the animated stage can replace it in one place.
+ * Today it composes the existing views: the view the chapter chose (cluster grid, transfer,
+ * response) with the situation line and the timeline, and three pictures of its own where a chapter
+ * needs something the dashboard does not draw large enough for a room: the prompt against the prefill
+ * limit (capacity gap), the two weeks with the leak counter climbing, and 9 September as a strip of
+ * the report's four times. Everything is a function of the store's time and the run.
+ */
+import { useMemo } from 'react';
+import { useFacts } from '../../data/useFacts.ts';
+import { milestoneStartMs } from '../../data/facts.ts';
+import { DEFECTS, MITIGATIONS, type Switch } from '../../engine/switches.ts';
+import { FLAG_LEAK_PROVENANCE } from '../../engine/index.ts';
+import { DEMO_REQUESTS } from '../../engine/scenarios.ts';
+import { formatNumber } from '../i18n/format.ts';
+import { useT } from '../i18n/i18n.ts';
+import { useCompareRun, useMainRun, useRequestDetail, type RunSummary } from '../run/hooks.ts';
+import { useApp } from '../state/store.ts';
+import { ClusterView } from '../views/cluster/ClusterView.tsx';
+import { ResponseView } from '../views/response/ResponseView.tsx';
+import { highlightable } from '../views/shared/highlight.ts';
+import { Timeline } from '../views/timeline/Timeline.tsx';
+import { timelineMilestones } from '../views/timeline/milestones.ts';
+import { TransferView } from '../views/transfer/TransferView.tsx';
+import { CHAPTERS } from '../walkthrough/chapters/index.ts';
+
+/** Defects (on or off) and the mitigations that are on: what the situation is, in one line. */
+function SituationLine() {
+  const t = useT();
+  const switches = useApp((s) => s.switches);
+  const on = (MITIGATIONS as readonly Switch[]).filter((m) => switches[m.key]);
+  return (
+    <p className="screen-situation" {...highlightable('defects')}>
+      {(DEFECTS as readonly Switch[]).map((d) => (
+        <span key={d.key} className={switches[d.key] ? 'sw on' : 'sw off'}>
+          {switches[d.key] ? '● ' : '○ '}
+          {t(`switch.${d.key}.label`)}
+        </span>
+      ))}
+      {on.map((m) => (
+        <span key={m.key} className="sw fix">
+          ✓ {t(`switch.${m.key}.label`)}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+function leaksUpTo(run: RunSummary, time: number): number {
+  let n = 0;
+  run.requests.flags.forEach((f, i) => {
+    if (f & FLAG_LEAK_PROVENANCE && run.requests.finishedAt[i]! <= time) n++;
+  });
+  return n;
+}
+
+/** The leak counter at the scrubber's time, large. */
+function LeakCounter({ run, big }: { run: RunSummary; big?: boolean }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const time = useApp((s) => s.time);
+  const facts = useFacts();
+  const n = leaksUpTo(run, time);
+  const reported = facts.data?.figure('affectedResponses');
+  return (
+    <div className={big ? 'screen-counter big' : 'screen-counter'} {...highlightable('counters')} data-testid="screen-leaks">
+      <span className="screen-counter-n">{formatNumber(n, lang)}</span> <span className="screen-counter-label">{t('screenLeakedSoFar')}</span>
+      {big && reported ? (
+        <span className="screen-counter-report">
+          {t('screenReportCount', { n: formatNumber(reported.value, lang) })} ({reported.factId})
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The over-long prompt against what prefill can hold (capacity-gap chapter). */
+function CapacityGauge({ run }: { run: RunSummary }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const gap = useApp((s) => s.switches.capacityGap);
+  const facts = useFacts();
+  const req = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);
+  const detail = useRequestDetail(run, req >= 0 ? req : null);
+  const limit = facts.data?.figure('affectedThresholdTokens');
+  const prompt = detail.data?.response.promptTokens;
+  if (!limit || !prompt) return null;
+  const max = Math.max(prompt, limit.value) * 1.1;
+  return (
+    <div className="screen-gauge" data-testid="screen-gauge">
+      <div className="gauge-row">
+        <span className="gauge-label">{t('screenPrompt')}</span>
+        <span className="gauge-bar prompt" style={{ width: `${(prompt / max) * 60}%` }} />
+        <b>{formatNumber(prompt, lang)}</b>
+      </div>
+      <div className="gauge-row">
+        <span className="gauge-label">{t('screenPrefillHolds')}</span>
+        {gap ? (
+          <>
+            <span className="gauge-bar limit" style={{ width: `${(limit.value / max) * 60}%` }} />
+            <b>
+              {formatNumber(limit.value, lang)} ({limit.factId})
+            </b>
+          </>
+        ) : (
+          <span className="gauge-fits">{t('screenPrefillFits')}</span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** 9 September: the report's four times in large type, each lit once the scrubber has passed it. */
+function DayStrip({ run }: { run: RunSummary }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const time = useApp((s) => s.time);
+  const facts = useFacts();
+  const keys = ['declared', 'private', 'rootCause', 'public'] as const;
+  if (!facts.data) return null;
+  const now = run.startEpochMs + time;
+  return (
+    <div className="screen-day" data-testid="screen-day">
+      <h3>{t('screenDayTitle')}</h3>
+      <ol>
+        {keys.map((k) => {
+          const m = facts.data.milestone(k);
+          const at = milestoneStartMs(m);
+          const hhmm = lang === 'fr' ? (m.time ?? '').replace(':', '\u00a0h\u00a0') : (m.time ?? '');
+          return (
+            <li key={k} className={now >= at ? 'passed' : 'ahead'} data-milestone={k}>
+              <span className="day-time">{hhmm}</span>
+              <span className="day-label">
+                {lang === 'fr' ? m.labelFr : m.labelEn} <span className="day-id">{m.factId}</span>
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
+
+export function ScreenPicture() {
+  const lang = useApp((s) => s.lang);
+  const view = useApp((s) => s.view);
+  const scenario = useApp((s) => s.scenario);
+  const chapterN = useApp((s) => s.screenFrame?.chapter ?? s.chapter);
+  const main = useMainRun();
+  const compare = useCompareRun();
+  const facts = useFacts();
+  const milestones = useMemo(() => (facts.data && scenario === 'incident' ? timelineMilestones(facts.data, lang) : []), [facts.data, lang, scenario]);
+  const run = main.data;
+  if (!run || run.refused) return <div className="screen-picture-empty" />;
+  const id = chapterN ? CHAPTERS[chapterN - 1]?.id : undefined;
+  const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} />;
+  if (id === 'two-weeks') {
+    return (
+      <div className="screen-picture window" data-picture="window">
+        <LeakCounter run={run} big />
+        {timeline}
+      </div>
+    );
+  }
+  if (id === 'response-9-sep') {
+    return (
+      <div className="screen-picture day" data-picture="day">
+        <DayStrip run={run} />
+        {timeline}
+      </div>
+    );
+  }
+  return (
+    <div className={`screen-picture view-${view}`} data-picture={view}>
+      <div className="screen-strip">
+        <SituationLine />
+        <LeakCounter run={run} />
+      </div>
+      {id === 'capacity-gap' ? <CapacityGauge run={run} /> : null}
+      <div className="screen-view">
+        {view === 'cluster' ? <ClusterView run={run} /> : null}
+        {view === 'transfer' ? <TransferView run={run} /> : null}
+        {view === 'response' ? <ResponseView run={run} /> : null}
+      </div>
+      {/* The handoff and the answer take milliseconds: the timeline would say nothing there. */}
+      {view === 'cluster' ? timeline : null}
+    </div>
+  );
+}
