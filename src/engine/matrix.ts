@@ -70,6 +70,7 @@ export interface MatrixResult {
   title: Localised;
   switches: Switches;
   expect: Expectation;
+  design: SwitchDesign;
   /**
    * The requests the row is about: prompts longer than the incident's prefill cache, or, in the
    * abort race, the requests no client cancelled (field name kept for the page and the CLI).
@@ -104,7 +105,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     return {
-      label: row.label, title: row.title, switches: row.switches, expect: row.expect, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
+      label: row.label, title: row.title, switches: row.switches, expect: row.expect, design: row.design, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
       served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0, tokenizer400: 0, cancelled: 0,
       refused: e.message, eventLogHash: null, matches: row.expect === 'deployment-refused',
     };
@@ -116,6 +117,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
     title: row.title,
     switches: row.switches,
     expect: row.expect,
+    design: row.design,
     overCapacity: over.length,
     served: served.length,
     servedCorrectly: served.filter((r) => r.correct === true && r.leakedFrom.length === 0).length,
