@@ -87,9 +87,12 @@ function Assumptions() {
   );
 }
 
-/** Which matrix row the switches correspond to (null when the combination is not a row). */
+/**
+ * Which matrix row the switches correspond to (null when the combination is not a row). Only rows
+ * of the incident's design: the abort-race rows run their own trace, not the page's.
+ */
 export function matrixRowOf(s: Switches): MatrixRow | null {
-  return MATRIX_ROWS.find((row) => SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
+  return MATRIX_ROWS.find((row) => row.design === 'incident' && SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
 }
 
 function Counters({ run, label }: { run: RunSummary; label: string }) {
