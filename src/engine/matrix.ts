@@ -38,6 +38,9 @@ function row(title: Localised, fixed: SwitchKey[], expect: Expectation, isolates
   return { label: title.en, title, switches, overrides, expect, design, isolates };
 }
 
+/** A label inside a sentence: its first letter lower-cased, acronyms (KV, SGLang) kept. */
+const inSentence = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+
 const onIncident = (s: Switch) => designOf(s.key) === 'incident';
 const onRace = (s: Switch) => designOf(s.key) === 'abort-race';
 
@@ -58,10 +61,10 @@ export const MATRIX_ROWS: MatrixRow[] = [
     ),
   ),
   row({ en: 'both defects', fr: 'les deux défauts' }, [], 'leaked-200'),
-  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onIncident).map((m) => row({ en: `both + ${m.label.en.toLowerCase()}`, fr: `les deux + ${m.label.fr.toLowerCase()}` }, [m.key], m.expect, m.key)),
+  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onIncident).map((m) => row({ en: `both + ${inSentence(m.label.en)}`, fr: `les deux + ${inSentence(m.label.fr)}` }, [m.key], m.expect, m.key)),
   row({ en: 'abort race, late writes not fenced', fr: 'course à l\u2019abandon, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
   ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onRace).map((m) =>
-    row({ en: `abort race + ${m.label.en.toLowerCase()}`, fr: `course à l\u2019abandon + ${m.label.fr.toLowerCase()}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
+    row({ en: `abort race + ${inSentence(m.label.en)}`, fr: `course à l\u2019abandon + ${inSentence(m.label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
   ),
 ];
 
