@@ -89,6 +89,22 @@ test.describe('visualiser', () => {
     await expect(page.getByTestId('refused')).toContainText('1,048,576');
     await sw(/Deployment capacity check/).uncheck();
     await expect(page.getByTestId('count-leaked')).toHaveText('1');
+
+    // Retired without KV send: decode answers 500 instead of reading stale pages.
+    await sw(/Retire aborted results/).check();
+    await expect(page.getByTestId('count-errors')).toHaveText('1');
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await sw(/Retire aborted results/).uncheck();
+
+    // The upstream mechanics, listed apart: the 800,000-token prompt still leaks under each.
+    const mechanisms = page.getByRole('group', { name: 'Upstream mechanics' });
+    for (const name of [/Chunked prefill/, /Upstream tokenizer rule/]) {
+      await mechanisms.getByRole('switch', { name }).check();
+      await expect(page).toHaveURL(/[?&]u=/);
+      await expect(page.getByTestId('count-leaked')).toHaveText('1');
+      await mechanisms.getByRole('switch', { name }).uncheck();
+    }
+    await expect(page).not.toHaveURL(/[?&]u=/);
   });
 
   test('two runs on one scrubber: the comparison run and where it diverges', async ({ page }) => {

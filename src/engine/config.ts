@@ -22,6 +22,13 @@ export type RejectPath = 'buggy' | 'fixed';
  * `sglang`: SGLang's `max_req_input_len = min(context − 1, capacity − 1) − 5`, rejecting at or over it.
  */
 export type ThresholdRule = 'report' | 'sglang';
+/**
+ * What the tokenizer refuses before any node sees the request.
+ * `report`: prompts longer than the advertised context (N > context), as the report describes it.
+ * `sglang`: upstream's tokenizer manager (`_validate_one_request`): N ≥ context, or N plus the
+ * requested output tokens over the context (older versions refused the total at ≥ too).
+ */
+export type TokenizerRule = 'report' | 'sglang';
 
 /** Model of time; none of these figures is in the report. */
 export interface TimingModel {
@@ -31,8 +38,15 @@ export interface TimingModel {
   transferTokensPerSecond: number;
   /** One decode step. */
   decodeMsPerToken: number;
-  /** Bootstrap handshake between prefill and decode. */
+  /** Bootstrap handshake between prefill and decode; also how long a control message takes. */
   handshakeMs: number;
+  /**
+   * How long after the last KV write decode notices "done" (its next poll). 0: at once, as the
+   * engine always did; the abort-race rows of the matrix use a decode step (A15).
+   */
+  decodePollMs?: number;
+  /** How long a decode-side abort takes to reach prefill (A15). Used only when a client cancels. */
+  abortNoticeMs?: number;
 }
 
 /** The toy decode model (a single induction head); see attention.ts. */
@@ -60,6 +74,12 @@ export interface EngineConfig {
   decodeCapacityTokens: number;
   rejectPath: RejectPath;
   thresholdRule: ThresholdRule;
+  tokenizerRule: TokenizerRule;
+  /**
+   * Chunked prefill: tokens per chunk, 0 for none. Each chunk's whole pages are sent as soon as it is
+   * computed; the last chunk sends the partial page (shared/design/sglang-pd-mechanics.md).
+   */
+  prefillChunkTokens: number;
   mitigations: Mitigations;
   /** Tokens generated per response unless a request says otherwise. Model. */
   outputTokens: number;
@@ -81,6 +101,8 @@ export const INCIDENT_CONFIG: EngineConfig = {
   decodeCapacityTokens: 1_310_720,
   rejectPath: 'buggy',
   thresholdRule: 'report',
+  tokenizerRule: 'report',
+  prefillChunkTokens: 0,
   mitigations: NO_MITIGATIONS,
   outputTokens: 24,
   timing: {
@@ -125,6 +147,21 @@ export function withOverrides(base: EngineConfig, o: ConfigOverrides): EngineCon
  */
 export function poolTokens(capacityTokens: number, pageSize: number): number {
   return Math.floor(capacityTokens / pageSize) * pageSize;
+}
+
+/** SGLang's default `--chunked-prefill-size` on large GPUs; the chunked-prefill switch uses it. */
+export const DEFAULT_PREFILL_CHUNK_TOKENS = 8_192;
+
+/** Why the tokenizer refuses a request, or null when it lets it through. */
+export function tokenizerRefusal(config: Pick<EngineConfig, 'tokenizerRule' | 'advertisedContextTokens'>, prompt: number, output: number): string | null {
+  const context = config.advertisedContextTokens;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  if (config.tokenizerRule === 'report') {
+    return prompt > context ? `prompt of ${fmt(prompt)} tokens exceeds the advertised context length of ${fmt(context)} tokens` : null;
+  }
+  if (prompt >= context) return `prompt of ${fmt(prompt)} tokens is not shorter than the context length of ${fmt(context)} tokens`;
+  if (prompt + output > context) return `prompt of ${fmt(prompt)} tokens plus ${fmt(output)} requested output tokens exceeds the context length of ${fmt(context)} tokens`;
+  return null;
 }
 
 /** The longest prompt the prefill scheduler admits; longer ones are rejected (or, buggy, aborted). */
@@ -186,8 +223,15 @@ export function configProblems(c: EngineConfig): string[] {
   if (c.prefillCapacityTokens < c.pageSize) problems.push('prefillCapacityTokens must hold at least one page');
   if (c.decodeCapacityTokens < c.pageSize) problems.push('decodeCapacityTokens must hold at least one page');
   for (const [k, v] of Object.entries(c.timing)) {
-    if (!(typeof v === 'number' && v > 0 && Number.isFinite(v))) problems.push(`timing.${k} must be a positive number, got ${v}`);
+    if (v === undefined) continue;
+    // Latencies may be 0 (at once); speeds and the handshake must be positive.
+    const zeroOk = k === 'decodePollMs' || k === 'abortNoticeMs';
+    if (!(typeof v === 'number' && Number.isFinite(v) && (v > 0 || (zeroOk && v === 0)))) problems.push(`timing.${k} must be a ${zeroOk ? 'non-negative' : 'positive'} number, got ${v}`);
   }
+  if (!Number.isInteger(c.prefillChunkTokens) || c.prefillChunkTokens < 0 || c.prefillChunkTokens > 16_777_216) {
+    problems.push(`prefillChunkTokens must be 0 (no chunked prefill) or an integer from 1 to 16777216, got ${c.prefillChunkTokens}`);
+  }
+  if (c.tokenizerRule !== 'report' && c.tokenizerRule !== 'sglang') problems.push(`tokenizerRule must be "report" or "sglang", got ${JSON.stringify(c.tokenizerRule)}`);
   positiveInt('model.dim', c.model.dim, 256);
   if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);
   if (!(c.model.repetitionPenalty >= 1)) problems.push(`model.repetitionPenalty must be at least 1, got ${c.model.repetitionPenalty}`);

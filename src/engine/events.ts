@@ -2,7 +2,9 @@
  * The event log: every state change the engine makes, in order, with simulated time in ms.
  * Page lists are run-length ranges [first, count] so that a view can rebuild page state from the log.
  * A reservation carries `cleared` only when its pages were zeroed as they were handed out, so logs
- * (and their hashes) of runs without that rule are as they were.
+ * (and their hashes) of runs without that rule are as they were. Likewise the events and fields of
+ * chunked prefill, the retire path, client cancellations and late writes appear only in runs that
+ * have them.
  */
 
 export type PageRanges = [first: number, count: number][];
@@ -16,14 +18,24 @@ export type EngineEvent =
   | { t: number; type: 'decode-reserve'; req: number; node: number; pages: PageRanges; pageCount: number; cleared?: true }
   | { t: number; type: 'prefill-wait'; req: number; node: number; needPages: number; freePages: number }
   | { t: number; type: 'prefill-alloc'; req: number; node: number; pages: PageRanges; computeTokens: number; cleared?: true }
-  | { t: number; type: 'prefill-compute'; req: number; node: number; tokens: number; firstToken: number }
-  | { t: number; type: 'kv-transfer'; req: number; from: number; to: number; srcPages: PageRanges; dstPages: PageRanges; pagesWritten: number }
+  /** chunked: the prompt's pages were written chunk by chunk (prefill-chunk events); this one writes none. */
+  | { t: number; type: 'prefill-compute'; req: number; node: number; tokens: number; firstToken: number; chunked?: true }
+  /** One chunk of chunked prefill: prompt tokens [from, to) computed into the prefill pages. */
+  | { t: number; type: 'prefill-chunk'; req: number; node: number; chunk: number; chunks: number; from: number; to: number }
+  /** late: decode had already let go of the destination pages (a client cancelled, no fence). */
+  | { t: number; type: 'kv-transfer'; req: number; from: number; to: number; srcPages: PageRanges; dstPages: PageRanges; pagesWritten: number; late?: true }
   | { t: number; type: 'prefill-free'; req: number; node: number; pages: PageRanges; cleared: boolean }
-  | { t: number; type: 'transfer-done'; req: number; room: number; status: 'Success' }
+  /** Retire without KV send (PR #36988): prefill computed the placeholder and drops the result. */
+  | { t: number; type: 'prefill-retire'; req: number; node: number }
+  | { t: number; type: 'transfer-done'; req: number; room: number; status: 'Success' | 'Failed' }
+  /** The client went away: decode aborts the request; fenced: it keeps its pages until prefill confirms. */
+  | { t: number; type: 'client-cancel'; req: number; node: number; stage: 'queued' | 'in-flight' | 'decoding'; fenced: boolean }
+  /** Prefill hears of a decode-side abort: it drops the request from its queue, stops, or had finished. */
+  | { t: number; type: 'prefill-sees-abort'; req: number; node: number; what: 'dropped' | 'stopped' | 'finished' }
   | { t: number; type: 'decode-check-failed'; req: number; node: number; check: 'transferred-length' | 'per-read-integrity'; reason: string }
   /** stalePages: pages holding an earlier request's KV; zeroPages: never written (or cleared) pages. */
   | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; zeroPages: number; foreignTenants: string[] }
-  | { t: number; type: 'response'; req: number; status: 200 | 400 | 500; leaked: boolean; correct: boolean | null }
+  | { t: number; type: 'response'; req: number; status: 200 | 400 | 499 | 500; leaked: boolean; correct: boolean | null }
   | { t: number; type: 'decode-free'; req: number; node: number; pages: PageRanges; cleared: boolean };
 
 export type EngineEventType = EngineEvent['type'];

@@ -1,15 +1,20 @@
 /**
  * The outcome matrix: one warm-cluster trace with over-capacity prompts, run under each combination
  * of defects and mitigations. Every cell is measured from a real run; `expect` states what the
- * mechanism predicts, and `matches` says whether the run agreed.
+ * mechanism predicts, and `matches` says whether the run agreed. Rows of the abort-race design run
+ * their own trace, in which clients cancel while a transfer is in flight.
  */
 import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
-import { matrixTrace } from './scenarios.ts';
+import { ABORT_RACE_TIMING, abortRaceTrace, matrixTrace } from './scenarios.ts';
 import { Simulation } from './simulation.ts';
-import { DEFECTS, INCIDENT_SWITCHES, MITIGATIONS, fixSetting, overridesOf, type Localised, type Switch, type SwitchKey, type Switches } from './switches.ts';
+import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, designOf, fixSetting, overridesOf, type Localised, type Switch, type SwitchDesign, type SwitchKey, type Switches } from './switches.ts';
 import type { Trace } from './trace.ts';
 
-export type Expectation = 'served-correctly' | 'rejected-400' | 'leaked-200' | 'wrong-output-200' | 'failed-closed' | 'deployment-refused';
+/**
+ * `leaked-200-unless-tokenizer-400`: every over-capacity request either gets a 400 from the
+ * tokenizer or is answered 200 over other tenants' KV, and at least one leaks.
+ */
+export type Expectation = 'served-correctly' | 'rejected-400' | 'leaked-200' | 'leaked-200-unless-tokenizer-400' | 'wrong-output-200' | 'failed-closed' | 'deployment-refused';
 
 export interface MatrixRow {
   /** English label (the CLI's), and both languages for the page. */
@@ -19,17 +24,30 @@ export interface MatrixRow {
   switches: Switches;
   overrides: ConfigOverrides;
   expect: Expectation;
+  /** Which requests the row is about: the trace's over-capacity prompts, or (abort race) the ones no client cancelled. */
+  design: SwitchDesign;
+  /** The switch whose setting this row isolates (its fix applied to the row's design), if any. */
+  isolates: SwitchKey | null;
 }
 
-function row(title: Localised, fixed: SwitchKey[], expect: Expectation): MatrixRow {
+function row(title: Localised, fixed: SwitchKey[], expect: Expectation, isolates: SwitchKey | null = null, design: SwitchDesign = 'incident'): MatrixRow {
   const switches = { ...INCIDENT_SWITCHES };
   for (const k of fixed) switches[k] = fixSetting(k);
-  return { label: title.en, title, switches, overrides: overridesOf(switches), expect };
+  const overrides = overridesOf(switches);
+  if (design === 'abort-race') overrides.timing = { ...overrides.timing, ...ABORT_RACE_TIMING };
+  return { label: title.en, title, switches, overrides, expect, design, isolates };
 }
 
+/** A label inside a sentence: its first letter lower-cased, acronyms (KV, SGLang) kept. */
+const inSentence = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+
+const onIncident = (s: Switch) => designOf(s.key) === 'incident';
+const onRace = (s: Switch) => designOf(s.key) === 'abort-race';
+
 /**
- * Every row derives from the registry of switches: no defect, each defect alone, both, and both
- * with each mitigation switched on.
+ * Every row derives from the registry of switches: no defect, each defect alone, both, both with
+ * each mitigation or upstream mechanism switched on; then the abort race without and with each
+ * switch of its design (the fixed reject path, clients that cancel mid-transfer).
  */
 export const MATRIX_ROWS: MatrixRow[] = [
   row({ en: 'neither defect', fr: 'aucun des deux défauts' }, DEFECTS.map((d): SwitchKey => d.key), 'served-correctly'),
@@ -38,10 +56,16 @@ export const MATRIX_ROWS: MatrixRow[] = [
       { en: `${d.label.en.toLowerCase()} only`, fr: `${d.label.fr.toLowerCase()} seulement` },
       DEFECTS.filter((o) => o.key !== d.key).map((o): SwitchKey => o.key),
       d.expect,
+      // "d only" is the other defect's fix applied to the incident.
+      DEFECTS.find((o) => o.key !== d.key)?.key ?? null,
     ),
   ),
   row({ en: 'both defects', fr: 'les deux défauts' }, [], 'leaked-200'),
-  ...(MITIGATIONS as readonly Switch[]).map((m) => row({ en: `both + ${m.label.en.toLowerCase()}`, fr: `les deux + ${m.label.fr.toLowerCase()}` }, [m.key], m.expect)),
+  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onIncident).map((m) => row({ en: `both + ${inSentence(m.label.en)}`, fr: `les deux + ${inSentence(m.label.fr)}` }, [m.key], m.expect, m.key)),
+  row({ en: 'abort race, late writes not fenced', fr: 'course à l\u2019abandon, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
+  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onRace).map((m) =>
+    row({ en: `abort race + ${inSentence(m.label.en)}`, fr: `course à l\u2019abandon + ${inSentence(m.label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
+  ),
 ];
 
 export interface MatrixResult {
@@ -49,7 +73,11 @@ export interface MatrixResult {
   title: Localised;
   switches: Switches;
   expect: Expectation;
-  /** Requests longer than the incident's prefill cache. */
+  design: SwitchDesign;
+  /**
+   * The requests the row is about: prompts longer than the incident's prefill cache, or, in the
+   * abort race, the requests no client cancelled (field name kept for the page and the CLI).
+   */
   overCapacity: number;
   served: number;
   servedCorrectly: number;
@@ -60,32 +88,39 @@ export interface MatrixResult {
   wrongOutput: number;
   /** Every request of the trace, to show ordinary traffic is unaffected. */
   allLeaked: number;
+  /** Of the row's requests, refused by the tokenizer. */
+  tokenizer400: number;
+  /** Requests whose client went away (499). */
+  cancelled: number;
   refused: string | null;
   eventLogHash: string | null;
   matches: boolean;
 }
 
-export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFIG, trace: Trace = matrixTrace()): MatrixResult {
+export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFIG, incidentTrace: Trace = matrixTrace()): MatrixResult {
   const config = withOverrides(base, row.overrides);
   const threshold = base.prefillCapacityTokens;
+  const trace = row.design === 'abort-race' ? abortRaceTrace() : incidentTrace;
+  const subject = (r: { promptTokens: number; request: number }) => (row.design === 'abort-race' ? trace.requests[r.request]!.cancelAt === undefined : r.promptTokens > threshold);
   let sim: Simulation;
   try {
     sim = new Simulation(config, trace, { keepEvents: false }).run();
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     return {
-      label: row.label, title: row.title, switches: row.switches, expect: row.expect, overCapacity: trace.requests.filter((r) => r.promptTokens > threshold).length,
-      served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0,
+      label: row.label, title: row.title, switches: row.switches, expect: row.expect, design: row.design, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
+      served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0, tokenizer400: 0, cancelled: 0,
       refused: e.message, eventLogHash: null, matches: row.expect === 'deployment-refused',
     };
   }
-  const over = sim.responses.filter((r) => r.promptTokens > threshold);
+  const over = sim.responses.filter(subject);
   const served = over.filter((r) => r.status === 200);
   const result: MatrixResult = {
     label: row.label,
     title: row.title,
     switches: row.switches,
     expect: row.expect,
+    design: row.design,
     overCapacity: over.length,
     served: served.length,
     servedCorrectly: served.filter((r) => r.correct === true && r.leakedFrom.length === 0).length,
@@ -95,6 +130,8 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
     canaryLeaks: over.filter((r) => r.canaryHits.length > 0).length,
     wrongOutput: served.filter((r) => r.correct === false).length,
     allLeaked: sim.responses.filter((r) => r.leakedFrom.length > 0).length,
+    tokenizer400: over.filter((r) => r.status === 400 && r.rejectedBy === 'tokenizer').length,
+    cancelled: sim.responses.filter((r) => r.status === 499).length,
     refused: null,
     eventLogHash: sim.eventLogHash,
     matches: false,
@@ -113,12 +150,27 @@ function meetsExpectation(r: MatrixResult): boolean {
       return r.rejected400 === n && r.allLeaked === 0;
     case 'leaked-200':
       return r.served === n && r.leaked === n && r.errors500 === 0 && r.rejected400 === 0;
+    case 'leaked-200-unless-tokenizer-400':
+      return r.leaked > 0 && r.served === r.leaked && r.tokenizer400 === r.rejected400 && r.served + r.rejected400 === n && r.errors500 === 0;
     case 'wrong-output-200':
       return r.served === n && r.wrongOutput === n && r.allLeaked === 0;
     case 'failed-closed':
       return r.errors500 === n && r.allLeaked === 0;
     case 'deployment-refused':
       return r.refused !== null;
+  }
+}
+
+/** What the protocol check's verdict is for a measured outcome: whether confidentiality and integrity hold. */
+export function verdictOf(expect: Expectation): { confidentiality: boolean; integrity: boolean } {
+  switch (expect) {
+    case 'leaked-200':
+    case 'leaked-200-unless-tokenizer-400':
+      return { confidentiality: false, integrity: false };
+    case 'wrong-output-200':
+      return { confidentiality: true, integrity: false };
+    default:
+      return { confidentiality: true, integrity: true };
   }
 }
 
@@ -131,9 +183,10 @@ export function describeOutcome(r: MatrixResult): string {
   const parts: string[] = [];
   if (r.served) parts.push(`${r.served}/${r.overCapacity} answered 200`);
   if (r.servedCorrectly) parts.push(`${r.servedCorrectly} correct`);
-  if (r.rejected400) parts.push(`${r.rejected400} rejected 400`);
+  if (r.rejected400) parts.push(`${r.rejected400} rejected 400${r.tokenizer400 ? ` (${r.tokenizer400} by the tokenizer)` : ''}`);
   if (r.errors500) parts.push(`${r.errors500} failed closed (500)`);
   parts.push(`${r.leaked} leaked`);
   if (r.wrongOutput) parts.push(`${r.wrongOutput} wrong output`);
+  if (r.cancelled) parts.push(`${r.cancelled} cancelled by their clients (499)`);
   return parts.join(', ');
 }

@@ -48,3 +48,35 @@ export function demoTrace(): Trace {
     requests,
   };
 }
+
+/**
+ * The abort-race design's timing (A15): decode notices a done message at its next step (one
+ * decode step, 25 ms), and a decode-side abort takes 50 ms to reach prefill. The incident's runs
+ * keep 0 and never cancel, so their logs are as they were.
+ */
+export const ABORT_RACE_TIMING = { decodePollMs: 25, abortNoticeMs: 50 } as const;
+
+/**
+ * Clients that cancel mid-transfer (the race of SGLang PR #35049), on the fixed reject path. Each
+ * round, one tenant's 16,384-token prompt per decode node is cancelled at 650 ms, just before its
+ * transfer; 5 ms later another tenant's one-page prompt reserves the pages decode has just freed.
+ * Its own KV lands first; the cancelled prompt's transfer, posted before prefill hears of the abort,
+ * lands next, while decode waits for its next poll. Two rounds, the second on pools already used.
+ */
+export function abortRaceTrace(): Trace {
+  const [a, b, c, d] = TENANT_NAMES;
+  const requests: TraceRequest[] = [];
+  for (const [round, start] of [0, 5_000].entries()) {
+    const n = round + 1;
+    requests.push({ id: `cancelled-${n}a`, at: start, tenant: a!, promptTokens: 16_384, cancelAt: start + 650 });
+    requests.push({ id: `cancelled-${n}b`, at: start, tenant: b!, promptTokens: 16_384, cancelAt: start + 650 });
+    requests.push({ id: `next-${n}a`, at: start + 655, tenant: c!, promptTokens: 64 });
+    requests.push({ id: `next-${n}b`, at: start + 655, tenant: d!, promptTokens: 64 });
+  }
+  return {
+    version: 1,
+    name: 'abort race: clients cancel mid-transfer, the next request reuses the pages',
+    tenants: [a!, b!, c!, d!].map((name, i) => ({ name, topic: TOPICS[i % TOPICS.length]!, canary: true })),
+    requests,
+  };
+}

@@ -24,6 +24,24 @@ describe('config files', () => {
   });
 });
 
+describe('config files: the upstream mechanics', () => {
+  it('take a chunk size and a tokenizer rule, and say what is wrong with a bad one', () => {
+    expect(parseConfigFile({ prefillChunkTokens: 4096, tokenizerRule: 'sglang' }, 'c.json')).toEqual({ prefillChunkTokens: 4096, tokenizerRule: 'sglang' });
+    expect(parseConfigFile({ prefillChunkTokens: 0 }, 'c.json')).toEqual({ prefillChunkTokens: 0 });
+    expect(problemsOf(() => parseConfigFile({ prefillChunkTokens: -1 }, 'c.json'))).toEqual(['prefillChunkTokens: must be 0 (no chunked prefill) or a positive number of tokens per chunk']);
+    expect(problemsOf(() => parseConfigFile({ prefillChunkTokens: 1.5 }, 'c.json'))).toEqual(['prefillChunkTokens: must be a whole number of tokens per chunk (0: no chunked prefill)']);
+    expect(problemsOf(() => parseConfigFile({ prefillChunkTokens: '8192' }, 'c.json'))).toEqual(['prefillChunkTokens: must be a number of tokens per chunk (0: no chunked prefill)']);
+    expect(problemsOf(() => parseConfigFile({ prefillChunkTokens: 2e7 }, 'c.json'))).toEqual(['prefillChunkTokens: must be at most 16,777,216 tokens per chunk']);
+    expect(problemsOf(() => parseConfigFile({ tokenizerRule: 'upstream' }, 'c.json'))).toEqual(['tokenizerRule: must be "report" (the advertised context admits it) or "sglang" (upstream\u2019s tokenizer manager)']);
+    expect(problemsOf(() => parseConfigFile({ timing: { abortNoticeMs: -3 } }, 'c.json'))).toEqual(['timing.abortNoticeMs: must be 0 or more (milliseconds)']);
+  });
+
+  it('refuse a cancellation before the request arrives, naming it', () => {
+    const trace = { version: 1, tenants: [{ name: 'acme' }], requests: [{ id: 'a', at: 10, tenant: 'acme', promptTokens: 5, cancelAt: 5 }] };
+    expect(problemsOf(() => parseTrace(trace, 't.json'))).toEqual(['requests.0.cancelAt: request "a" is cancelled at 5 ms, before it arrives at 10 ms']);
+  });
+});
+
 describe('trace files', () => {
   const base = { version: 1, tenants: [{ name: 'acme' }, { name: 'borealis' }], requests: [{ id: 'a1', at: 0, tenant: 'acme', promptTokens: 10 }] };
 

@@ -10,6 +10,14 @@ import type { Trace } from './trace.ts';
 
 const positiveInt = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
 const positive = v.pipe(v.number(), v.finite(), v.gtValue(0));
+const nonNegative = v.pipe(v.number(), v.finite(), v.minValue(0, 'must be 0 or more (milliseconds)'));
+/** 0 turns chunked prefill off; otherwise tokens per chunk. */
+const chunkTokens = v.pipe(
+  v.number('must be a number of tokens per chunk (0: no chunked prefill)'),
+  v.integer('must be a whole number of tokens per chunk (0: no chunked prefill)'),
+  v.minValue(0, 'must be 0 (no chunked prefill) or a positive number of tokens per chunk'),
+  v.maxValue(16_777_216, 'must be at most 16,777,216 tokens per chunk'),
+);
 
 export const ConfigFileSchema = v.strictObject({
   base: v.optional(v.picklist(['incident', 'fixed'])),
@@ -22,6 +30,8 @@ export const ConfigFileSchema = v.strictObject({
   decodeCapacityTokens: v.optional(positiveInt(16_777_216)),
   rejectPath: v.optional(v.picklist(['buggy', 'fixed'])),
   thresholdRule: v.optional(v.picklist(['report', 'sglang'])),
+  tokenizerRule: v.optional(v.picklist(['report', 'sglang'], 'must be "report" (the advertised context admits it) or "sglang" (upstream\u2019s tokenizer manager)')),
+  prefillChunkTokens: v.optional(chunkTokens),
   outputTokens: v.optional(positiveInt(4096)),
   // One optional boolean per mitigation of the registry.
   mitigations: v.optional(v.strictObject(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, v.optional(v.boolean())])) as Record<MitigationKey, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>)),
@@ -31,6 +41,8 @@ export const ConfigFileSchema = v.strictObject({
       transferTokensPerSecond: v.optional(positive),
       decodeMsPerToken: v.optional(positive),
       handshakeMs: v.optional(positive),
+      decodePollMs: v.optional(nonNegative),
+      abortNoticeMs: v.optional(nonNegative),
     }),
   ),
   model: v.optional(
@@ -74,6 +86,8 @@ export const TraceSchema = v.strictObject({
         text: v.optional(v.pipe(v.string(), v.nonEmpty())),
         offset: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
         outputTokens: v.optional(positiveInt(4096)),
+        /** When the client goes away (ms from the start of the trace); at or after `at`. */
+        cancelAt: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
       }),
     ),
     v.maxLength(2_000_000),
@@ -130,6 +144,11 @@ export function traceProblems(trace: Trace): string[] {
     }
   });
   if (unknown > 5) problems.push(`${unknown - 5} more requests name tenants that are not listed`);
+  trace.requests.forEach((r, i) => {
+    if (r.cancelAt !== undefined && r.cancelAt < r.at) {
+      problems.push(`requests.${i}.cancelAt: request ${JSON.stringify(r.id ?? `r${i}`)} is cancelled at ${r.cancelAt} ms, before it arrives at ${r.at} ms`);
+    }
+  });
   for (const { field, text } of traceTexts(trace)) {
     if (splitWords(text).length === 0) problems.push(`${field}: has no words`);
   }

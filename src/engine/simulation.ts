@@ -8,7 +8,7 @@
  * decode checks), never what the model reads.
  */
 import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
-import { DeploymentRefused, configProblems, pagesFor, poolTokens, prefillInputLimit, type EngineConfig } from './config.ts';
+import { DeploymentRefused, configProblems, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
@@ -17,7 +17,8 @@ import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
 import { MAX_VOCABULARY, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './vocab.ts';
 
-export type Status = 200 | 400 | 500;
+/** 499: the client went away before an answer (a cancellation in the trace). */
+export type Status = 200 | 400 | 499 | 500;
 
 export interface ProvenanceEntry {
   node: string;
@@ -41,6 +42,8 @@ export interface ResponseRecord {
   computedTokens: number;
   status: Status;
   reason: string | null;
+  /** Which check refused a 400, or null. */
+  rejectedBy: RejectStage | null;
   text: string;
   tokens: number[];
   provenance: ProvenanceEntry[];
@@ -67,6 +70,8 @@ export interface ResponseRecord {
   zeroSlotsRead: number;
 }
 
+type RejectStage = 'tokenizer' | 'admission' | 'decode-admission';
+
 interface RequestState {
   index: number;
   spec: TraceRequest;
@@ -84,8 +89,23 @@ interface RequestState {
   decodeNode: number;
   room: number;
   handoff: number;
+  /** The pages decode holds for the request; null once it lets go of them. */
   decodePages: Int32Array | null;
+  /** The destination page ids prefill was sent (`dst_kv_indices`): where its writes land, held or not. */
+  dstPages: Int32Array | null;
   prefillPages: Int32Array | null;
+  /** Pages of the prompt already sent to decode (chunked prefill sends them chunk by chunk). */
+  pagesSent: number;
+  /** When the request's last scheduled transfer lands (transfers of one request go one after another). */
+  transferFreeAt: number;
+  /** The client went away and decode aborted the request. */
+  cancelled: boolean;
+  /** Prefill heard of the abort: it computes and sends nothing more. */
+  prefillStopped: boolean;
+  /** Prefill is done with the request (sent everything, retired it, or stopped). */
+  prefillFinished: boolean;
+  /** Decode pre-allocated pages for it (a 400 or a cancellation in the queue never did). */
+  reserved: boolean;
   pagesWritten: number;
   pagesReadStale: number;
   pagesReadZero: number;
@@ -106,7 +126,13 @@ type Scheduled =
   | { kind: 'prefill-admit'; req: number }
   | { kind: 'prefill-done'; req: number }
   | { kind: 'transfer-done'; req: number }
-  | { kind: 'decode-done'; req: number; tokens: ProvenanceEntryWithToken[] };
+  | { kind: 'decode-done'; req: number; tokens: ProvenanceEntryWithToken[] }
+  | { kind: 'prefill-chunk'; req: number; chunk: number }
+  | { kind: 'chunk-sent'; req: number; from: number; to: number }
+  | { kind: 'decode-poll'; req: number; status: 'Success' | 'Failed' }
+  | { kind: 'cancel'; req: number }
+  | { kind: 'abort-notice'; req: number }
+  | { kind: 'abort-ack'; req: number };
 
 /** What a scheduled step is about to do, as `SimulationOptions.beforeStep` sees it. */
 export type StepKind = Scheduled['kind'];
@@ -323,7 +349,14 @@ export class Simulation {
         room,
         handoff: -1,
         decodePages: null,
+        dstPages: null,
         prefillPages: null,
+        pagesSent: 0,
+        transferFreeAt: 0,
+        cancelled: false,
+        prefillStopped: false,
+        prefillFinished: false,
+        reserved: false,
         pagesWritten: 0,
         pagesReadStale: 0,
         pagesReadZero: 0,
@@ -334,6 +367,10 @@ export class Simulation {
       };
     });
     this.requests.forEach((r) => this.queue.push(r.spec.at, { kind: 'arrive', req: r.index }));
+    // Only traces with cancellations schedule them, so other runs' logs are as they were.
+    this.requests.forEach((r) => {
+      if (r.spec.cancelAt !== undefined) this.queue.push(r.spec.cancelAt, { kind: 'cancel', req: r.index });
+    });
   }
 
   /** The prompt's tokens: its own text, or a slice of its tenant's document, cycled to length. */
@@ -406,10 +443,14 @@ export class Simulation {
       case 'arrive':
         this.arrive(what.req);
         break;
-      case 'prefill-admit':
-        this.prefillWaiting[this.requests[what.req]!.prefillNode]!.push(what.req);
-        this.drainPrefill(this.requests[what.req]!.prefillNode);
+      case 'prefill-admit': {
+        const r = this.requests[what.req]!;
+        // Prefill already heard the request was aborted: it never queues it.
+        if (r.prefillStopped) break;
+        this.prefillWaiting[r.prefillNode]!.push(what.req);
+        this.drainPrefill(r.prefillNode);
         break;
+      }
       case 'prefill-done':
         this.prefillDone(what.req);
         break;
@@ -418,6 +459,24 @@ export class Simulation {
         break;
       case 'decode-done':
         this.decodeDone(what.req, what.tokens);
+        break;
+      case 'prefill-chunk':
+        this.prefillChunk(what.req, what.chunk);
+        break;
+      case 'chunk-sent':
+        this.chunkSent(what.req, what.from, what.to);
+        break;
+      case 'decode-poll':
+        this.decodeNotices(this.requests[what.req]!, what.status);
+        break;
+      case 'cancel':
+        this.cancel(what.req);
+        break;
+      case 'abort-notice':
+        this.prefillHearsAbort(what.req);
+        break;
+      case 'abort-ack':
+        this.abortAcknowledged(what.req);
         break;
     }
     if (this.queue.size === 0) this.checkAnswered();
@@ -457,10 +516,9 @@ export class Simulation {
     const c = this.config;
     this.emit({ t: this.now, type: 'arrive', req, tenant: this.tenantNames[r.tenant]!, tokens: r.prompt });
 
-    // The tokenizer checks only the advertised context length.
-    if (r.prompt > c.advertisedContextTokens) {
-      return this.reject(r, 'tokenizer', `prompt of ${this.fmt(r.prompt)} tokens exceeds the advertised context length of ${this.fmt(c.advertisedContextTokens)} tokens`);
-    }
+    // The tokenizer checks only the advertised context length (by the report's rule or upstream's).
+    const refusal = tokenizerRefusal(c, r.prompt, r.outputTokens);
+    if (refusal !== null) return this.reject(r, 'tokenizer', refusal);
     r.prefillNode = this.routeCounter % c.prefillNodes;
     r.decodeNode = this.routeCounter % c.decodeNodes;
     this.routeCounter++;
@@ -491,9 +549,9 @@ export class Simulation {
     this.drainDecode(r.decodeNode);
   }
 
-  private reject(r: RequestState, stage: 'tokenizer' | 'admission' | 'decode-admission', reason: string): void {
+  private reject(r: RequestState, stage: RejectStage, reason: string): void {
     this.emit({ t: this.now, type: 'reject', req: r.index, status: 400, stage, reason });
-    this.finish(r, 400, reason, []);
+    this.finish(r, 400, reason, [], stage);
   }
 
   /** Decode pre-allocation: FIFO, and the head blocks the queue while its pages are not free. */
@@ -514,6 +572,8 @@ export class Simulation {
       }
       queue.shift();
       r.decodePages = pages;
+      r.dstPages = pages;
+      r.reserved = true;
       r.handoff = this.handoffSerial++;
       this.emit({ t: this.now, type: 'decode-reserve', req: r.index, node, pages: toRanges(pages), pageCount: need, ...this.clearedOnAllocate() });
       // Destination page ids go to prefill over the control channel; then prefill admission.
@@ -539,13 +599,83 @@ export class Simulation {
       queue.shift();
       r.prefillPages = pages;
       this.emit({ t: this.now, type: 'prefill-alloc', req: r.index, node, pages: toRanges(pages), computeTokens: r.computeTokens, ...this.clearedOnAllocate() });
-      const ms = (r.computeTokens / this.config.timing.prefillTokensPerSecond) * 1000;
-      this.queue.push(this.now + ms, { kind: 'prefill-done', req: r.index });
+      const chunk = this.config.prefillChunkTokens;
+      if (chunk > 0 && r.computeTokens > chunk) {
+        // Chunked prefill; the one-token placeholder never gets here (it is never chunked).
+        this.queue.push(this.now + this.computeMs(chunk), { kind: 'prefill-chunk', req: r.index, chunk: 0 });
+      } else {
+        this.queue.push(this.now + this.computeMs(r.computeTokens), { kind: 'prefill-done', req: r.index });
+      }
     }
   }
 
-  private prefillDone(req: number): void {
+  private computeMs(tokens: number): number {
+    return (tokens / this.config.timing.prefillTokensPerSecond) * 1000;
+  }
+
+  private transferMs(pages: number): number {
+    return ((pages * this.config.pageSize) / this.config.timing.transferTokensPerSecond) * 1000;
+  }
+
+  /**
+   * One chunk of chunked prefill: compute prompt tokens [from, to) into the prefill pages, then send
+   * the chunk's whole pages (a non-final chunk's end is rounded down to a page boundary; the last
+   * chunk sends the partial page). Transfers of one request land in order.
+   */
+  private prefillChunk(req: number, chunk: number): void {
     const r = this.requests[req]!;
+    if (r.prefillStopped) return;
+    const c = this.config;
+    const size = c.prefillChunkTokens;
+    const chunks = Math.ceil(r.prompt / size);
+    const from = chunk * size;
+    const to = Math.min(from + size, r.prompt);
+    const pool = this.prefillPools[r.prefillNode]!;
+    const pages = r.prefillPages!;
+    // Write from the start of the page the chunk starts in: the slots before `from` get the same
+    // KV again, so the page's slots are exactly the prompt's up to `to`.
+    const firstPage = Math.floor(from / c.pageSize);
+    const at = firstPage * c.pageSize;
+    const previous = at === 0 ? TOKEN_BOS : r.source[(r.start + at - 1) % r.source.length]!;
+    pool.writePrompt(pages.subarray(firstPage), r.source, (r.start + at) % r.source.length, to - at, previous, req, r.handoff, this.now);
+    this.emit({ t: this.now, type: 'prefill-chunk', req, node: r.prefillNode, chunk: chunk + 1, chunks, from, to });
+    if (to === r.prompt) {
+      this.prefillDone(req, true);
+      return;
+    }
+    const sendTo = Math.floor(to / c.pageSize);
+    if (sendTo > r.pagesSent) this.scheduleTransfer(r, { kind: 'chunk-sent', req, from: r.pagesSent, to: sendTo }, sendTo - r.pagesSent);
+    r.pagesSent = sendTo;
+    this.queue.push(this.now + this.computeMs(Math.min(size, r.prompt - to)), { kind: 'prefill-chunk', req, chunk: chunk + 1 });
+  }
+
+  /** Schedules a transfer of `pages` pages after the request's earlier transfers. */
+  private scheduleTransfer(r: RequestState, what: Scheduled, pages: number): void {
+    const at = Math.max(this.now, r.transferFreeAt) + this.transferMs(pages);
+    r.transferFreeAt = at;
+    this.queue.push(at, what);
+  }
+
+  /** A non-final chunk's pages land in decode (wherever decode's block table now is). */
+  private chunkSent(req: number, from: number, to: number): void {
+    const r = this.requests[req]!;
+    // Prefill heard of the abort: it sends nothing more (it stopped its pending transfers too).
+    if (r.prefillStopped) return;
+    const src = r.prefillPages!.subarray(from, to);
+    const dst = r.dstPages!.subarray(from, to);
+    KvPool.copyPages(this.prefillPools[r.prefillNode]!, src, this.decodePools[r.decodeNode]!, dst, req, r.handoff, this.now);
+    r.pagesWritten += to - from;
+    this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(src), dstPages: toRanges(dst), pagesWritten: to - from, ...this.lateMark(r) });
+  }
+
+  /** The `late` mark of a KV write whose destination decode no longer holds for this request. */
+  private lateMark(r: RequestState): { late?: true } {
+    return r.decodePages === null ? { late: true } : {};
+  }
+
+  private prefillDone(req: number, chunked = false): void {
+    const r = this.requests[req]!;
+    if (r.prefillStopped) return;
     const pool = this.prefillPools[r.prefillNode]!;
     // Prefill computes the first output token from what it computed, and sends it in its metadata
     // (the event logs it). Decode re-decides it over its block table (see decodeStart, docs/MODEL.md).
@@ -557,7 +687,7 @@ export class Simulation {
       const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: tokens.length };
       first = generate(this.model, prefillContext, this.classifier(r), { query: r.lastComputed, steps: 1 })[0]!;
     } else {
-      pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
+      if (!chunked) pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
       r.lastComputed = this.lastPromptToken(r);
       const prefillContext: KvContext = { ...poolSlots(pool), blockTable: r.prefillPages!, seqLen: r.prompt };
       const opts = { query: r.lastComputed, steps: 1 };
@@ -571,30 +701,137 @@ export class Simulation {
         first = generate(this.model, prefillContext, this.classifier(r), opts)[0]!;
       }
     }
-    this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: r.computeTokens, firstToken: first.token });
-    const pagesToSend = r.prefillPages!.length;
-    const ms = ((pagesToSend * this.config.pageSize) / this.config.timing.transferTokensPerSecond) * 1000;
+    this.emit({ t: this.now, type: 'prefill-compute', req, node: r.prefillNode, tokens: r.computeTokens, firstToken: first.token, ...(chunked ? { chunked: true as const } : {}) });
+    if (r.aborted && this.config.mitigations.retireWithoutSend) return this.retire(r);
+    const pagesToSend = r.prefillPages!.length - r.pagesSent;
+    if (chunked) return this.scheduleTransfer(r, { kind: 'transfer-done', req }, pagesToSend);
+    const ms = this.transferMs(pagesToSend);
+    r.transferFreeAt = this.now + ms;
     this.queue.push(this.now + ms, { kind: 'transfer-done', req });
+  }
+
+  /**
+   * PR #36988: the aborted request's placeholder was computed; prefill retires the result without any
+   * KV send, frees its pages and reports Failed. Decode, on the Failed poll, frees what it reserved and
+   * answers 500 (the mechanics note; A14 says what we chose where it is silent).
+   */
+  private retire(r: RequestState): void {
+    const src = this.prefillPools[r.prefillNode]!;
+    this.emit({ t: this.now, type: 'prefill-retire', req: r.index, node: r.prefillNode });
+    const clear = this.rules.zeroOnFree;
+    const pages = r.prefillPages!;
+    src.free(pages, clear);
+    this.emit({ t: this.now, type: 'prefill-free', req: r.index, node: r.prefillNode, pages: toRanges(pages), cleared: clear });
+    r.prefillPages = null;
+    r.prefillFinished = true;
+    this.drainPrefill(r.prefillNode);
+    this.emit({ t: this.now, type: 'transfer-done', req: r.index, room: r.room, status: 'Failed' });
+    this.afterDone(r, 'Failed');
+  }
+
+  /** Decode notices the done message at once, or at its next poll. */
+  private afterDone(r: RequestState, status: 'Success' | 'Failed'): void {
+    const poll = this.config.timing.decodePollMs ?? 0;
+    if (poll > 0) this.queue.push(this.now + poll, { kind: 'decode-poll', req: r.index, status });
+    else this.decodeNotices(r, status);
+  }
+
+  /** What decode does with a done message: start decoding, fail, or let an aborted request's pages go. */
+  private decodeNotices(r: RequestState, status: 'Success' | 'Failed'): void {
+    if (r.cancelled) {
+      // Aborted: nobody waits for the answer. Fenced, decode held the pages until now.
+      if (r.decodePages) this.releaseDecode(r);
+      return;
+    }
+    if (status === 'Failed') {
+      this.releaseDecode(r);
+      return this.finish(r, 500, 'prefill reported Failed: the request was retired without a KV send', []);
+    }
+    this.decodeStart(r);
   }
 
   private transferDone(req: number): void {
     const r = this.requests[req]!;
+    if (r.prefillStopped) return;
     const src = this.prefillPools[r.prefillNode]!;
     const dst = this.decodePools[r.decodeNode]!;
-    const srcPages = r.prefillPages!;
-    const dstPages = r.decodePages!;
-    // Whole pages, one-sided, into the destinations decode named. Prefill sends what it computed.
+    const allPages = r.prefillPages!;
+    // Whole pages, one-sided, into the destinations decode named (held or not). Prefill sends what it
+    // computed and has not sent yet.
+    const srcPages = allPages.subarray(r.pagesSent);
+    const dstPages = r.dstPages!.subarray(r.pagesSent, allPages.length);
     KvPool.copyPages(src, srcPages, dst, dstPages, req, r.handoff, this.now);
-    r.pagesWritten = srcPages.length;
-    this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages.subarray(0, srcPages.length)), pagesWritten: srcPages.length });
+    r.pagesWritten += srcPages.length;
+    r.pagesSent = allPages.length;
+    this.emit({ t: this.now, type: 'kv-transfer', req, from: r.prefillNode, to: r.decodeNode, srcPages: toRanges(srcPages), dstPages: toRanges(dstPages), pagesWritten: srcPages.length, ...this.lateMark(r) });
     const clear = this.rules.zeroOnFree;
-    src.free(srcPages, clear);
-    this.emit({ t: this.now, type: 'prefill-free', req, node: r.prefillNode, pages: toRanges(srcPages), cleared: clear });
+    src.free(allPages, clear);
+    this.emit({ t: this.now, type: 'prefill-free', req, node: r.prefillNode, pages: toRanges(allPages), cleared: clear });
     r.prefillPages = null;
+    r.prefillFinished = true;
     this.drainPrefill(r.prefillNode);
     // "Done" carries only (room, status). Every page of the computed input was sent, so: Success.
     this.emit({ t: this.now, type: 'transfer-done', req, room: r.room, status: 'Success' });
-    this.decodeStart(r);
+    this.afterDone(r, 'Success');
+  }
+
+  /**
+   * The client went away. Decode aborts the request and answers 499 wherever it is; pages it holds
+   * are freed at once, or (fence) kept until prefill confirms it writes no more. Prefill hears of it
+   * `abortNoticeMs` later.
+   */
+  private cancel(req: number): void {
+    const r = this.requests[req]!;
+    if (r.finished) return;
+    const fenced = this.config.mitigations.fenceLateWrites === true;
+    const queued = this.decodeWaiting[r.decodeNode]!.indexOf(req);
+    r.cancelled = true;
+    if (queued >= 0) {
+      this.emit({ t: this.now, type: 'client-cancel', req, node: r.decodeNode, stage: 'queued', fenced });
+      this.decodeWaiting[r.decodeNode]!.splice(queued, 1);
+      this.finish(r, 499, 'the client went away', []);
+      this.drainDecode(r.decodeNode);
+      return;
+    }
+    const decoding = r.prefillFinished;
+    this.emit({ t: this.now, type: 'client-cancel', req, node: r.decodeNode, stage: decoding ? 'decoding' : 'in-flight', fenced });
+    this.finish(r, 499, 'the client went away', []);
+    // Once prefill has sent everything, no write can come late: decode lets the pages go at once.
+    if (decoding || !fenced) this.releaseDecode(r);
+    if (!decoding) this.queue.push(this.now + (this.config.timing.abortNoticeMs ?? 0), { kind: 'abort-notice', req });
+  }
+
+  /** Prefill hears of a decode-side abort: it drops the request, or stops computing and sending. */
+  private prefillHearsAbort(req: number): void {
+    const r = this.requests[req]!;
+    const node = r.prefillNode;
+    const waiting = this.prefillWaiting[node]!.indexOf(req);
+    if (r.prefillFinished) {
+      this.emit({ t: this.now, type: 'prefill-sees-abort', req, node, what: 'finished' });
+      return;
+    }
+    r.prefillStopped = true;
+    r.prefillFinished = true;
+    if (waiting >= 0) this.prefillWaiting[node]!.splice(waiting, 1);
+    if (r.prefillPages) {
+      this.emit({ t: this.now, type: 'prefill-sees-abort', req, node, what: 'stopped' });
+      const clear = this.rules.zeroOnFree;
+      const pages = r.prefillPages;
+      // It stops computing and cancels the transfers it has not completed.
+      this.prefillPools[node]!.free(pages, clear);
+      this.emit({ t: this.now, type: 'prefill-free', req, node, pages: toRanges(pages), cleared: clear });
+      r.prefillPages = null;
+    } else {
+      this.emit({ t: this.now, type: 'prefill-sees-abort', req, node, what: 'dropped' });
+    }
+    this.drainPrefill(node);
+    // Fenced: prefill confirms it writes no more; decode lets the pages go when the confirmation arrives.
+    if (r.decodePages) this.queue.push(this.now + (this.config.timing.abortNoticeMs ?? 0), { kind: 'abort-ack', req });
+  }
+
+  private abortAcknowledged(req: number): void {
+    const r = this.requests[req]!;
+    if (r.decodePages) this.releaseDecode(r);
   }
 
   private decodeStart(r: RequestState): void {
@@ -671,6 +908,8 @@ export class Simulation {
 
   private decodeDone(req: number, tokens: ProvenanceEntryWithToken[]): void {
     const r = this.requests[req]!;
+    // The client went away while decode ran: it was answered 499 and its pages freed then.
+    if (r.cancelled) return;
     this.releaseDecode(r);
     // The pending 400 of an aborted request was overwritten by a normal finish (F17): 200.
     this.finish(r, 200, null, tokens);
@@ -694,7 +933,7 @@ export class Simulation {
     return { requestTenant: this.requestTenant, tenant: r.tenant };
   }
 
-  private finish(r: RequestState, status: Status, reason: string | null, tokens: ProvenanceEntryWithToken[]): void {
+  private finish(r: RequestState, status: Status, reason: string | null, tokens: ProvenanceEntryWithToken[], rejectedBy: RejectStage | null = null): void {
     if (r.finished) throw new Error(`request ${r.id} answered twice`);
     r.finished = true;
     this.answered++;
@@ -730,6 +969,7 @@ export class Simulation {
       computedTokens: r.computeTokens,
       status,
       reason,
+      rejectedBy,
       text,
       tokens: ids,
       provenance,
@@ -737,7 +977,7 @@ export class Simulation {
       correct,
       leakedFrom,
       canaryHits,
-      pagesReserved: status === 400 ? 0 : pagesFor(r.prompt, this.config.pageSize),
+      pagesReserved: r.reserved ? pagesFor(r.prompt, this.config.pageSize) : 0,
       pagesWritten: r.pagesWritten,
       pagesReadStale: r.pagesReadStale,
       pagesReadZero: r.pagesReadZero,

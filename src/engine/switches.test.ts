@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { INCIDENT_CONFIG, withOverrides } from './config.ts';
-import { MATRIX_ROWS } from './matrix.ts';
+import { MATRIX_ROWS, describeOutcome, runMatrixRow, verdictOf } from './matrix.ts';
 import { CHECKED_CONFIGS } from './protocol/configs.ts';
+import { explore } from './protocol/explore.ts';
 import { parseConfigFile } from './schema.ts';
-import { INCIDENT_SWITCHES, MITIGATIONS, SWITCHES, overridesOf, switchesOf, withFix, type Switch } from './switches.ts';
+import { INCIDENT_SWITCHES, MITIGATIONS, SWITCHES, designOf, fixSetting, overridesOf, switchesOf, withFix, type Switch } from './switches.ts';
 
 const ALL = SWITCHES as readonly Switch[];
 
@@ -33,10 +34,31 @@ describe('the registry of switches', () => {
 
   it('gives every switch its row in the outcome matrix', () => {
     for (const s of ALL) {
-      const row = MATRIX_ROWS.find((r) => (s.kind === 'mitigation' ? r.switches[s.key] && r.label.startsWith('both + ') : r.label === `${s.label.en.toLowerCase()} only`));
+      // A defect's expectation is its "only" row; a mitigation's or mechanism's, the row that isolates it.
+      const row = MATRIX_ROWS.find((r) => (s.kind === 'defect' ? r.label === `${s.label.en.toLowerCase()} only` : r.isolates === s.key));
       expect(row, s.key).toBeDefined();
       expect(row!.expect, s.key).toBe(s.expect);
+      expect(row!.design, s.key).toBe(designOf(s.key));
     }
+  });
+
+  it('has, for every switch, a matrix row measuring the design its protocol counterpart checks, and they agree', () => {
+    for (const s of ALL) {
+      // The counterpart checks the switch's fix applied to its design: the row that isolates it.
+      const row = MATRIX_ROWS.find((r) => r.isolates === s.key);
+      expect(row, s.key).toBeDefined();
+      expect(row!.switches[s.key], s.key).toBe(fixSetting(s.key));
+      const measured = runMatrixRow(row!);
+      expect(measured.matches, `${s.key}: ${describeOutcome(measured)}`).toBe(true);
+      const verdict = explore(CHECKED_CONFIGS.find((x) => x.config.id === s.protocol.id)!.config);
+      const holds = (p: 'confidentiality' | 'integrity') => verdict.verdicts[p].holds;
+      expect({ confidentiality: holds('confidentiality'), integrity: holds('integrity') }, s.key).toEqual(verdictOf(measured.expect));
+    }
+    // The abort race without its fence, against the unfenced protocol configuration.
+    const race = runMatrixRow(MATRIX_ROWS.find((r) => r.label === 'abort race, late writes not fenced')!);
+    expect(race.matches, describeOutcome(race)).toBe(true);
+    const unfenced = explore(CHECKED_CONFIGS.find((x) => x.config.id === 'abort-race')!.config);
+    expect(unfenced.verdicts.confidentiality.holds).toBe(verdictOf(race.expect).confidentiality);
   });
 
   it('gives every switch its counterpart in the protocol check', () => {

@@ -5,10 +5,12 @@
  * switches on the page, the CLI's config schema, the matrix, the protocol configurations and the
  * UI catalogue all derive from this list; a test fails when an entry lacks any of them.
  *
- * Defects are on as the incident ran; mitigations are off. "The fix" of a switch is its other
- * setting: a defect removed, a mitigation switched on.
+ * Defects are on as the incident ran; mitigations are off; mechanisms (upstream behaviour that is
+ * neither a defect nor a fix: chunked prefill, the tokenizer's rule) are as the engine always ran
+ * them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
+ * mechanism in its upstream setting.
  */
-import { FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type RejectPath } from './config.ts';
+import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type RejectPath, type TokenizerRule } from './config.ts';
 import type { Expectation } from './matrix.ts';
 import type { PropertyId } from './protocol/explore.ts';
 import type { ProtocolConfig } from './protocol/model.ts';
@@ -27,7 +29,7 @@ export interface ProtocolCounterpart {
   id: string;
   title: string;
   /** Changes to the incident's protocol configuration. */
-  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages'>> & { mitigations?: Record<string, boolean> };
+  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests'>> & { mitigations?: Record<string, boolean> };
   expectHolds: Record<PropertyId, boolean>;
   note: string;
 }
@@ -39,6 +41,8 @@ export interface ProtocolCounterpart {
 interface SwitchOverrides {
   prefillCapacityTokens?: number;
   rejectPath?: RejectPath;
+  tokenizerRule?: TokenizerRule;
+  prefillChunkTokens?: number;
   mitigations?: Record<string, boolean>;
 }
 
@@ -46,12 +50,22 @@ interface SwitchedConfig {
   prefillCapacityTokens: number;
   advertisedContextTokens: number;
   rejectPath: RejectPath;
+  tokenizerRule: TokenizerRule;
+  prefillChunkTokens: number;
   mitigations: Record<string, boolean | undefined>;
 }
 
+/**
+ * The design a switch's matrix row and protocol counterpart are measured on. `incident`: the
+ * incident's deployment and the matrix trace. `abort-race`: the fixed reject path, with clients
+ * that cancel while a transfer is in flight (the race of PR #35049): what the switch is about does
+ * not happen in the incident's traffic.
+ */
+export type SwitchDesign = 'incident' | 'abort-race';
+
 interface SwitchSpec<K extends string> {
   key: K;
-  kind: 'defect' | 'mitigation';
+  kind: 'defect' | 'mitigation' | 'mechanism';
   /** Listed in `d=` (defects on) or `m=` (mitigations on). */
   code: string;
   /** In `cmp=`: the run compared with this switch's fix. */
@@ -72,6 +86,8 @@ interface SwitchSpec<K extends string> {
   protocol: ProtocolCounterpart;
   /** A rule of the pools this mitigation switches on (they zero pages when freed, or when handed out). */
   zeroOn?: 'free' | 'allocate';
+  /** Default `incident`. */
+  design?: SwitchDesign;
 }
 
 const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
@@ -195,15 +211,115 @@ const mitigations = [
       note: 'Decode\u2019s reserved pages are zeroed before anything is written: nothing foreign is read, but the request is still answered 200 over zeros.',
     },
   },
+  {
+    key: 'retireWithoutSend',
+    kind: 'mitigation',
+    code: 'retire',
+    fixCode: 'retire',
+    evidence: { background: 'B2' },
+    label: { en: 'Retire aborted results without KV send', fr: 'Retirer les résultats abandonnés sans envoi de KV' },
+    hint: {
+      en: 'prefill computes the placeholder, then retires it without sending a page and reports Failed; decode frees its pages and answers 500 (A14)',
+      fr: 'la préparation calcule le jeton provisoire, puis le retire sans envoyer de page et signale un échec ; la génération libère ses pages et répond 500 (A14)',
+    },
+    fix: { en: 'retire aborted results without KV send', fr: 'retrait des résultats abandonnés sans envoi de KV' },
+    overrides: (on) => ({ mitigations: { retireWithoutSend: on } }),
+    isOn: (c) => c.mitigations.retireWithoutSend === true,
+    expect: 'failed-closed',
+    protocol: {
+      id: 'retire',
+      title: 'Buggy path + gap + aborted results retired without KV send',
+      overrides: { mitigations: { retireWithoutSend: true } },
+      expectHolds: SAFE,
+      note: 'Prefill still marks the request aborted and computes the placeholder, but retires the result without sending a page and reports Failed; decode answers 500 (PR #36988, A14).',
+    },
+  },
+  {
+    key: 'fenceLateWrites',
+    kind: 'mitigation',
+    code: 'fence',
+    fixCode: 'fence',
+    evidence: { background: 'B11' },
+    label: { en: 'Fence late writes', fr: 'Barrière contre les écritures tardives' },
+    hint: {
+      en: 'when a client cancels mid-transfer, decode keeps its pages until prefill confirms it writes no more; matters only when clients cancel (the abort-race rows)',
+      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course à l\u2019abandon)',
+    },
+    fix: { en: 'fence late writes', fr: 'barrière contre les écritures tardives' },
+    overrides: (on) => ({ mitigations: { fenceLateWrites: on } }),
+    isOn: (c) => c.mitigations.fenceLateWrites === true,
+    design: 'abort-race',
+    expect: 'served-correctly',
+    protocol: {
+      id: 'abort-fenced',
+      title: 'Fixed path + gap + decode abort, late writes fenced',
+      overrides: { rejectPath: 'fixed', decodeAbort: true, mitigations: { fenceLateWrites: true } },
+      expectHolds: SAFE,
+      note: 'Decode keeps an aborted request\u2019s pages until prefill confirms it will write no more.',
+    },
+  },
+] as const satisfies readonly SwitchSpec<string>[];
+
+const mechanisms = [
+  {
+    key: 'chunkedPrefill',
+    kind: 'mechanism',
+    code: 'chunked',
+    fixCode: 'chunked',
+    evidence: { model: true },
+    label: { en: 'Chunked prefill', fr: 'Préparation par morceaux' },
+    hint: {
+      en: 'prefill computes the prompt in chunks (8,192 tokens; the config sets the size) and sends each chunk\u2019s whole pages at once; the placeholder is never chunked',
+      fr: 'la préparation calcule la demande par morceaux (8 192 jetons ; la configuration en fixe la taille) et envoie aussitôt les pages complètes de chacun ; le jeton provisoire n\u2019est jamais découpé',
+    },
+    fix: { en: 'chunked prefill', fr: 'préparation par morceaux' },
+    overrides: (on) => ({ prefillChunkTokens: on ? DEFAULT_PREFILL_CHUNK_TOKENS : 0 }),
+    isOn: (c) => c.prefillChunkTokens > 0,
+    // Chunking changes when pages are written, not what: the placeholder still sends one page.
+    expect: 'leaked-200',
+    protocol: {
+      id: 'chunked',
+      title: 'Buggy path + gap, prefill sends page by page (chunked)',
+      overrides: { chunkPages: 1 },
+      expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
+      note: 'One page per chunk, each sent as it is computed (the model always did this; `unchunked` sends a whole prompt at once): the placeholder still sends one page and decode reads the rest.',
+    },
+  },
+  {
+    key: 'sglangTokenizerRule',
+    kind: 'mechanism',
+    code: 'tokenizer',
+    fixCode: 'tokenizer',
+    evidence: { model: true },
+    label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le découpage en jetons' },
+    hint: {
+      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context, as the report tells it',
+      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé, comme le rapport le raconte',
+    },
+    fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le découpage en jetons' },
+    overrides: (on) => ({ tokenizerRule: on ? 'sglang' : 'report' }),
+    isOn: (c) => c.tokenizerRule === 'sglang',
+    // A prompt of exactly the advertised context is now refused; shorter over-long ones still leak.
+    expect: 'leaked-200-unless-tokenizer-400',
+    protocol: {
+      id: 'tokenizer-sglang',
+      title: 'Buggy path + gap + upstream tokenizer rule',
+      overrides: { tokenizerRule: 'sglang', advertisedPages: 4 },
+      expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
+      note: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).',
+    },
+  },
 ] as const satisfies readonly SwitchSpec<string>[];
 
 export const DEFECTS = defects;
 export const MITIGATIONS = mitigations;
-export const SWITCHES = [...defects, ...mitigations] as const;
+export const MECHANISMS = mechanisms;
+export const SWITCHES = [...defects, ...mitigations, ...mechanisms] as const;
 
 export type DefectKey = (typeof defects)[number]['key'];
 export type MitigationKey = (typeof mitigations)[number]['key'];
-export type SwitchKey = DefectKey | MitigationKey;
+export type MechanismKey = (typeof mechanisms)[number]['key'];
+export type SwitchKey = DefectKey | MitigationKey | MechanismKey;
 export type Switch = SwitchSpec<SwitchKey>;
 
 /** Mitigations switched on in a deployment; an absent key is off. */
@@ -222,9 +338,14 @@ export function switchSpec(key: SwitchKey): Switch {
   return SWITCHES.find((s) => s.key === key)! as Switch;
 }
 
-/** The setting of a switch that fixes it: a defect off, a mitigation on. */
+/** The setting of a switch that fixes it: a defect off, a mitigation on, a mechanism upstream's. */
 export function fixSetting(key: SwitchKey): boolean {
-  return switchSpec(key).kind === 'mitigation';
+  return switchSpec(key).kind !== 'defect';
+}
+
+/** The design a switch is measured on (its matrix row and protocol counterpart). */
+export function designOf(key: SwitchKey): SwitchDesign {
+  return (switchSpec(key) as { design?: SwitchDesign }).design ?? 'incident';
 }
 
 /** The engine overrides the switches stand for, relative to the incident deployment. */

@@ -28,6 +28,11 @@ export interface TraceRequest {
   /** Where in the tenant's document the prompt starts; default: drawn from the seed. */
   offset?: number;
   outputTokens?: number;
+  /**
+   * When the client goes away, in ms from the start of the trace (at or after `at`): decode aborts
+   * the request there, wherever it is, and answers 499. Default: never.
+   */
+  cancelAt?: number;
 }
 
 export interface Trace {

@@ -6,7 +6,7 @@
  * is read as version 1.
  */
 import * as v from 'valibot';
-import { MITIGATIONS, DEFECTS, SWITCHES, type Switch } from '../../engine/switches.ts';
+import { MECHANISMS, MITIGATIONS, DEFECTS, SWITCHES, type Switch } from '../../engine/switches.ts';
 import { SCENARIO_NAMES } from '../../engine/runs/index.ts';
 import { TENANT_NAMES } from '../../engine/vocab.ts';
 import { GPU_FAULTS } from '../../gpu/reports.ts';
@@ -18,6 +18,7 @@ const ALL = SWITCHES as readonly Switch[];
 const byCode = (list: readonly Switch[]) => new Map(list.map((s) => [s.code, s.key]));
 const DEFECT_CODES = byCode(DEFECTS as readonly Switch[]);
 const MITIGATION_CODES = byCode(MITIGATIONS as readonly Switch[]);
+const MECHANISM_CODES = byCode(MECHANISMS as readonly Switch[]);
 const FIX_CODES = new Map(ALL.map((s) => [s.fixCode, s.key]));
 
 const viewSchema = v.picklist(['cluster', 'transfer', 'response'] satisfies ViewName[]);
@@ -72,6 +73,11 @@ export function parseUrl(search: string): ParsedUrl {
     for (const [code, key] of MITIGATION_CODES) switches[key] = codes.includes(code);
     switched = true;
   });
+  // `u` lists the upstream mechanisms on (chunked prefill, the tokenizer's upstream rule).
+  take('u', codeListSchema([...MECHANISM_CODES.keys()]), (codes) => {
+    for (const [code, key] of MECHANISM_CODES) switches[key] = codes.includes(code);
+    switched = true;
+  });
   if (switched) state.switches = switches;
   take('cmp', v.picklist([...FIX_CODES.keys()]), (c) => (state.compare = FIX_CODES.get(c) ?? null));
   take('backend', v.picklist(['webgpu', 'js']), (b) => (state.backend = b));
@@ -83,7 +89,7 @@ export function parseUrl(search: string): ParsedUrl {
   if (params.has('bench')) state.bench = true;
   // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
   take('screen', v.picklist(['', '1', 'render']), (m) => (state.screen = m === 'render' ? 'render' : 'live'));
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
+  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -98,6 +104,9 @@ export function serializeUrl(s: UrlState): string {
   params.set('view', s.view);
   params.set('d', [...DEFECT_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code).join(','));
   params.set('m', [...MITIGATION_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code).join(','));
+  // Only when one is on, so links written before the mechanisms existed read the same.
+  const mechanisms = [...MECHANISM_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code);
+  if (mechanisms.length > 0) params.set('u', mechanisms.join(','));
   if (s.compare) params.set('cmp', ALL.find((x) => x.key === s.compare)!.fixCode);
   if (s.lang !== 'en') params.set('lang', s.lang);
   if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));

@@ -119,6 +119,22 @@ export const ASSUMPTIONS: readonly Assumption[] = [
     reasonFr: 'Absent du rapport. La génération réserve les pages de tout le lot avant que la préparation l\u2019ait traité : un lot écrit la plupart des pages des deux nœuds de génération, qui contiennent donc des restes de requêtes (et non des zéros) à l\u2019arrivée de chaque longue demande, pour une faible part du coût.',
     fills: ['N1'],
   },
+  {
+    id: 'A14',
+    en: 'Retiring aborted results without KV send (the switch of the upstream fix of that name): prefill still computes the one-token placeholder, then frees its pages at once, sends no page and reports Failed; decode, at that Failed poll, frees every page it reserved and answers 500.',
+    fr: 'Retrait des résultats abandonnés sans envoi de KV (l\u2019interrupteur du correctif de SGLang de ce nom) : la préparation calcule encore le jeton provisoire, puis libère aussitôt ses pages, n\u2019envoie aucune page et annonce Failed ; la génération, à cette réponse Failed, libère toutes les pages qu\u2019elle avait réservées et répond 500.',
+    reasonEn: 'SGLang\u2019s source, as the mechanics note reads it, says a Failed poll on decode aborts with 500 and releases the pages; the fix\u2019s title says results are retired, so the placeholder is computed first. Two things are our choices, as the note does not say them: that prefill frees its pages at once, and that the client gets decode\u2019s 500, not the 400 the request was marked with.',
+    reasonFr: 'Le code de SGLang, tel que la note sur les mécanismes le lit, dit qu\u2019une réponse Failed interrompt la requête côté génération avec un 500 et libère les pages ; le titre du correctif parle de résultats retirés, le jeton provisoire est donc calculé d\u2019abord. Deux points sont nos choix, la note n\u2019en disant rien : la préparation libère ses pages aussitôt, et le client reçoit le 500 de la génération, non le 400 dont la requête était marquée.',
+    fills: [],
+  },
+  {
+    id: 'A15',
+    en: 'The abort race (a page-reuse race SGLang fixed upstream): clients of the race\u2019s trace cancel just before their transfer; decode notices a done message at its next step (25 ms) and a decode-side abort reaches prefill 50 ms later. The incident\u2019s runs notice at once and never cancel.',
+    fr: 'La course à l\u2019abandon (une course à la réutilisation des pages corrigée dans SGLang) : les clients de sa trace abandonnent juste avant leur transfert ; la génération remarque un message de fin à son pas suivant (25 ms) et un abandon côté génération parvient à la préparation 50 ms plus tard. Les exécutions de l\u2019incident le remarquent aussitôt et n\u2019abandonnent jamais.',
+    reasonEn: 'Not in the report nor in the note, which names the race without timings. Any delay between decode freeing the pages and prefill hearing of it opens the race; these figures make it happen in a short trace, and the fence closes it whatever they are.',
+    reasonFr: 'Ni dans le rapport ni dans la note, qui nomme la course sans en donner les délais. Tout délai entre la libération des pages par la génération et le moment où la préparation l\u2019apprend ouvre la course ; ces valeurs la font survenir dans une courte trace, et la barrière la ferme quelles qu\u2019elles soient.',
+    fills: [],
+  },
 ];
 
 export function assumption(id: Assumption['id']): Assumption {

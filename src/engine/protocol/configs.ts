@@ -4,7 +4,7 @@
  * context is 3, decode holds 3 (larger than prefill, as in the incident).
  */
 import { NO_MITIGATIONS, type Mitigations } from '../config.ts';
-import { SWITCHES, type Switch } from '../switches.ts';
+import { SWITCHES, designOf, type Switch } from '../switches.ts';
 import type { ProtocolConfig, RequestSpec } from './model.ts';
 import type { PropertyId } from './explore.ts';
 
@@ -40,7 +40,7 @@ function config(id: string, title: string, over: Partial<Omit<ProtocolConfig, 'm
     rejectPath: 'buggy',
     ...GAP,
     requests: REQUESTS,
-    decodeAbort: 'off',
+    decodeAbort: false,
     mutation: 'none',
     ...over,
     mitigations: { ...NO_MITIGATIONS, ...over.mitigations },
@@ -69,29 +69,25 @@ export const CHECKED_CONFIGS: CheckedConfig[] = [
     note: 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.',
   },
   ...(SWITCHES as readonly Switch[]).map((s) => ({
-    config: config(s.protocol.id, s.protocol.title, s.protocol.overrides),
+    // The abort-race design has its own requests: see RACE_REQUESTS.
+    config: config(s.protocol.id, s.protocol.title, designOf(s.key) === 'abort-race' ? { requests: RACE_REQUESTS, ...s.protocol.overrides } : s.protocol.overrides),
     expectHolds: s.protocol.expectHolds,
     note: s.protocol.note,
   })),
   {
-    config: config('retire', 'Aborted results retired without KV send, capacity gap', { rejectPath: 'retire' }),
-    expectHolds: SAFE,
-    note: 'Prefill still marks the request aborted but reports Failed instead of sending a page (PR #36988).',
+    config: config('unchunked', 'Buggy reject path, capacity gap, each prompt computed and sent in one step', { chunkPages: 'whole' }),
+    expectHolds: LEAKS,
+    note: 'The engine\'s default without chunked prefill: prefill sends a prompt\'s pages at once when it has computed them all.',
   },
   {
-    config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: 'unfenced', requests: RACE_REQUESTS }),
+    config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: true, requests: RACE_REQUESTS }),
     expectHolds: LEAKS,
     note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the race of PR #35049).',
   },
   {
-    config: config('abort-fenced', 'Fixed path + gap + decode abort, late writes fenced', { rejectPath: 'fixed', decodeAbort: 'fenced', requests: RACE_REQUESTS }),
-    expectHolds: SAFE,
-    note: 'Decode keeps an aborted request\'s pages until prefill confirms it will write no more.',
-  },
-  {
     config: config('abort-race-per-read', 'Fixed path + gap + unfenced decode abort + per-read check', {
       rejectPath: 'fixed',
-      decodeAbort: 'unfenced',
+      decodeAbort: true,
       requests: RACE_REQUESTS,
       mitigations: { perReadIntegrityCheck: true },
     }),

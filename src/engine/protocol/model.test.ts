@@ -13,7 +13,7 @@ const base: ProtocolConfig = {
   decodePages: 3,
   requests: REQUESTS,
   mitigations: NO_MITIGATIONS,
-  decodeAbort: 'off',
+  decodeAbort: false,
   mutation: 'none',
 };
 

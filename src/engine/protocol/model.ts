@@ -13,7 +13,7 @@
  * (what is rejected, computed, copied, checked, freed); the properties in explore.ts look at what
  * decode actually read.
  */
-import type { Mitigations, RejectPath } from '../config.ts';
+import type { Mitigations, RejectPath, TokenizerRule } from '../config.ts';
 import { poolRules } from '../switches.ts';
 
 /** "No request": a free page, or zero-filled / cleared slots. */
@@ -22,18 +22,10 @@ export const NONE = -1;
 /**
  * `buggy`: over-limit prompts are marked aborted, their input replaced by one placeholder token, and
  * still handed off (the incident). `fixed`: retired at admission on both sides, before any
- * reservation (PR #38935). `retire`: marked aborted as in `buggy`, but prefill retires the result
- * without any KV send and reports Failed (PR #36988).
+ * reservation (PR #38935). With the `retireWithoutSend` mitigation the buggy path's prefill computes
+ * the placeholder, then retires the result without any KV send and reports Failed (PR #36988).
  */
-export type ProtocolRejectPath = RejectPath | 'retire';
-
-/**
- * Client cancellation while a transfer is in flight (SGLang PR #35049's race).
- * `unfenced`: decode frees the pages at once and tells prefill asynchronously, so writes prefill
- * posts before it hears land in pages that may already be someone else's. `fenced`: decode keeps the
- * pages until prefill confirms it will write no more (or its done message arrives).
- */
-export type DecodeAbortMode = 'off' | 'unfenced' | 'fenced';
+export type ProtocolRejectPath = RejectPath;
 
 /** Deliberate bugs, for checking that the explorer catches them. */
 export type Mutation = 'none' | 'decode-frees-early' | 'success-without-send' | 'double-allocation';
@@ -50,14 +42,31 @@ export interface ProtocolConfig {
   id: string;
   title: string;
   rejectPath: ProtocolRejectPath;
-  /** Longest prompt the tokenizer lets through (the advertised context). */
+  /** The advertised context; the tokenizer's rule decides what it lets through. */
   advertisedPages: number;
+  /**
+   * `report`: the tokenizer refuses prompts longer than the context; `sglang`: at or over it (output
+   * tokens, under a page here, are abstracted away). Default `report`.
+   */
+  tokenizerRule?: TokenizerRule;
+  /**
+   * Pages prefill computes and RDMA-writes per transition: 1 (the default) is chunked prefill with
+   * one-page chunks, the finest interleaving; `whole` computes the prompt and sends every page in
+   * one step, as the engine does without chunked prefill. The placeholder is one chunk either way.
+   */
+  chunkPages?: number | 'whole';
   /** Prefill pool; also its input limit (the report's rule, in pages). */
   prefillPages: number;
   decodePages: number;
   requests: RequestSpec[];
   mitigations: Mitigations;
-  decodeAbort: DecodeAbortMode;
+  /**
+   * Clients may cancel while a transfer is in flight (SGLang PR #35049's race). Without the
+   * `fenceLateWrites` mitigation decode frees the pages at once and tells prefill asynchronously,
+   * so writes prefill posts before it hears land in pages that may already be someone else's; with
+   * it, decode keeps the pages until prefill confirms it will write no more (or its done arrives).
+   */
+  decodeAbort: boolean;
   mutation: Mutation;
 }
 
@@ -306,14 +315,16 @@ export function successors(c: ProtocolConfig, s: ProtocolState): Transition[] {
     if (t) out.push(t);
   }
   s.reqs.forEach((req, r) => {
-    if (req.prefill === 'computing') {
+    if (req.prefill === 'computing' && req.aborted && c.mitigations.retireWithoutSend) {
+      out.push(prefillRetire(c, s, r));
+    } else if (req.prefill === 'computing') {
       if (req.sent < req.src.length) out.push(prefillChunk(c, s, r));
       const allSent = req.sent === req.src.length;
       // Mutation: prefill reports Success with chunks still unsent.
       if (allSent || c.mutation === 'success-without-send') out.push(prefillDone(c, s, r));
     }
     if (req.done !== 'none') out.push(decodeDone(c, s, r));
-    if (c.decodeAbort !== 'off' && req.decode === 'reserved' && (req.prefill === 'waiting' || req.prefill === 'computing')) {
+    if (c.decodeAbort && req.decode === 'reserved' && (req.prefill === 'waiting' || req.prefill === 'computing')) {
       out.push(decodeAbort(c, s, r));
     }
     if (req.abortNotice) out.push(prefillSeesAbort(c, s, r));
@@ -332,9 +343,10 @@ function arrive(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
     req.status = 400;
     return { kind: 'arrive', request: r, label: `${who} arrives; ${why} → 400`, next: n };
   };
-  // The tokenizer checks only the advertised context.
-  if (spec.pages > c.advertisedPages) {
-    return reject(`the tokenizer rejects it: longer than the advertised context of ${plural(c.advertisedPages, 'page')}`);
+  // The tokenizer checks only the advertised context (upstream's rule: at or over it).
+  if (c.tokenizerRule === 'sglang' ? spec.pages >= c.advertisedPages : spec.pages > c.advertisedPages) {
+    const how = c.tokenizerRule === 'sglang' ? 'not shorter than' : 'longer than';
+    return reject(`the tokenizer rejects it: ${how} the advertised context of ${plural(c.advertisedPages, 'page')}`);
   }
   const notes: string[] = [];
   if (spec.pages > c.prefillPages) {
@@ -379,17 +391,6 @@ function decodeReserve(c: ProtocolConfig, s: ProtocolState, r: number): Transiti
 function prefillAdmit(c: ProtocolConfig, s: ProtocolState, r: number): Transition | null {
   const n = clone(s);
   const req = n.reqs[r]!;
-  if (req.aborted && c.rejectPath === 'retire') {
-    n.prefillQueue.shift();
-    req.prefill = 'finished';
-    req.done = 'Failed';
-    return {
-      kind: 'prefill-retire',
-      request: r,
-      label: `${PREFILL_NODE} retires aborted ${requestLabel(c, r)} without any KV send; sends done(room ${c.requests[r]!.name}, Failed)`,
-      next: n,
-    };
-  }
   const need = computePages(c, s, r);
   const pages = allocate(c, n.prefill, need, r);
   if (!pages) return null;
@@ -405,29 +406,65 @@ function prefillAdmit(c: ProtocolConfig, s: ProtocolState, r: number): Transitio
   };
 }
 
+/** Pages one chunk of this request computes and sends, from page `sent` on. */
+function chunkSize(c: ProtocolConfig, req: RequestState): number {
+  const left = req.src.length - req.sent;
+  const per = c.chunkPages ?? 1;
+  return per === 'whole' ? left : Math.min(per, left);
+}
+
 function prefillChunk(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
   const n = clone(s);
   const req = n.reqs[r]!;
-  const i = req.sent;
-  const srcPage = req.src[i]!;
-  const dstPage = req.dst[i]!;
-  const src = n.prefill[srcPage]!;
-  src.head = r;
-  // A full page is overwritten; the placeholder fills one slot and the rest keeps what was there.
-  if (!req.aborted) src.tail = r;
-  const dst = n.decode[dstPage]!;
-  dst.head = src.head;
-  dst.tail = src.tail;
-  req.sent = i + 1;
-  let label =
-    `${PREFILL_NODE} computes chunk ${i + 1}/${req.src.length} of ${requestLabel(c, r)}` +
-    (req.aborted ? ` (1 placeholder token; the rest of p${srcPage} keeps ${contentLabel(c, src.tail)})` : '') +
-    ` and RDMA-writes the whole page p${srcPage} → d${dstPage}`;
-  if (req.decode !== 'reserved' && req.decode !== 'aborting') {
-    const holder = dst.owner === NONE ? 'a free page' : `held by ${requestLabel(c, dst.owner)}`;
-    label += ` — a late write: decode already aborted ${c.requests[r]!.name}; d${dstPage} is now ${holder}`;
+  const first = req.sent;
+  const size = chunkSize(c, req);
+  const chunks = c.chunkPages === 'whole' ? 1 : Math.ceil(req.src.length / (c.chunkPages ?? 1));
+  const chunk = c.chunkPages === 'whole' ? 1 : Math.floor(first / (c.chunkPages ?? 1)) + 1;
+  const late: string[] = [];
+  let stale = '';
+  for (let i = first; i < first + size; i++) {
+    const srcPage = req.src[i]!;
+    const dstPage = req.dst[i]!;
+    const src = n.prefill[srcPage]!;
+    src.head = r;
+    // A full page is overwritten; the placeholder fills one slot and the rest keeps what was there.
+    if (!req.aborted) src.tail = r;
+    else stale = ` (1 placeholder token; the rest of p${srcPage} keeps ${contentLabel(c, src.tail)})`;
+    const dst = n.decode[dstPage]!;
+    dst.head = src.head;
+    dst.tail = src.tail;
+    if (req.decode !== 'reserved' && req.decode !== 'aborting') {
+      late.push(`d${dstPage} is now ${dst.owner === NONE ? 'a free page' : `held by ${requestLabel(c, dst.owner)}`}`);
+    }
   }
+  req.sent = first + size;
+  const src = req.src.slice(first, first + size);
+  const dst = req.dst.slice(first, first + size);
+  const whole = size === 1 ? `the whole page p${src[0]} → d${dst[0]}` : `the whole pages ${pageList('p', src)} → ${pageList('d', dst)}`;
+  let label = `${PREFILL_NODE} computes chunk ${chunk}/${chunks} of ${requestLabel(c, r)}${stale} and RDMA-writes ${whole}`;
+  if (late.length > 0) label += ` — a late write: decode already aborted ${c.requests[r]!.name}; ${late.join(', ')}`;
   return { kind: 'prefill-chunk', request: r, label, next: n };
+}
+
+/** PR #36988: prefill computes the aborted request's placeholder, then retires it without any KV send. */
+function prefillRetire(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
+  const n = clone(s);
+  const req = n.reqs[r]!;
+  const srcPage = req.src[0]!;
+  // The placeholder's compute writes the head of its prefill page; nothing goes to decode.
+  n.prefill[srcPage]!.head = r;
+  release(c, n.prefill, req.src, r);
+  const freed = pageList('p', req.src);
+  req.src = [];
+  req.prefill = 'finished';
+  req.done = 'Failed';
+  const cleared = poolRules(c.mitigations).zeroOnFree ? 'cleared' : 'not cleared';
+  return {
+    kind: 'prefill-retire',
+    request: r,
+    label: `${PREFILL_NODE} computes the placeholder of aborted ${requestLabel(c, r)}, retires the result without any KV send, frees ${freed} (${cleared}) and sends done(room ${c.requests[r]!.name}, Failed)`,
+    next: n,
+  };
 }
 
 function prefillDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
@@ -466,7 +503,8 @@ function decodeDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition 
     return { kind: 'decode-done', request: r, label: `${DECODE_NODE} gets ${msg}; ${why}; frees ${pages} (${cleared})`, next: n };
   };
   if (req.decode === 'aborting') return free(499, 'prefill has finished writing, so the aborted request can let go of its pages');
-  if (status === 'Failed') return free(400, 'the request failed on prefill → 400');
+  // A Failed poll: decode aborts the request with 500 and releases its pages (the mechanics note).
+  if (status === 'Failed') return free(500, 'prefill reported Failed → 500');
   // Only the room id is checked by default; the message says nothing about how much was written.
   if (c.mitigations.transferredLengthCheck && req.sent !== req.dst.length) {
     return free(500, `transferred-length check: reserved ${plural(req.dst.length, 'page')}, ${req.sent} written → fails closed, 500`);
@@ -487,7 +525,7 @@ function decodeAbort(c: ProtocolConfig, s: ProtocolState, r: number): Transition
   const req = n.reqs[r]!;
   const pages = pageList('d', req.dst);
   req.abortNotice = true;
-  if (c.decodeAbort === 'unfenced') {
+  if (!c.mitigations.fenceLateWrites) {
     release(c, n.decode, req.dst, r);
     req.decode = 'finished';
     req.status = 499;
@@ -525,7 +563,7 @@ function prefillSeesAbort(c: ProtocolConfig, s: ProtocolState, r: number): Trans
     req.src = [];
   }
   req.prefill = 'stopped';
-  if (c.decodeAbort === 'fenced') {
+  if (c.mitigations.fenceLateWrites) {
     req.ack = true;
     what += ', and confirms to decode that no more writes will land';
   }

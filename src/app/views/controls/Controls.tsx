@@ -1,6 +1,6 @@
 import { memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { DEFECTS, MATRIX_ROWS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
+import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
 import { useMatrix, type RunSummary } from '../../run/hooks.ts';
@@ -87,9 +87,12 @@ function Assumptions() {
   );
 }
 
-/** Which matrix row the switches correspond to (null when the combination is not a row). */
+/**
+ * Which matrix row the switches correspond to (null when the combination is not a row). Only rows
+ * of the incident's design: the abort-race rows run their own trace, not the page's.
+ */
 export function matrixRowOf(s: Switches): MatrixRow | null {
-  return MATRIX_ROWS.find((row) => SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
+  return MATRIX_ROWS.find((row) => row.design === 'incident' && SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
 }
 
 function Counters({ run, label }: { run: RunSummary; label: string }) {
@@ -113,6 +116,7 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
     ['canaryFound', c.canaryLeaks, 'count-canary'],
     ['wrongOutput', c.integrityFailures, 'count-wrong'],
     ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
+    ...(c.statusCounts['499'] ? [['cancelled499', c.statusCounts['499'], 'count-499'] as [MessageKey, number, string]] : []),
   ];
   return (
     <dl className="counters" aria-label={label} {...(label === 'main' ? highlightable('counters') : {})}>
@@ -184,6 +188,12 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
       <fieldset>
         <legend>{t('mitigations')}</legend>
         {(MITIGATIONS as readonly SwitchSpec[]).map((m) => (
+          <Switch key={m.key} spec={m} />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>{t('mechanisms')}</legend>
+        {(MECHANISMS as readonly SwitchSpec[]).map((m) => (
           <Switch key={m.key} spec={m} />
         ))}
       </fieldset>

@@ -63,7 +63,15 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
     case 'prefill-compute':
       return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
     case 'kv-transfer':
-      return t('ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_wholePage' : 'word_wholePages') });
+      return t(e.late ? 'ev_transferLate' : 'ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_wholePage' : 'word_wholePages') });
+    case 'prefill-chunk':
+      return t('ev_prefillChunk', { chunk: fmt(e.chunk), chunks: fmt(e.chunks), from: fmt(e.from), to: fmt(e.to) });
+    case 'prefill-retire':
+      return t('ev_prefillRetire');
+    case 'client-cancel':
+      return t(e.stage === 'queued' ? 'ev_cancelQueued' : e.stage === 'decoding' ? 'ev_cancelDecoding' : e.fenced ? 'ev_cancelFenced' : 'ev_cancelInFlight');
+    case 'prefill-sees-abort':
+      return t(e.what === 'dropped' ? 'ev_seesAbortDropped' : e.what === 'stopped' ? 'ev_seesAbortStopped' : 'ev_seesAbortFinished');
     case 'prefill-free':
       return t('ev_prefillFree', { cleared: cleared(e.cleared) });
     case 'transfer-done':

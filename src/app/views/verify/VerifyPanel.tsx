@@ -19,6 +19,7 @@ export const CONFIG_SOURCES: Readonly<Record<string, readonly string[]>> = {
   retire: ['B2'],
   'length-check': ['B4'],
   'abort-race': ['B11'],
+  'abort-fenced': ['B11'],
 };
 
 const configText = (id: string, part: 'title' | 'note', t: Translate, fallback: string): string => {

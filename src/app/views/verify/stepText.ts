@@ -53,7 +53,9 @@ export function describeStep(c: ProtocolConfig, before: ProtocolState, step: Ste
       const who = t('ps.who', { name: spec.name, tenant: String(spec.tenant), pages: pages(spec.pages) });
       if (now.decode === 'rejected') {
         let why: string;
-        if (spec.pages > c.advertisedPages) why = t('ps.tokenizerRejects', { pages: pages(c.advertisedPages) });
+        if (c.tokenizerRule === 'sglang' ? spec.pages >= c.advertisedPages : spec.pages > c.advertisedPages) {
+          why = t(c.tokenizerRule === 'sglang' ? 'ps.tokenizerRejectsUpstream' : 'ps.tokenizerRejects', { pages: pages(c.advertisedPages) });
+        }
         else if (spec.pages > c.prefillPages && c.rejectPath === 'fixed') why = t('ps.retiredAtAdmission', { pages: pages(c.prefillPages) });
         else {
           const notes = spec.pages > c.prefillPages ? [t('ps.markedAborted', { pages: pages(c.prefillPages), name: spec.name })] : [];
@@ -69,25 +71,31 @@ export function describeStep(c: ProtocolConfig, before: ProtocolState, step: Ste
     case 'decode-reserve':
       return t('ps.reserve', { node: DECODE_NODE, list: list('d', now.dst), request: request(r), n: String(spec.pages), prefill: PREFILL_NODE });
     case 'prefill-retire':
-      return t('ps.retire', { node: PREFILL_NODE, request: request(r), name: spec.name });
+      return t('ps.retire', { node: PREFILL_NODE, request: request(r), name: spec.name, list: list('p', was.src), cleared: cleared() });
     case 'prefill-admit':
       return t('ps.admit', { node: PREFILL_NODE, request: request(r), what: was.aborted ? t('ps.onePlaceholder') : pages(spec.pages), list: list('p', now.src) });
     case 'prefill-chunk': {
-      const i = was.sent;
-      const src = was.src[i]!;
-      const dst = was.dst[i]!;
-      let label = t('ps.chunk', {
+      const first = was.sent;
+      const size = now.sent - first;
+      const per = c.chunkPages ?? 1;
+      const src = was.src.slice(first, first + size);
+      const dst = was.dst.slice(first, first + size);
+      const last = src[src.length - 1]!;
+      let label = t(size === 1 ? 'ps.chunk' : 'ps.chunkPages', {
         node: PREFILL_NODE,
-        i: String(i + 1),
-        count: String(was.src.length),
+        i: String(per === 'whole' ? 1 : Math.floor(first / per) + 1),
+        count: String(per === 'whole' ? 1 : Math.ceil(was.src.length / per)),
         request: request(r),
-        placeholder: was.aborted ? t('ps.chunkPlaceholder', { src: String(src), content: content(step.state.prefill[src]!.tail) }) : '',
-        src: String(src),
-        dst: String(dst),
+        placeholder: was.aborted ? t('ps.chunkPlaceholder', { src: String(last), content: content(step.state.prefill[last]!.tail) }) : '',
+        src: size === 1 ? String(src[0]) : list('p', src),
+        dst: size === 1 ? String(dst[0]) : list('d', dst),
       });
       if (was.decode !== 'reserved' && was.decode !== 'aborting') {
-        const owner = step.state.decode[dst]!.owner;
-        label += t('ps.lateWrite', { name: spec.name, dst: String(dst), holder: owner === NONE ? t('ps.aFreePage') : t('ps.heldBy', { request: request(owner) }) });
+        const holders = dst.map((d) => {
+          const owner = step.state.decode[d]!.owner;
+          return t('ps.lateWriteTarget', { dst: String(d), holder: owner === NONE ? t('ps.aFreePage') : t('ps.heldBy', { request: request(owner) }) });
+        });
+        label += t('ps.lateWrite', { name: spec.name, targets: holders.join(', ') });
       }
       return label;
     }
@@ -117,11 +125,11 @@ export function describeStep(c: ProtocolConfig, before: ProtocolState, step: Ste
       return gets(t('ps.decodes', { list: list('d', was.dst), reads }));
     }
     case 'decode-abort':
-      return t(c.decodeAbort === 'unfenced' ? 'ps.abortUnfenced' : 'ps.abortFenced', { request: request(r), node: DECODE_NODE, list: list('d', was.dst) });
+      return t(c.mitigations.fenceLateWrites ? 'ps.abortFenced' : 'ps.abortUnfenced', { request: request(r), node: DECODE_NODE, list: list('d', was.dst) });
     case 'prefill-sees-abort': {
       if (was.prefill === 'finished' || was.prefill === 'stopped') return t('ps.seesAbortFinished', { node: PREFILL_NODE, request: request(r) });
       let what = was.prefill === 'waiting' ? t('ps.dropsFromQueue') : t('ps.stopsSending', { list: list('p', was.src) });
-      if (c.decodeAbort === 'fenced') what += t('ps.confirms');
+      if (c.mitigations.fenceLateWrites) what += t('ps.confirms');
       return t('ps.seesAbort', { node: PREFILL_NODE, request: request(r), what });
     }
     case 'decode-ack':
