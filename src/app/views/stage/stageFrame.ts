@@ -101,12 +101,17 @@ export function stageSteps(events: readonly EngineEvent[]): StageStep[] {
     }
     i = j;
   }
-  // The last step ends exactly where the next begins (no rounding gap), then pages are reused.
+  // Once the block table is freed, later reservations claim its pages: open-ended.
+  if (events.some((e) => e.type === 'decode-free')) steps.push({ id: 'reuse', event: events.length - 1, start: steps[steps.length - 1]!.end, end: Infinity });
+  // Starts on a microsecond grid, at or after their event (the URL keeps time to the microsecond, so a
+  // link to a step lands on that step); each step ends exactly where the next begins.
+  for (let k = 0; k < steps.length; k++) {
+    const s = steps[k]!;
+    s.start = Math.ceil(s.start * 1000 - 1e-6) / 1000 + 0; // + 0: never −0
+    if (k > 0 && s.start <= steps[k - 1]!.start) s.start = (Math.round(steps[k - 1]!.start * 1000) + 1) / 1000;
+  }
   for (let k = 0; k + 1 < steps.length; k++) steps[k]!.end = steps[k + 1]!.start;
-  const end = steps[steps.length - 1]!.end;
-  const freed = events.findIndex((e) => e.type === 'decode-free');
-  if (freed >= 0) steps.push({ id: 'reuse', event: events.length - 1, start: end, end: Infinity });
-  else steps[steps.length - 1]!.end = Infinity;
+  steps[steps.length - 1]!.end = Infinity;
   return steps;
 }
 
