@@ -7,6 +7,7 @@ import { useApp } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../shared/palette.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
+import { highlightable } from '../shared/highlight.ts';
 import { describeEvent } from '../shared/engineText.ts';
 import { stageFrame, stageSteps, stepIndexAt, type StageFrame, type StageStep } from './stageFrame.ts';
 import { along, pageCenter, poolOf, rangeOutline, stageLayout, type StageLayout } from './stageLayout.ts';
@@ -365,6 +366,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
             </g>
           ) : null}
           {/* Response tokens, each tinted by whose KV it drew on most */}
+          {/* The model's toy vocabulary is English in both languages. */}
           <g className="st-tokens">
             <text x={layout.tokens.x} y={layout.tokens.y + 12} className="st-title">
               {t('stageResponse')}
@@ -377,7 +379,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
               const wt = p?.writerTenant ? run.tenants.indexOf(p.writerTenant) : -1;
               const foreign = p?.writerTenant !== null && p?.writerTenant !== detail.response.tenant;
               return (
-                <g key={c.i} className={`st-chip${foreign ? ' st-foreign' : ''}${c.i === frame.activeToken ? ' st-active' : ''}`}>
+                <g key={c.i} lang="en" className={`st-chip${foreign ? ' st-foreign' : ''}${c.i === frame.activeToken ? ' st-active' : ''}`}>
                   <rect x={c.x} y={c.y - 14} width={c.w} height={20} rx={3} fill={wt >= 0 ? tenantCss(wt) : '#ddd'} />
                   <text x={c.x + c.w / 2} y={c.y} textAnchor="middle" fill={wt >= 0 ? tenantInk(wt) : '#222'}>
                     {c.word}
@@ -515,6 +517,7 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
         <div
           className="stage-root"
           data-testid="stage"
+          {...highlightable('stage')}
           data-step={steps[index]?.id ?? 'idle'}
           data-step-index={index}
           data-reduced-motion={reducedMotion ? 'true' : 'false'}
@@ -547,7 +550,7 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
               {t('stageNext')}
             </button>
           </div>
-          <p className="stage-caption" aria-live="polite" data-testid="stage-caption">
+          <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
             {sentence}
           </p>
           <p className="hint" id="stage-keys">
