@@ -67,6 +67,26 @@ export function stepSentence(step: StageStep | undefined, events: readonly Reque
   }
 }
 
+/**
+ * From a response token up to the page it drew on most: up out of the tokens box, across to the gap
+ * left of the decode nodes, then to the page, so the line never crosses the prefill node.
+ */
+function joinPath(x0: number, y0: number, x1: number, y1: number, layout: StageLayout): string {
+  if (layout.narrow) return `M${x0},${y0} L${x0},${layout.tokens.y + 18} L4,${layout.tokens.y + 18} L4,${y1} L${x1},${y1}`;
+  const gap = layout.pools.find((p) => p.kind === 'decode')!.box.x - 12;
+  const lane = layout.tokens.y + 18;
+  return `M${x0},${y0} L${x0},${lane} L${gap},${lane} L${gap},${y1} L${x1},${y1}`;
+}
+
+/** The first prefill page the request holds while prefill holds it (from prefill-alloc to prefill-free), or null. */
+function prefillRing(detail: RequestDetail, frame: StageFrame, steps: readonly StageStep[]): number | null {
+  const alloc = steps.findIndex((s) => s.id === 'prefill-alloc');
+  const free = steps.findIndex((s) => s.id === 'prefill-free');
+  if (alloc < 0 || frame.stepIndex < alloc || (free >= 0 && frame.stepIndex >= free)) return null;
+  const e = detail.events[steps[alloc]!.event]!;
+  return e.type === 'prefill-alloc' ? (e.pages[0]?.[0] ?? null) : null;
+}
+
 /** The first `lit` pages of the block table's ranges, as ranges. */
 function litRanges(ranges: readonly [number, number][], lit: number): [number, number][] {
   const out: [number, number][] = [];
@@ -140,6 +160,8 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
       c.height = h;
     }
     drawStagePools(ctx, layout, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)) }, scale);
+    // For the benchmarks: which instant the canvas shows.
+    c.dataset.drawnT = String(time);
   });
 
   const decodeName = `decode-${routeDecode}`;
@@ -181,7 +203,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
     let y = layout.tokens.y + 40;
     for (let i = 0; i < tokens.length; i++) {
       const word = words[tokens[i]!] ?? String(tokens[i]);
-      const w = Math.min(150, 10 + word.length * 7.6);
+      const w = Math.min(160, 14 + word.length * 7.8);
       if (x + w > layout.tokens.x + layout.tokens.w) {
         x = layout.tokens.x;
         y += 24;
@@ -284,6 +306,13 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
               {t('stageComputed', { tokens: fmt(frame.computedTokens), tokenWord: t(frame.computedTokens === 1 ? 'word_token' : 'word_tokens') })}
             </text>
           ) : null}
+          {/* The prefill pages this request holds (one, for the placeholder), ringed: a cell is too small to see */}
+          {prefillPool && snapshot && prefillRing(detail, frame, steps) ? (
+            (() => {
+              const c = pageCenter(prefillPool, prefillRing(detail, frame, steps)!);
+              return <circle cx={c.x} cy={c.y} r={5} className="st-page0" />;
+            })()
+          ) : null}
           {/* The block table: outline over the decode pool, label */}
           {decodePool && frame.reserved.length > 0
             ? litRanges(reserveRanges, frame.reservedLit).map(([first, count], i) => (
@@ -292,14 +321,14 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
             : null}
           {decodePool && frame.reserved.length > 0 ? (
             <text x={decodePool.box.x + decodePool.box.w - 10} y={decodePool.box.y + 33} textAnchor="end" className="st-sub st-strong">
-              {frame.freed ? `${t('stageBlockTable', { pages: fmt(frame.reserved.length) })} · ${t(frame.cleared ? 'stageCleared' : 'stageFreed')}` : t('stageBlockTable', { pages: fmt(frame.reservedLit) })}
+              {frame.freed ? t(frame.cleared ? 'stageCleared' : 'stageFreed') : t('stageBlockTable', { pages: fmt(frame.reservedLit) })}
             </text>
           ) : null}
           {/* RDMA link and control channel */}
           {prefillPool && decodePool ? (
             <g>
               <line x1={layout.link[0].x} y1={layout.link[0].y} x2={layout.link[1].x} y2={layout.link[1].y} className="st-link" markerEnd={`url(#arrow-${row})`} />
-              <text x={(layout.link[0].x + layout.link[1].x) / 2 + (narrow ? 8 : 0)} y={(layout.link[0].y + layout.link[1].y) / 2 - (narrow ? 0 : 8)} textAnchor={narrow ? 'start' : 'middle'} className="st-sub">
+              <text x={layout.link[0].x + 8} y={layout.link[0].y + (narrow ? 14 : 16)} className="st-sub">
                 {t('stageRdma')}
               </text>
               <line x1={layout.control[0].x} y1={layout.control[0].y} x2={layout.control[1].x} y2={layout.control[1].y} className="st-control" />
@@ -309,13 +338,13 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
             <g className="st-beam" data-testid={row === 'main' ? 'stage-beam' : undefined}>
               <line x1={layout.link[0].x} y1={layout.link[0].y} x2={beamPoint.x} y2={beamPoint.y} className="st-beam-line" />
               <rect x={beamPoint.x - 7} y={beamPoint.y - 7} width={14} height={14} fill={tenantCss(tenant)} stroke="#222" />
-              <text x={beamPoint.x} y={beamPoint.y + (narrow ? 4 : 24)} dx={narrow ? 12 : 0} textAnchor={narrow ? 'start' : 'middle'} className="st-label">
+              <text x={beamPoint.x} y={beamPoint.y + (narrow ? 4 : -14)} dx={narrow ? 12 : 0} textAnchor={narrow ? 'start' : 'middle'} className="st-label">
                 {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
               </text>
             </g>
           ) : null}
           {frame.step === 'transfer' && decodePool ? (
-            <text x={layout.link[1].x - 4} y={layout.link[1].y + (narrow ? -8 : -10)} textAnchor="end" className="st-label">
+            <text x={layout.link[1].x - (narrow ? -12 : 6)} y={layout.link[1].y + (narrow ? -8 : -14)} textAnchor={narrow ? 'start' : 'end'} className="st-label">
               {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
             </text>
           ) : null}
@@ -344,7 +373,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
           {/* The request card travelling client → router → prefill, N collapsing to 1 */}
           {cardAt ? (
             <g className="st-card" data-testid={row === 'main' ? 'stage-card' : undefined}>
-              <rect x={cardAt.x - barMax / 2 - 6} y={cardAt.y - 12} width={barMax + 12} height={placeholder ? 40 : 30} rx={4} />
+              <rect x={cardAt.x - barMax / 2 - 6} y={cardAt.y - 12} width={Math.max(barMax + 12, 190)} height={placeholder ? 40 : 30} rx={4} />
               <rect x={cardAt.x - barMax / 2} y={cardAt.y + 4} width={barW(frame.inputTokens)} height={6} fill={tenantCss(tenant)} />
               <text x={cardAt.x - barMax / 2} y={cardAt.y} className="st-label">
                 {placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') })}
@@ -390,7 +419,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
           </g>
           {active && activeCenter && activeProv ? (
             <g className="st-join">
-              <line x1={active.x + active.w / 2} y1={active.y - 14} x2={activeCenter.x} y2={activeCenter.y} />
+              <path d={joinPath(active.x + active.w / 2, active.y - 14, activeCenter.x, activeCenter.y, layout)} />
               <circle cx={activeCenter.x} cy={activeCenter.y} r={5} />
               <text x={layout.tokens.x} y={layout.tokens.y + layout.tokens.h - 4} className="st-sub">
                 {t('stageDrewOn', { word: active.word, page: `${activeProv.node}:${activeProv.page}`, tenant: activeProv.writerTenant ?? '\u2014' })}
@@ -467,40 +496,16 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
  */
 export function StageView({ linkedPage = null, picker = true }: StageViewProps) {
   const t = useT();
-  const lang = useApp((s) => s.lang);
   const main = useMainRun().data;
   const compareRun = useCompareRun().data;
-  const compareKey = useApp((s) => s.compare);
   const req = useApp((s) => s.selectedRequest);
-  const time = useApp((s) => s.time);
-  const set = useApp((s) => s.set);
-  const reducedMotion = useReducedMotion();
   const wrap = useRef<HTMLDivElement>(null);
   const width = useWidth(wrap);
-  const narrow = width > 0 && width < 620;
-  const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
-  const scale = ((width || 1000) / (narrow ? 400 : 1000)) * dpr;
   const usable = main && !main.refused && req !== null && req < main.requests.count ? main : undefined;
   const detail = useRequestDetail(usable, req);
   const compareDetail = useRequestDetail(compareRun && !compareRun.refused && req !== null && req < compareRun.requests.count ? compareRun : undefined, req);
-  const steps = useMemo(() => (detail.data ? stageSteps(detail.data.events) : []), [detail.data]);
-  const index = stepIndexAt(steps, time);
-  const go = (i: number) => {
-    const s = steps[Math.max(0, Math.min(steps.length - 1, i))];
-    if (s) set({ time: s.start, playing: false });
-  };
-  const onKey = (e: React.KeyboardEvent) => {
-    if (e.target !== e.currentTarget) return;
-    if (e.key === 'ArrowRight') go(index + 1);
-    else if (e.key === 'ArrowLeft') go(index <= 0 ? 0 : time > steps[index]!.start ? index : index - 1);
-    else if (e.key === 'Home') go(0);
-    else if (e.key === 'End') go(steps.length - 1);
-    else return;
-    e.preventDefault();
-  };
-  const reserved = detail.data ? (detail.data.events.find((e) => e.type === 'decode-reserve') as { pageCount?: number } | undefined)?.pageCount ?? 0 : 0;
-  const sentence = detail.data && usable ? stepSentence(steps[index], detail.data.events, t, lang, usable, reserved) : '';
   const pageSize = usable?.phases[0]?.pageSize ?? 64;
+  // Everything above the diagram stays put while the scrubber moves: only StageBody reads the time.
   return (
     <section aria-labelledby="stage-h" className="stage-view" ref={wrap}>
       <h2 id="stage-h">
@@ -514,67 +519,112 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
       {usable && req !== null && detail.data && width > 0 ? (
-        <div
-          className="stage-root"
-          data-testid="stage"
-          {...highlightable('stage')}
-          data-step={steps[index]?.id ?? 'idle'}
-          data-step-index={index}
-          data-reduced-motion={reducedMotion ? 'true' : 'false'}
-          tabIndex={0}
-          role="group"
-          aria-roledescription={t('viewStage')}
-          aria-label={t('stageTitle')}
-          aria-keyshortcuts="ArrowLeft ArrowRight Home End"
-          aria-describedby="stage-keys"
-          onKeyDown={onKey}
-        >
-          {compareRun && compareKey ? <h3 className="stage-row-title">{t('stageRowMain')}</h3> : null}
-          <StageRow run={usable} req={req} time={time} detail={detail.data} narrow={narrow} scale={scale} reducedMotion={reducedMotion} linkedPage={linkedPage} row="main" />
-          {compareRun && compareKey && compareDetail.data ? (
-            <>
-              <h3 className="stage-row-title">{t('stageRowFix', { fix: t(`switch.${compareKey}.fix`) })}</h3>
-              <StageRow run={compareRun} req={req} time={time} detail={compareDetail.data} narrow={narrow} scale={scale} reducedMotion={reducedMotion} linkedPage={null} row="fix" />
-            </>
-          ) : null}
-        </div>
+        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} />
       ) : null}
-      {usable && req !== null && detail.data ? (
-        <>
-          <div className="stepper" role="group" aria-label={t('step')}>
-            <button type="button" onClick={() => go(index <= 0 ? 0 : time > steps[index]!.start ? index : index - 1)} disabled={index <= 0 && !(index === 0 && time > steps[0]!.start)} data-testid="stage-prev">
-              {t('stagePrev')}
-            </button>
-            <span data-testid="stage-step-label">{t('stageStepOf', { n: String(index + 1), count: String(steps.length) })}</span>
-            <button type="button" onClick={() => go(index + 1)} disabled={index >= steps.length - 1} data-testid="stage-next">
-              {t('stageNext')}
-            </button>
-          </div>
-          <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
-            {sentence}
-          </p>
-          <p className="hint" id="stage-keys">
-            {t('stageKeys')}
-          </p>
-          <ul className="stage-legend">
-            <li>
-              <span className="key k-fresh" style={{ background: tenantCss(usable.tenants.indexOf(detail.data.response.tenant)) }} /> {t('stageLegendFresh')}
-            </li>
-            <li>
-              <span className="key k-stale" /> {t('stageLegendStale')}
-            </li>
-            <li>
-              <span className="key k-zero" /> {t('stageLegendZero')}
-            </li>
-            <li>
-              <span className="key k-other" /> {t('stageLegendOther')}
-            </li>
-            <li>
-              <span className="key k-flash" /> {t('stageLegendFlash')}
-            </li>
-          </ul>
-        </>
+      {usable && detail.data ? (
+        <ul className="stage-legend">
+          <li>
+            <span className="key k-fresh" style={{ background: tenantCss(usable.tenants.indexOf(detail.data.response.tenant)) }} /> {t('stageLegendFresh')}
+          </li>
+          <li>
+            <span className="key k-stale" /> {t('stageLegendStale')}
+          </li>
+          <li>
+            <span className="key k-zero" /> {t('stageLegendZero')}
+          </li>
+          <li>
+            <span className="key k-other" /> {t('stageLegendOther')}
+          </li>
+          <li>
+            <span className="key k-flash" /> {t('stageLegendFlash')}
+          </li>
+        </ul>
       ) : null}
     </section>
+  );
+}
+
+interface BodyProps {
+  run: RunSummary;
+  req: number;
+  detail: RequestDetail;
+  compareRun: RunSummary | undefined;
+  compareDetail: RequestDetail | undefined;
+  width: number;
+  linkedPage: { node: string; page: number } | null;
+}
+
+/** The diagram rows at the scrubber's time, the step buttons and the live caption. */
+function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage }: BodyProps) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const compareKey = useApp((s) => s.compare);
+  const time = useApp((s) => s.time);
+  const set = useApp((s) => s.set);
+  const reducedMotion = useReducedMotion();
+  const narrow = width < 620;
+  const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
+  const scale = (width / (narrow ? 400 : 1000)) * dpr;
+  const steps = useMemo(() => stageSteps(detail.events), [detail]);
+  const index = stepIndexAt(steps, time);
+  const go = (i: number) => {
+    const s = steps[Math.max(0, Math.min(steps.length - 1, i))];
+    if (s) set({ time: s.start, playing: false });
+  };
+  // Back: to the start of the step on when inside it, else to the step before.
+  const back = () => go(index <= 0 ? 0 : time > steps[index]!.start ? index : index - 1);
+  const onKey = (e: React.KeyboardEvent) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'ArrowRight') go(index + 1);
+    else if (e.key === 'ArrowLeft') back();
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(steps.length - 1);
+    else return;
+    e.preventDefault();
+  };
+  const reserved = (detail.events.find((e) => e.type === 'decode-reserve') as { pageCount?: number } | undefined)?.pageCount ?? 0;
+  const sentence = stepSentence(steps[index], detail.events, t, lang, run, reserved);
+  return (
+    <>
+      <div
+        className="stage-root"
+        data-testid="stage"
+        {...highlightable('stage')}
+        data-step={steps[index]?.id ?? 'idle'}
+        data-step-index={index}
+        data-reduced-motion={reducedMotion ? 'true' : 'false'}
+        tabIndex={0}
+        role="group"
+        aria-roledescription={t('viewStage')}
+        aria-label={t('stageTitle')}
+        aria-keyshortcuts="ArrowLeft ArrowRight Home End"
+        aria-describedby="stage-keys"
+        onKeyDown={onKey}
+      >
+        {compareRun && compareKey ? <h3 className="stage-row-title">{t('stageRowMain')}</h3> : null}
+        <StageRow run={run} req={req} time={time} detail={detail} narrow={narrow} scale={scale} reducedMotion={reducedMotion} linkedPage={linkedPage} row="main" />
+        {compareRun && compareKey && compareDetail ? (
+          <>
+            <h3 className="stage-row-title">{t('stageRowFix', { fix: t(`switch.${compareKey}.fix`) })}</h3>
+            <StageRow run={compareRun} req={req} time={time} detail={compareDetail} narrow={narrow} scale={scale} reducedMotion={reducedMotion} linkedPage={null} row="fix" />
+          </>
+        ) : null}
+      </div>
+      <div className="stepper" role="group" aria-label={t('step')}>
+        <button type="button" onClick={back} disabled={index <= 0 && !(index === 0 && time > steps[0]!.start)} data-testid="stage-prev">
+          {t('stagePrev')}
+        </button>
+        <span data-testid="stage-step-label">{t('stageStepOf', { n: String(index + 1), count: String(steps.length) })}</span>
+        <button type="button" onClick={() => go(index + 1)} disabled={index >= steps.length - 1} data-testid="stage-next">
+          {t('stageNext')}
+        </button>
+      </div>
+      <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
+        {sentence}
+      </p>
+      <p className="hint" id="stage-keys">
+        {t('stageKeys')}
+      </p>
+    </>
   );
 }

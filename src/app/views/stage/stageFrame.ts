@@ -185,6 +185,32 @@ export interface StageFrameOptions {
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
 
+// A request's page counts are the same on every frame: computed once per event list (a frame is
+// drawn 60 times a second while playing, and the block table can hold tens of thousands of pages).
+const countsCache = new WeakMap<readonly EngineEvent[], ReturnType<typeof handoffCounts>>();
+function countsOf(events: readonly EngineEvent[]): ReturnType<typeof handoffCounts> {
+  let c = countsCache.get(events);
+  if (!c) {
+    c = handoffCounts(events);
+    countsCache.set(events, c);
+  }
+  return c;
+}
+
+/** Each reserved page's index in the block table (−1 where not in it), for a pool of `pageCount` pages. */
+const indexCache = new WeakMap<readonly number[], Int32Array>();
+export function blockIndexOf(reserved: readonly number[], pageCount: number): Int32Array {
+  let index = indexCache.get(reserved);
+  if (!index || index.length !== pageCount) {
+    index = new Int32Array(pageCount).fill(-1);
+    reserved.forEach((p, i) => {
+      if (p < pageCount) index![p] = i;
+    });
+    indexCache.set(reserved, index);
+  }
+  return index;
+}
+
 /** The stage's picture of one request at simulated time t. */
 export function stageFrame(events: readonly EngineEvent[], t: number, o: StageFrameOptions): StageFrame {
   const steps = o.steps ?? stageSteps(events);
@@ -222,7 +248,7 @@ export function stageFrame(events: readonly EngineEvent[], t: number, o: StageFr
     refusedAt: null,
   };
   if (!step) return frame;
-  const { reserved } = handoffCounts(events);
+  const { reserved } = countsOf(events);
   // Fold every step up to the current one: each leaves its end state, the current one its progress.
   for (let k = 0; k <= index; k++) {
     const s = steps[k]!;

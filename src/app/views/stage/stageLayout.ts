@@ -104,7 +104,7 @@ export function stageLayout(nodes: readonly NodeShape[], narrow: boolean, decode
       statusPath: [
         { x: decode.x, y: decode.y + decode.h - 12 },
         { x: router.x + router.w / 2, y: 256 },
-        { x: client.x + client.w / 2, y: client.y + client.h },
+        { x: client.x + client.w / 2, y: client.y + client.h - 18 },
       ],
       tokens: { x: 8, y: 306, w: 650, h: 150 },
       zoom: { x: 690, y: 326, w: 302, h: 136 },

@@ -11,7 +11,7 @@
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
 import type { Snapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
-import type { StageFrame } from './stageFrame.ts';
+import { blockIndexOf, type StageFrame } from './stageFrame.ts';
 import type { StageLayout } from './stageLayout.ts';
 
 const GROUND: RGB = [246, 245, 241];
@@ -46,6 +46,22 @@ let pageGround = new Uint32Array(0);
 
 const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c[1]) << 8) | Math.round(c[0])) >>> 0;
 
+/** Packed colours per tenant (−1: nobody's), at full strength and at each fade the pools use: built once. */
+const FADES = [0, 0.2, 0.62] as const;
+const tenantColours = new Map<number, Uint32Array>();
+function colourOf(tenant: number, fade: 0 | 0.2 | 0.62): number {
+  let c = tenantColours.get(tenant);
+  if (!c) {
+    const rgb = tenant >= 0 ? tenantRgb(tenant) : UNKNOWN;
+    c = Uint32Array.from(FADES, (k) => pack(mix(rgb, k)));
+    tenantColours.set(tenant, c);
+  }
+  return c[FADES.indexOf(fade)]!;
+}
+const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
+const PACKED_DOT = pack(DOT);
+const PACKED_CLEARED = pack(CLEARED);
+
 /**
  * Paints the pools of `snapshot` at `scale` device pixels per diagram unit. Pure in its inputs: the
  * same snapshot, frame and size give the same pixels.
@@ -59,15 +75,14 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     imageCache.set(ctx, image);
   }
   const px = new Uint32Array(image.data.buffer);
-  px.fill(0);
   const f = paint.frame;
   const decodeName = f && f.decodeNode !== null ? `decode-${f.decodeNode}` : null;
   const prefillName = f && f.prefillNode !== null ? `prefill-${f.prefillNode}` : null;
-  const lit = new Map<number, number>();
-  if (f && decodeName) for (let i = 0; i < f.reservedLit; i++) lit.set(f.reserved[i]!, i);
-  const tableTenantColour = tenantRgb(paint.requesterTenant);
+  const reservedLit = f ? f.reservedLit : 0;
+  const tableTenantColour = colourOf(paint.requesterTenant, 0);
   const scanFrom = f ? (f.step === 'scan' ? f.scanned - paint.scanTrail : Infinity) : Infinity;
   const scanTo = f && f.step === 'scan' ? f.scanned : -1;
+  const dirty: [number, number, number, number][] = [];
   for (const pool of layout.pools) {
     const node = snapshot.nodes.find((n) => n.name === pool.node);
     if (!node) continue;
@@ -78,51 +93,52 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
       pageGround = new Uint32Array(n);
     }
     const isTable = pool.node === decodeName && f !== null && !f.freed;
+    const blockIndex = isTable && f ? blockIndexOf(f.reserved, n) : null;
     const isPrefill = pool.node === prefillName;
     const focus = paint.req !== null;
     const groundFaded = pack(GROUND);
     for (let p = 0; p < n; p++) {
       const writer = node.writerTenant[p]!;
       const state = node.state[p]!;
-      const index = isTable ? lit.get(p) : undefined;
-      if (index !== undefined) {
+      const index = blockIndex ? blockIndex[p]! : -1;
+      if (index >= 0 && index < reservedLit) {
         // In the selected request's block table.
-        pageGround[p] = pack(TABLE_GROUND);
+        pageGround[p] = PACKED_TABLE_GROUND;
         const mine = node.writtenFor[p] === paint.req;
         if (index >= scanFrom && index < scanTo) {
           pagePattern[p] = SOLID;
-          pageColour[p] = pack(mine ? tableTenantColour : writer >= 0 ? tenantRgb(writer) : UNKNOWN);
+          pageColour[p] = mine ? tableTenantColour : colourOf(writer, 0);
         } else if (mine) {
           pagePattern[p] = SOLID;
-          pageColour[p] = pack(tableTenantColour);
+          pageColour[p] = tableTenantColour;
         } else if (writer >= 0 && state !== PAGE_CLEARED) {
           pagePattern[p] = HATCH;
-          pageColour[p] = pack(tenantRgb(writer));
+          pageColour[p] = colourOf(writer, 0);
         } else {
           pagePattern[p] = DOTS;
-          pageColour[p] = pack(DOT);
+          pageColour[p] = PACKED_DOT;
         }
         continue;
       }
       // Everything else: faded when a request is in focus, so its own pages stand out.
       const fade = focus ? (isPrefill && node.owner[p] === paint.req ? 0 : 0.62) : 0.2;
       pageGround[p] = groundFaded;
-      if (isTable && node.owner[p] === paint.req) {
+      if (paint.req !== null && node.owner[p] === paint.req && node.kind === 'decode') {
         // Reserved, not yet lit by the sweep: it still shows what its earlier owner left.
         pagePattern[p] = writer >= 0 ? HATCH : SOLID;
-        pageColour[p] = writer >= 0 ? pack(mix(tenantRgb(writer), fade)) : groundFaded;
+        pageColour[p] = writer >= 0 ? colourOf(writer, fade) : groundFaded;
       } else if (isPrefill && node.owner[p] === paint.req && paint.req !== null) {
         pagePattern[p] = SOLID;
-        pageColour[p] = pack(tableTenantColour);
+        pageColour[p] = tableTenantColour;
       } else if (state === PAGE_LIVE) {
         pagePattern[p] = SOLID;
-        pageColour[p] = pack(mix(writer >= 0 ? tenantRgb(writer) : UNKNOWN, fade));
+        pageColour[p] = colourOf(writer, fade);
       } else if (state === PAGE_STALE && writer >= 0) {
         pagePattern[p] = HATCH;
-        pageColour[p] = pack(mix(tenantRgb(writer), fade));
+        pageColour[p] = colourOf(writer, fade);
       } else {
         pagePattern[p] = SOLID;
-        pageColour[p] = state === PAGE_CLEARED ? pack(CLEARED) : groundFaded;
+        pageColour[p] = state === PAGE_CLEARED ? PACKED_CLEARED : groundFaded;
       }
     }
     // Pixels of the pool's box; each maps to the page whose cell holds its centre.
@@ -135,18 +151,28 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const ch = (rect.h / pool.rows) * scale;
     const ox = rect.x * scale;
     const oy = rect.y * scale;
+    dirty.push([x0, y0, x1 - x0, y1 - y0]);
     const colOf = new Int32Array(x1 - x0);
     for (let x = x0; x < x1; x++) colOf[x - x0] = Math.min(cols - 1, Math.floor((x + 0.5 - ox) / cw));
     for (let y = y0; y < y1; y++) {
       const row = Math.floor((y + 0.5 - oy) / ch);
-      if (row < 0 || row >= pool.rows) continue;
+      if (row < 0 || row >= pool.rows) {
+        px.fill(0, y * W + x0, y * W + x1);
+        continue;
+      }
       const base = row * cols;
       const line = y * W;
       for (let x = x0; x < x1; x++) {
         const col = colOf[x - x0]!;
-        if (col < 0) continue;
+        if (col < 0) {
+          px[line + x] = 0;
+          continue;
+        }
         const p = base + col;
-        if (p >= n) continue;
+        if (p >= n) {
+          px[line + x] = 0;
+          continue;
+        }
         const pattern = pagePattern[p]!;
         let c: number;
         if (pattern === SOLID) c = pageColour[p]!;
@@ -156,5 +182,6 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
       }
     }
   }
-  ctx.putImageData(image, 0, 0);
+  // Only the pools change: the rest of the canvas stays transparent under the SVG.
+  for (const [x, y, w, h] of dirty) ctx.putImageData(image, 0, 0, x, y, w, h);
 }
