@@ -121,7 +121,7 @@ test.describe('visualiser', () => {
 
     // History holds situations, not frames: back leaves the response view, back again unticks the switch.
     await page.goBack();
-    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Stage' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
     await page.goBack();
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).not.toBeChecked();

@@ -165,6 +165,10 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
   });
 
   const decodeName = `decode-${routeDecode}`;
+  // After the free: how many of its former pages later reservations hold at this instant (the page model's owners).
+  let claimed = 0;
+  const decodeNode = frame.freed ? snapshot?.nodes.find((n) => n.name === decodeName) : undefined;
+  if (decodeNode) for (const p of frame.reserved) if (decodeNode.owner[p]! >= 0 && decodeNode.owner[p] !== req) claimed++;
   const decodePool = decodeName ? poolOf(layout, decodeName) : undefined;
   const prefillPool = poolOf(layout, frame.prefillNode !== null ? `prefill-${frame.prefillNode}` : 'prefill-0');
   const reserveRanges = useMemo(() => {
@@ -321,7 +325,11 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
             : null}
           {decodePool && frame.reserved.length > 0 ? (
             <text x={decodePool.box.x + decodePool.box.w - 10} y={decodePool.box.y + 33} textAnchor="end" className="st-sub st-strong">
-              {frame.freed ? t(frame.cleared ? 'stageCleared' : 'stageFreed') : t('stageBlockTable', { pages: fmt(frame.reservedLit) })}
+              {frame.freed
+                ? claimed > 0
+                  ? t('stageClaimed', { claimed: fmt(claimed), pages: fmt(frame.reserved.length) })
+                  : t(frame.cleared ? 'stageCleared' : 'stageFreed')
+                : t('stageBlockTable', { pages: fmt(frame.reservedLit) })}
             </text>
           ) : null}
           {/* RDMA link and control channel */}
@@ -344,7 +352,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
             </g>
           ) : null}
           {frame.step === 'transfer' && decodePool ? (
-            <text x={layout.link[1].x - (narrow ? -12 : 6)} y={layout.link[1].y + (narrow ? -8 : -14)} textAnchor={narrow ? 'start' : 'end'} className="st-label">
+            <text x={layout.link[1].x - (narrow ? -12 : 8)} y={layout.link[1].y + (narrow ? -8 : 22)} textAnchor={narrow ? 'start' : 'end'} className="st-label">
               {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
             </text>
           ) : null}

@@ -94,6 +94,9 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     }
     const isTable = pool.node === decodeName && f !== null && !f.freed;
     const blockIndex = isTable && f ? blockIndexOf(f.reserved, n) : null;
+    // Once freed, its former pages stay in view: hatched while free (KV left in place), solid once a
+    // later reservation claims them, so reuse reads as a sweep.
+    const formerIndex = pool.node === decodeName && f !== null && f.freed ? blockIndexOf(f.reserved, n) : null;
     const isPrefill = pool.node === prefillName;
     const focus = paint.req !== null;
     const groundFaded = pack(GROUND);
@@ -117,6 +120,20 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
         } else {
           pagePattern[p] = DOTS;
           pageColour[p] = PACKED_DOT;
+        }
+        continue;
+      }
+      if (formerIndex && formerIndex[p]! >= 0) {
+        pageGround[p] = PACKED_TABLE_GROUND;
+        if (state === PAGE_LIVE) {
+          pagePattern[p] = SOLID;
+          pageColour[p] = colourOf(writer, 0.2);
+        } else if (state === PAGE_STALE && writer >= 0) {
+          pagePattern[p] = HATCH;
+          pageColour[p] = node.writtenFor[p] === paint.req ? tableTenantColour : colourOf(writer, 0);
+        } else {
+          pagePattern[p] = DOTS;
+          pageColour[p] = state === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
         }
         continue;
       }
