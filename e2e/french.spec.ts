@@ -113,7 +113,7 @@ test.describe('the French page', () => {
 
   test('the incident window: timeline, clock, controls, matrix and the evidence panel', async ({ page }) => {
     test.setTimeout(120_000);
-    await page.goto('./?lang=fr');
+    await page.goto('./?lang=fr&view=cluster');
     await expect(page.getByTestId('scrubber')).toBeVisible({ timeout: 90_000 });
     await ready(page);
     // The clock and every lane are the model's; the milestones of day-only facts are bands.

@@ -2,7 +2,7 @@ import { expect, test } from './fixtures.ts';
 
 test.describe('the incident window', () => {
   test('the page opens on the replayed window: 155 leaks measured in the browser, facts cited, a leak in every view', async ({ page }) => {
-    await page.goto('./');
+    await page.goto('./?view=cluster');
     // The replay runs in a worker, with progress shown while it does.
     await expect(page.getByTestId('replay-progress')).toBeVisible();
     await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 90_000 });

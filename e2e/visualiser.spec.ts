@@ -3,7 +3,7 @@ import { expect, ready, test } from './fixtures.ts';
 
 test.describe('visualiser', () => {
   test('scrub to the first cross-tenant read and see the leak in every view', async ({ page }) => {
-    await page.goto('./?s=demo');
+    await page.goto('./?s=demo&view=cluster');
     await ready(page);
     await expect(page.getByTestId('count-leaked')).toHaveText('1');
     await page.getByTestId('first-violation').click();
@@ -38,7 +38,7 @@ test.describe('visualiser', () => {
   });
 
   test('inspect a page by keyboard: who wrote it, who holds it', async ({ page }) => {
-    await page.goto('./?s=demo&t=120001');
+    await page.goto('./?s=demo&t=120001&view=cluster');
     await ready(page);
     const grid = page.locator('canvas[data-node="decode-0"]');
     await grid.focus();
@@ -137,7 +137,7 @@ test.describe('visualiser', () => {
 
     // History holds situations, not frames: back leaves the response view, back again unticks the switch.
     await page.goBack();
-    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Stage' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
     await page.goBack();
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).not.toBeChecked();

@@ -78,7 +78,7 @@ test.describe('walkthrough', () => {
     // Nothing moves on by itself: the response view is not shown until the room has answered.
     await page.waitForTimeout(1500);
     await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
-    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Stage' })).toHaveAttribute('aria-selected', 'true');
     // Next does not leave: it points at the question.
     await page.getByTestId('walk-next').click();
     await expect(panel(page)).toHaveAttribute('data-chapter', '6');
@@ -118,7 +118,8 @@ test.describe('walkthrough', () => {
     await settled(page, 5);
     await expect(page.getByTestId('walk-caption')).toContainText('RDMA writes one page');
     // The demo run and the request's details come from the engine worker: allow for a busy machine.
-    await expect(page.getByTestId('step-label')).toHaveText('Step 10 of 12', { timeout: 30_000 });
+    await expect(page.getByTestId('stage-step-label')).toHaveText('Step 10 of 15', { timeout: 30_000 });
+    await expect(page.getByTestId('stage')).toHaveAttribute('data-step', 'done');
   });
 
   test('presenter mode: large type, blank screen, notes, clicker keys', async ({ page }) => {

@@ -19,6 +19,7 @@ import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts'
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
+import { StageView } from './views/stage/StageView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
@@ -27,7 +28,7 @@ const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
 const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
 
-const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
+const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
 /**
  * The notice naming what a link had that this page ignored, in the page's language. The URL codec
@@ -44,7 +45,7 @@ function ignoredNotice(lang: Language, ignored: string[]): string {
   return translate(lang, 'ignoredInLink', { list: items.join(lang === 'fr' ? '\u202f; ' : '; ') });
 }
 const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
-const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse' } as const;
+const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse', stage: 'viewStage' } as const;
 
 function Notices() {
   const t = useT();
@@ -255,6 +256,7 @@ function Dashboard() {
             {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
             {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
             {run && !run.refused && view === 'response' ? <ResponseView run={run} /> : null}
+            {run && !run.refused && view === 'stage' ? <StageView /> : null}
           </div>
         </div>
       </main>

@@ -22,6 +22,7 @@ import { highlightable } from '../views/shared/highlight.ts';
 import { Timeline } from '../views/timeline/Timeline.tsx';
 import { timelineMilestones } from '../views/timeline/milestones.ts';
 import { TransferView } from '../views/transfer/TransferView.tsx';
+import { StageView } from '../views/stage/StageView.tsx';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 
 /** Defects (on or off) and the mitigations that are on: what the situation is, in one line. */
@@ -181,6 +182,7 @@ export function ScreenPicture() {
         {view === 'cluster' ? <ClusterView run={run} /> : null}
         {view === 'transfer' ? <TransferView run={run} /> : null}
         {view === 'response' ? <ResponseView run={run} /> : null}
+        {view === 'stage' ? <StageView picker={false} /> : null}
       </div>
       {/* The handoff and the answer take milliseconds: the timeline would say nothing there. */}
       {view === 'cluster' ? timeline : null}

@@ -12,7 +12,7 @@ import type { ScenarioName } from '../../engine/runs/index.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult, GpuFault } from '../../gpu/reports.ts';
 
 export type { ScenarioName, SwitchKey, Switches };
-export type ViewName = 'cluster' | 'transfer' | 'response';
+export type ViewName = 'cluster' | 'transfer' | 'response' | 'stage';
 export type Language = 'en' | 'fr';
 
 export interface Selection {
@@ -115,7 +115,7 @@ export const DEFAULT_STATE: UrlState = {
   time: 0,
   selectedRequest: null,
   selectedPage: null,
-  view: 'cluster',
+  view: 'stage',
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,

@@ -21,7 +21,7 @@ const MITIGATION_CODES = byCode(MITIGATIONS as readonly Switch[]);
 const MECHANISM_CODES = byCode(MECHANISMS as readonly Switch[]);
 const FIX_CODES = new Map(ALL.map((s) => [s.fixCode, s.key]));
 
-const viewSchema = v.picklist(['cluster', 'transfer', 'response'] satisfies ViewName[]);
+const viewSchema = v.picklist(['cluster', 'transfer', 'response', 'stage'] satisfies ViewName[]);
 const langSchema = v.picklist(['en', 'fr'] satisfies Language[]);
 const timeSchema = v.pipe(v.string(), v.regex(/^\d{1,13}(\.\d{1,3})?$/), v.transform(Number), v.number(), v.maxValue(1e13));
 const indexSchema = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
@@ -98,7 +98,8 @@ export function serializeUrl(s: UrlState): string {
   const params = new URLSearchParams();
   params.set('v', String(URL_VERSION));
   params.set('s', s.scenario);
-  params.set('t', String(Math.round(s.time)));
+  // To the microsecond: the stage's steps that share one engine instant sit microseconds apart.
+  params.set('t', String(Math.round(s.time * 1000) / 1000));
   if (s.selectedRequest !== null) params.set('req', String(s.selectedRequest));
   if (s.selectedPage) params.set('page', `${s.selectedPage.node}:${s.selectedPage.page}`);
   params.set('view', s.view);

@@ -15,6 +15,7 @@ import type { HighlightId } from '../views/shared/highlight.ts';
 import type { Chapter } from './chapter.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
 import { CHAPTER_BASE, checkpointIndex, runSteps, type Caption, type Instant, type StepHost } from './steps.ts';
+import { stageSteps } from '../views/stage/stageFrame.ts';
 
 export type RunnerStatus = 'idle' | 'running' | 'checkpoint' | 'done';
 /** A chosen option id, or null when the presenter revealed without an answer. */
@@ -46,7 +47,17 @@ export async function instantIn(run: RunSummary, instant: Instant): Promise<numb
   let t: number;
   if ('fraction' in instant) t = instant.fraction * run.endMs;
   else if ('milestone' in instant) t = WINDOW_START_MS + MILESTONE_T[instant.milestone] - run.startEpochMs;
-  else {
+  else if ('stage' in instant) {
+    const req = run.requests.ids.indexOf(instant.request);
+    if (req < 0) throw new Error(`no request ${instant.request} in this run`);
+    const steps = stageSteps((await run.detail(req)).events);
+    const s = steps.find((x) => x.id === instant.stage);
+    if (!s) throw new Error(`request ${instant.request} has no ${instant.stage} stage step`);
+    // A share of the step, on the URL's microsecond grid; the open-ended last step counts as one millisecond.
+    const span = (s.end === Infinity ? 1 : s.end - s.start) * (instant.into ?? 0);
+    t = Math.round((s.start + span) * 1000) / 1000;
+    if (t >= s.end) t = s.start;
+  } else {
     const req = run.requests.ids.indexOf(instant.request);
     if (req < 0) throw new Error(`no request ${instant.request} in this run`);
     const events = (await run.detail(req)).events;

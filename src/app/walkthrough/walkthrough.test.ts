@@ -91,7 +91,7 @@ function fakeHost(animating: () => boolean) {
       log.push(`frame ${clock}`);
       return clock;
     },
-    timeOf: async (instant: Instant) => ('fraction' in instant ? instant.fraction * 10_000 : 'request' in instant ? 1000 + (instant.offsetMs ?? 0) : Promise.reject(new Error('no milestone here'))),
+    timeOf: async (instant: Instant) => ('fraction' in instant ? instant.fraction * 10_000 : 'event' in instant ? 1000 + (instant.offsetMs ?? 0) : Promise.reject(new Error('no milestone here'))),
     requestIndex: async (id) => (id === 'long-1' ? 8 : Promise.reject(new Error(`no ${id}`))),
   };
   return { host, log };

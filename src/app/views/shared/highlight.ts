@@ -17,6 +17,8 @@ export const HIGHLIGHTS = [
   'response-leak',
   'transfer-status',
   'timeline',
+  'stage',
+  'stage-caption',
 ] as const;
 
 /** A part of a view, or one node's page grid (`node-decode-0`). */

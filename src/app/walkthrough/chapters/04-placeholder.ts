@@ -1,5 +1,10 @@
 import type { Chapter } from '../chapter.ts';
-import { ARRIVAL, BEFORE_ARRIVAL, COMPUTED, OVER_LONG } from './demo.ts';
+import { BEFORE_ARRIVAL, OVER_LONG } from './demo.ts';
+import type { StageStepId } from '../../views/stage/stageFrame.ts';
+import type { Instant } from '../steps.ts';
+
+/** A moment of the over-long request's handoff on the stage: a step, and a share of it. */
+const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG, stage, into });
 
 export const chapter: Chapter = {
   id: 'placeholder',
@@ -50,18 +55,23 @@ export const chapter: Chapter = {
     explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête dans la file.' },
   },
   steps: [
-    { set: { scenario: 'demo', view: 'cluster' } },
+    { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
     { seek: BEFORE_ARRIVAL },
     { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.' } },
     { checkpoint: true },
-    { set: { view: 'transfer' } },
-    { seek: ARRIVAL },
-    { highlight: 'steps' },
+    { highlight: 'stage' },
+    { tween: { to: stageAt('tokenizer', 0.5), ms: 1500 } },
+    { caption: { en: 'The tokenizer lets it through: it is within the advertised context.', fr: 'Le tokeniseur la laisse passer : elle tient dans le contexte annoncé.' } },
+    { wait: 2000 },
+    { tween: { to: stageAt('abort', 0.99), ms: 2000 } },
     { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { wait: 3000 },
-    { tween: { to: COMPUTED, ms: 2000 } },
-    { highlight: 'computed-tokens' },
+    { tween: { to: stageAt('reserve', 0.99), ms: 2500 } },
+    { caption: { en: 'Decode reserves pages for all 800,000 tokens, lowest page first, over earlier tenants\' KV.', fr: 'La génération réserve des pages pour les 800 000 jetons, la plus basse d\'abord, sur le KV de clients précédents.' } },
+    { wait: 3000 },
+    { tween: { to: stageAt('compute', 0.1), ms: 1500 } },
+    { highlight: 'stage-caption' },
     { caption: { en: 'Prefill computes one token: every capacity check passes.', fr: 'La préparation calcule un seul jeton : tous les contrôles de capacité passent.' } },
     { wait: 3000 },
   ],

@@ -1,5 +1,10 @@
 import type { Chapter } from '../chapter.ts';
-import { ARRIVAL, OVER_LONG, TRANSFER_DONE } from './demo.ts';
+import { OVER_LONG } from './demo.ts';
+import type { StageStepId } from '../../views/stage/stageFrame.ts';
+import type { Instant } from '../steps.ts';
+
+/** A moment of the over-long request's handoff on the stage: a step, and a share of it. */
+const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG, stage, into });
 
 export const chapter: Chapter = {
   id: 'transfer-complete',
@@ -28,19 +33,22 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'The strip under the steps is decode\'s block table: one solid page, thousands hatched. Ask what single number in the "done" message would have caught this: the transferred length.',
-    fr: 'La bande sous les étapes est la table des pages de la génération : une page pleine, des milliers hachurées. Demander quel nombre, dans le message « terminé », aurait suffi à s\'en apercevoir : la longueur transférée.',
+    en: 'On the stage, decode\'s block table is the outlined region: one solid page, thousands hatched or dotted; the slot view shows page 0. Ask what single number in the "done" message would have caught this: the transferred length.',
+    fr: 'Sur la scène, la table des pages de la génération est la zone encadrée : une page pleine, des milliers hachurées ou pointillées ; la vue par emplacement montre la page 0. Demander quel nombre, dans le message « terminé », aurait suffi à s\'en apercevoir : la longueur transférée.',
   },
   steps: [
-    { set: { scenario: 'demo', view: 'transfer' } },
+    { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
-    { seek: ARRIVAL },
+    { seek: stageAt('reserve', 0.99) },
+    { highlight: 'stage' },
     { caption: { en: 'Decode reserves pages for all 800,000 tokens.', fr: 'La génération réserve des pages pour les 800 000 jetons.' } },
-    { highlight: 'block-table' },
     { wait: 3000 },
-    { tween: { to: TRANSFER_DONE, ms: 2500 } },
+    { tween: { to: stageAt('compute', 0.6), ms: 2000 } },
+    { caption: { en: 'Prefill computed one token; the RDMA link carries one page. A served request carries all of its pages.', fr: 'La préparation a calculé un jeton ; le lien RDMA porte une page. Une requête servie porte toutes ses pages.' } },
+    { wait: 3500 },
+    { tween: { to: stageAt('done', 0.6), ms: 2500 } },
+    { highlight: 'stage-caption' },
     { caption: { en: 'RDMA writes one page; prefill reports Success.', fr: 'Le RDMA écrit une page ; la préparation annonce Success.' } },
-    { highlight: 'done-message' },
     { wait: 3500 },
   ],
 };

@@ -1,5 +1,10 @@
 import type { Chapter } from '../chapter.ts';
-import { ANSWERED, OVER_LONG, TRANSFER_DONE } from './demo.ts';
+import { ANSWERED, OVER_LONG } from './demo.ts';
+import type { StageStepId } from '../../views/stage/stageFrame.ts';
+import type { Instant } from '../steps.ts';
+
+/** A moment of the over-long request's handoff on the stage: a step, and a share of it. */
+const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG, stage, into });
 
 export const chapter: Chapter = {
   id: 'mixed-response',
@@ -43,16 +48,22 @@ export const chapter: Chapter = {
     explain: { en: 'The earlier customers\': their KV was in the pages decode read. HTTP 200, fluent, and leaked.', fr: 'Des clients précédents : leur KV était dans les pages lues. HTTP 200, un texte fluide, et une réponse touchée.' },
   },
   steps: [
-    { set: { scenario: 'demo', view: 'cluster' } },
+    { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
-    { seek: TRANSFER_DONE },
-    { highlight: 'node-decode-0' },
+    { seek: stageAt('scan', 0.02) },
+    { highlight: 'stage' },
     { caption: { en: 'Delta\'s request holds these pages now. Who wrote them?', fr: 'Ces pages sont maintenant attribuées à la requête de delta. Qui les a écrites ?' } },
     { checkpoint: true },
-    { set: { selectedPage: { node: 'decode-0', page: 3000 } } },
-    { highlight: 'inspector' },
-    { caption: { en: 'Held by delta, written for another customer: a cross-tenant read.', fr: 'Attribuée à delta, écrite pour un autre client : une lecture croisée entre clients.' } },
-    { wait: 3000 },
+    { tween: { to: stageAt('scan', 0.98), ms: 2500 } },
+    { caption: { en: 'Decode reads every reserved page: each lights in the colour of the customer who last wrote it.', fr: 'La génération lit chaque page réservée : chacune s\'allume de la couleur du client qui l\'a écrite en dernier.' } },
+    { wait: 1500 },
+    { tween: { to: stageAt('stream', 0.98), ms: 4000 } },
+    { highlight: 'stage-caption' },
+    { caption: { en: 'Each word is joined to the page it drew on most, tinted by whose KV that was.', fr: 'Chaque mot est relié à la page qui a le plus compté, teintée selon le client dont c\'était le KV.' } },
+    { wait: 2500 },
+    { tween: { to: stageAt('response', 0.99), ms: 1000 } },
+    { caption: { en: 'HTTP 200 reaches the client.', fr: 'HTTP 200 arrive chez le client.' } },
+    { wait: 2000 },
     { set: { view: 'response' } },
     { seek: ANSWERED },
     { highlight: 'response-tokens' },

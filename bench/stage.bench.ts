@@ -1,0 +1,118 @@
+/**
+ * Stage benchmark in headless Chromium, on the incident window at full scale: frame time while
+ * playing, and the cost of one scrub step (set the time → every canvas of the view drawn for it →
+ * the next frame), each with the stage on and, as the baseline measured in the same run, with the
+ * cluster view (the page grids) in its place.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+const PORT = Number(process.env.BENCH_PORT ?? 4322);
+const root = process.cwd();
+const FRAME_GOAL_MS = 16.7;
+const SCRUB_GOAL_MS = 8;
+
+const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8' });
+if (build.status !== 0) {
+  console.error(build.stderr);
+  process.exit(1);
+}
+const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
+const stop = () => {
+  try {
+    process.kill(-server.pid!);
+  } catch {
+    // already gone
+  }
+};
+process.on('exit', stop);
+await new Promise((r) => setTimeout(r, 2500));
+
+const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const browser = await chromium.launch({
+  ...(executablePath ? { executablePath } : {}),
+  args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
+});
+
+// Runs in the page (a string: the TS runner would inject helpers the page lacks).
+const PLAY_IN_PAGE = `(async () => {
+  const hook = window.__stalePages;
+  hook.state().set({ playing: true, speed: 60 });
+  // A frame's time: from the frame's start to the first task after it (script, style, layout, paint).
+  const work = [];
+  const intervals = [];
+  let last = null;
+  const until = performance.now() + 4000;
+  await new Promise((resolve) => {
+    const tick = (now) => {
+      if (last !== null) intervals.push(now - last);
+      last = now;
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => work.push(performance.now() - now);
+      ch.port2.postMessage(0);
+      if (now < until) requestAnimationFrame(tick); else resolve();
+    };
+    requestAnimationFrame(tick);
+  });
+  hook.state().set({ playing: false });
+  return { work: work.slice(5), intervals: intervals.slice(5) };
+})()`;
+
+const SCRUB_IN_PAGE = `(async () => {
+  const hook = window.__stalePages;
+  const end = Number(document.querySelector('[role="slider"]').getAttribute('aria-valuemax'));
+  const around = hook.state().time;
+  const canvases = () => [...document.querySelectorAll('#views canvas[data-drawn-t]')];
+  const drawn = (t) => canvases().length > 0 && canvases().every((c) => c.dataset.drawnT === String(t));
+  let seed = 12345;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const times = [];
+  const painted = [];
+  for (let i = 0; i < 80; i++) {
+    // Half across the whole window, half within a second of the selected request's handoff.
+    const target = i % 2 ? Math.floor(rand() * end) : Math.max(0, Math.floor(around - 1000 + rand() * 2000));
+    const t0 = performance.now();
+    hook.seek(target);
+    await new Promise((resolve) => {
+      if (drawn(target)) return resolve();
+      const mo = new MutationObserver(() => { if (drawn(target)) { mo.disconnect(); resolve(); } });
+      mo.observe(document.getElementById('views'), { attributes: true, subtree: true, attributeFilter: ['data-drawn-t'] });
+    });
+    times.push(performance.now() - t0);
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+    painted.push(performance.now() - t0);
+  }
+  return { times, painted };
+})()`;
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(0.95 * xs.length))]!;
+const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(0.5 * xs.length)]!;
+const verdict = (v: number, goal: number) => (v <= goal ? 'met' : 'not met');
+
+type Measured = { frame: { work: number[]; intervals: number[] }; scrub: { times: number[]; painted: number[] } };
+const results: Record<string, Measured> = {};
+for (const view of ['cluster', 'stage']) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`http://127.0.0.1:${PORT}/?s=incident&view=${view}&bench`);
+  await page.waitForSelector('#views canvas[data-drawn-t]', { timeout: 300_000 });
+  await page.waitForTimeout(500);
+  const scrub = (await page.evaluate(SCRUB_IN_PAGE)) as Measured['scrub'];
+  const frame = (await page.evaluate(PLAY_IN_PAGE)) as Measured['frame'];
+  results[view] = { frame, scrub };
+  await page.close();
+}
+const base = results.cluster!;
+const stage = results.stage!;
+const ms = (xs: number[]) => `p50 ${p50(xs).toFixed(1)} / p95 ${p95(xs).toFixed(1)} ms`;
+console.log(
+  `frame time while playing (incident, full scale, 60 s per s): stage ${ms(stage.frame.work)}; baseline (cluster view) ${ms(base.frame.work)}; ` +
+    `goal p95 ≤ ${FRAME_GOAL_MS} ms: ${verdict(p95(stage.frame.work), FRAME_GOAL_MS)} (frame intervals: stage ${ms(stage.frame.intervals)}, baseline ${ms(base.frame.intervals)})`,
+);
+console.log(
+  `scrub step (seek → canvases drawn): stage ${ms(stage.scrub.times)}; baseline (cluster view) ${ms(base.scrub.times)}; goal p95 ≤ ${SCRUB_GOAL_MS} ms: ${verdict(p95(stage.scrub.times), SCRUB_GOAL_MS)} ` +
+    `(to the next frame: stage ${ms(stage.scrub.painted)}, baseline ${ms(base.scrub.painted)})`,
+);
+await browser.close();
+stop();
+process.exit(0);
