@@ -484,6 +484,16 @@ const en = {
   screenSourceArticle: 'Source: \u201c{title}\u201d, a French news article summarising Cloudflare\u2019s analysis',
   screenEndSources: 'Public sources',
   screenModelTag: 'model',
+  relOwn: 'its own page, freshly written',
+  relPlaceholder: 'the placeholder page (prefill computed one token)',
+  relForeign: 'held by it, written for another tenant',
+  relReserved: 'reserved, never written',
+  relOther: 'not its page',
+  relOtherKey: 'not its page (grey; checked: stale, dot: cleared)',
+  relationTo: 'To request {request}',
+  relationLegend: 'Pages as they are to request {request} ({tenant}):',
+  relationHint: 'Hover a page for the tenant whose KV it holds; the placeholder page is drawn enlarged.',
+  writtenForTenant: 'KV written for {tenant} (request {request})',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -973,6 +983,16 @@ const fr: Record<BaseKey, string> = {
   screenSourceArticle: 'Source : « {title} », article de presse en français résumant l\u2019analyse de Cloudflare',
   screenEndSources: 'Sources publiques',
   screenModelTag: 'modèle',
+  relOwn: 'sa propre page, fraîchement écrite',
+  relPlaceholder: 'la page de substitution (la préparation a calculé un seul jeton)',
+  relForeign: 'attribuée à elle, écrite pour un autre client',
+  relReserved: 'réservée, jamais écrite',
+  relOther: 'pas sa page',
+  relOtherKey: 'pas sa page (gris ; damier : ancienne, point : effacée)',
+  relationTo: 'Pour la requête {request}',
+  relationLegend: 'Les pages, vues de la requête {request} ({tenant}) :',
+  relationHint: 'Survolez une page pour voir le client dont elle porte le KV ; la page de substitution est agrandie.',
+  writtenForTenant: 'KV écrit pour {tenant} (requête {request})',
 };
 
 /**
