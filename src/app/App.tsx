@@ -10,6 +10,7 @@ import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
+import { setGridRedraw } from './views/cluster/pageGrid.ts';
 import { Controls } from './views/controls/Controls.tsx';
 import { ResponseView } from './views/response/ResponseView.tsx';
 import { FactBadge } from './views/shared/Evidence.tsx';
@@ -158,7 +159,7 @@ function Dashboard() {
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {
-      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState() };
+      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState(), gridRedraw: setGridRedraw };
     }
   }, []);
   useEffect(() => {
