@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, ready, test } from './fixtures.ts';
 
 /** The canvas pixel (RGBA) under a page's top-left corner (the checkerboard's coloured square). */
@@ -67,5 +68,126 @@ test.describe('grids by what a page is to the selected request', () => {
     await expect(strip).toBeVisible();
     expect(Number(await strip.getAttribute('data-placeholder-px'))).toBeGreaterThanOrEqual(12);
     await expect(page.getByTestId('block-table-legend')).toContainText('reserved, never written');
+  });
+
+  test('hovering or focusing a response token lights the page it drew on; Enter selects the request that wrote it', async ({ page }) => {
+    await page.goto('./?s=demo&t=120100&req=8');
+    await ready(page);
+    const tokens = page.getByTestId('story-tokens');
+    const foreign = tokens.locator('[data-writer="acme"]').first();
+    await expect(foreign).toBeVisible();
+    const node = (await foreign.getAttribute('data-node'))!;
+    const pageId = (await foreign.getAttribute('data-page'))!;
+    const writer = Number(await foreign.getAttribute('data-writer-request'));
+    await foreign.hover();
+    const grid = page.locator(`canvas[data-node="${node}"]`);
+    await expect(grid).toHaveAttribute('data-linked-page', pageId);
+    // The linked page is ringed on the overlay, in the page's own place: its pixels changed from clear.
+    const ringed = await page.evaluate(
+      ({ node, p }) => {
+        const g = document.querySelector(`canvas[data-node="${node}"]`) as HTMLCanvasElement;
+        const o = document.querySelector(`canvas[data-overlay="${node}"]`) as HTMLCanvasElement;
+        const cell = Number(g.dataset.cell);
+        const cols = Number(g.dataset.cols);
+        const x = (p % cols) * cell;
+        const y = Math.floor(p / cols) * cell;
+        const d = o.getContext('2d')!.getImageData(Math.max(0, x - 6), y, 1, cell).data;
+        return Array.from(d).some((v, i) => i % 4 === 3 && v > 0);
+      },
+      { node, p: Number(pageId) },
+    );
+    expect(ringed).toBe(true);
+    const source = page.getByTestId('story-tokens-source');
+    await expect(source).toContainText(`${node}, page ${Number(pageId).toLocaleString('en-US')}`);
+    await expect(source).toContainText('of acme');
+    await page.mouse.move(0, 0);
+    await expect(grid).toHaveAttribute('data-linked-page', '');
+
+    // By keyboard: one tab stop, arrows move, focus links, Enter selects the writer.
+    await foreign.focus();
+    await expect(grid).toHaveAttribute('data-linked-page', pageId);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`req=${writer}(&|$)`));
+    await expect(page.getByTestId('story')).toContainText('The answer to request warm-');
+  });
+
+  test('the probe flips from served to leaking across the prefill KV cache’s 681,280 tokens, and is refused past the advertised context', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    const length = page.getByTestId('probe-tokens');
+    const outcome = page.getByTestId('probe-outcome');
+    for (const [tokens, expected] of [
+      ['681280', 'served'],
+      ['681281', 'leaking'],
+      ['600000', 'served'],
+      ['1048577', 'refused'],
+    ] as const) {
+      await length.fill(tokens);
+      await length.press('Enter');
+      await expect(outcome).toHaveAttribute('data-tokens', tokens);
+      await expect(outcome).toHaveAttribute('data-outcome', expected, { timeout: 30_000 });
+    }
+    await expect(outcome).toContainText('HTTP 400');
+    // A bad length is named and the last good one kept.
+    await length.fill('lots');
+    await length.press('Enter');
+    await expect(page.getByTestId('probe-error')).toContainText('"lots" is not a prompt length');
+    await expect(outcome).toHaveAttribute('data-tokens', '1048577');
+    // The slider drives the same probe.
+    await page.getByTestId('probe-range').focus();
+    await page.getByTestId('probe-range').fill('700000');
+    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 30_000 });
+  });
+
+  test('the Explore drawer opens by key and by button, keeps focus inside, and Escape closes it and returns focus', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    const drawer = page.getByTestId('explore');
+    await expect(drawer).toBeHidden();
+    await page.getByTestId('scrubber').focus();
+    await page.keyboard.press('e');
+    await expect(drawer).toBeVisible();
+    await expect(page.locator('#explore-drawer-h')).toBeFocused();
+    await expect(drawer.getByRole('switch', { name: /Buggy reject path/ })).toBeVisible();
+    // Shift+Tab from the first stop wraps to the last inside the drawer; Tab from the last wraps back.
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.getElementById('explore-drawer')!.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.getElementById('explore-drawer')!.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(page.getByTestId('scrubber')).toBeFocused();
+    // Typing "e" in a field does not open it.
+    await page.getByTestId('probe-tokens').focus();
+    await page.keyboard.press('e');
+    await expect(drawer).toBeHidden();
+    // The button, then Escape: focus back on the button.
+    const button = page.getByTestId('explore-open');
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(button).toBeFocused();
+  });
+
+  test('the first screen: the leaked response from the run, the counter climbing to the run’s total; axe finds nothing serious', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await expect(page.getByTestId('story-sent')).toHaveText('800,000');
+    await expect(page.getByTestId('story-computed')).toHaveText('1');
+    await expect(page.getByTestId('story-status')).toHaveText('200');
+    await expect(page.getByTestId('story-leak')).toContainText('Leaked: data of acme, borealis');
+    await expect(page.locator('.story-explain dfn')).toHaveCount(4);
+    const counter = page.getByTestId('leaks-so-far');
+    await page.getByTestId('scrubber').focus();
+    await page.keyboard.press('Home');
+    await expect(counter).toHaveAttribute('data-count', '0');
+    await page.keyboard.press('End');
+    await expect(counter).toHaveAttribute('data-count', '1');
+    await page.getByTestId('explore-open').click();
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });
