@@ -254,9 +254,13 @@ function Dashboard() {
           ) : null
         }
       />
-      {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : <div className="timeline timeline-pending" aria-hidden="true" />}
+      {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : (
+        <div className="timeline timeline-pending">
+          <p className="hint">{t('timelinePending')}</p>
+        </div>
+      )}
       <div className="story-probe">
-        <Probe />
+        <Probe after={run} />
       </div>
       <main className="layout layout-views">
         <div className="views panel" id="views">

@@ -528,6 +528,9 @@ const en = {
   termPages: 'pages',
   glossPage: 'blocks of {size} token slots, reused uncleared',
   leaksSoFar: 'Leaked responses sent by this instant: {n} of {total}',
+  picturePending: 'The handoff of the first leaked request, step by step, appears here once the run is computed.',
+  timelinePending: 'The timeline of the run appears here.',
+  probeWaiting: 'Your request runs once the main run is there.',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -1061,6 +1064,9 @@ const fr: Record<BaseKey, string> = {
   termPages: 'pages',
   glossPage: 'blocs de {size} emplacements de jetons, réutilisés sans être effacés',
   leaksSoFar: 'Réponses ayant fui à cet instant : {n} sur {total}',
+  picturePending: 'Le transfert de la première requête ayant fui, étape par étape, s’affiche ici une fois le calcul terminé.',
+  timelinePending: 'La chronologie du calcul s’affiche ici.',
+  probeWaiting: 'Votre requête sera calculée une fois le calcul principal terminé.',
 };
 
 /**

@@ -32,7 +32,8 @@ export function probeRequest(promptTokens: number, overrides: RunRequest['overri
 
 export type ProbeOutcome = 'pending' | 'served' | 'leaking' | 'refused' | 'error';
 
-export function Probe() {
+/** `after`: the main run; the probe waits for it, so that the two never share the CPU at first load. */
+export function Probe({ after }: { after: unknown }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const switches = useApp((s) => s.switches);
@@ -46,7 +47,7 @@ export function Probe() {
     const h = window.setTimeout(() => setTokens(draft), DEBOUNCE_MS);
     return () => window.clearTimeout(h);
   }, [draft]);
-  const request = useMemo(() => probeRequest(tokens, overridesOf(switches)), [tokens, switches]);
+  const request = useMemo(() => (after ? probeRequest(tokens, overridesOf(switches)) : null), [tokens, switches, after]);
   const run = useRunRequest(request);
   const probe = run.data ? run.data.requests.ids.indexOf(PROBE_ID) : -1;
   const detail = useRequestDetail(run.data, probe >= 0 && run.data && run.data.requests.status[probe] === 200 ? probe : null);
@@ -120,7 +121,9 @@ export function Probe() {
         </p>
       ) : null}
       <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} aria-live="polite">
-        {outcome === 'pending'
+        {!after
+          ? t('probeWaiting')
+          : outcome === 'pending'
           ? t('probePending', { tokens: fmt(draft) })
           : outcome === 'error'
             ? (run.error?.message ?? '')

@@ -5,7 +5,7 @@
  * frame: while the run is computed, the same places hold the progress, never a blank page.
  */
 import type { ReactNode } from 'react';
-import type { RunProgress as Progress } from '../../../engine/index.ts';
+import { INCIDENT_CONFIG } from '../../../engine/config.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
@@ -62,31 +62,40 @@ function LeakedResponse({ run }: { run: RunSummary }) {
       ) : r ? (
         <p className="hint">{t('notServed')}</p>
       ) : null}
-      <p className="story-explain">
-        {placeholder ? (
-          <Tx
-            k="storyExplainLeak"
-            vars={{
-              prefill: <Term term="termPrefill" gloss="glossPrefill" />,
-              kv: <Term term="termKv" gloss="glossKv" />,
-              decode: <Term term="termDecode" gloss="glossDecode" />,
-              pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
-              f14: <FactBadge id="F14" />,
-            }}
-          />
-        ) : (
-          <Tx
-            k="storyExplainServed"
-            vars={{
-              prefill: <Term term="termPrefill" gloss="glossPrefill" />,
-              kv: <Term term="termKv" gloss="glossKv" />,
-              decode: <Term term="termDecode" gloss="glossDecode" />,
-              pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
-            }}
-          />
-        )}
-      </p>
+      <StoryExplain placeholder={placeholder} pageSize={pageSize} />
     </>
+  );
+}
+
+/** The mechanism in two sentences, its words glossed; readable before the run is there. */
+function StoryExplain({ placeholder, pageSize }: { placeholder: boolean; pageSize: number }) {
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
+  return (
+    <p className="story-explain">
+      {placeholder ? (
+        <Tx
+          k="storyExplainLeak"
+          vars={{
+            prefill: <Term term="termPrefill" gloss="glossPrefill" />,
+            kv: <Term term="termKv" gloss="glossKv" />,
+            decode: <Term term="termDecode" gloss="glossDecode" />,
+            pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
+            f14: <FactBadge id="F14" />,
+          }}
+        />
+      ) : (
+        <Tx
+          k="storyExplainServed"
+          vars={{
+            prefill: <Term term="termPrefill" gloss="glossPrefill" />,
+            kv: <Term term="termKv" gloss="glossKv" />,
+            decode: <Term term="termDecode" gloss="glossDecode" />,
+            pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
+          }}
+        />
+      )}
+    </p>
   );
 }
 
@@ -118,10 +127,17 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
           {t('storyTitle')}
         </h2>
         {progress}
-        {run && !run.refused ? <LeakedResponse run={run} /> : !run ? <p className="story-numbers placeholder-text">{t('storyNumbersPending')}</p> : null}
+        {run && !run.refused ? (
+          <LeakedResponse run={run} />
+        ) : !run ? (
+          <>
+            <p className="story-numbers placeholder-text">{t('storyNumbersPending')}</p>
+            <StoryExplain placeholder pageSize={INCIDENT_CONFIG.pageSize} />
+          </>
+        ) : null}
       </div>
       <div className="story-side">
-        {run && !run.refused ? <StoryPicture run={run} /> : <div className="picture-pending" aria-hidden="true" />}
+        {run && !run.refused ? <StoryPicture run={run} /> : <div className="picture-pending">{t('picturePending')}</div>}
         <LeakCounter run={run} />
       </div>
     </section>

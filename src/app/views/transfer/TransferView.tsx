@@ -61,6 +61,9 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
 
   const placeholderIndex = useMemo(() => (node && focus.placeholder ? pages.findIndex((p) => node.writtenFor[p] === req) : -1), [node, pages, req, focus.placeholder]);
   const magnifier = Math.max(STRIP_PLACEHOLDER_PX, Math.ceil(width / Math.max(1, pages.length)));
+  // The page a hovered response token drew on, marked in the table too.
+  const linked = useApp((s) => (s.linkedPage?.node === decodeNode ? s.linkedPage.page : null));
+  const linkedIndex = useMemo(() => (linked === null ? -1 : pages.indexOf(linked)), [linked, pages]);
 
   useEffect(() => {
     const ctx = canvas.current?.getContext('2d');
@@ -89,11 +92,20 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
       ctx.lineWidth = 1;
       ctx.strokeRect(x + 0.5, 0.5, magnifier - 1, height - 1);
     }
-  }, [node, pages, req, focus, placeholderIndex, magnifier]);
+    if (linkedIndex >= 0) {
+      const x = Math.max(0, Math.min(width - 7, Math.floor((linkedIndex / n) * width) - 3));
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#fff';
+      ctx.strokeRect(x, 1, 7, height - 2);
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, 0.5, 6, height - 1);
+    }
+  }, [node, pages, req, focus, placeholderIndex, magnifier, linkedIndex]);
 
   return (
     <div className="strip">
-      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" data-placeholder-index={placeholderIndex} data-placeholder-px={placeholderIndex >= 0 ? magnifier : 0} {...highlightable('block-table')} />
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" data-placeholder-index={placeholderIndex} data-placeholder-px={placeholderIndex >= 0 ? magnifier : 0} data-linked-index={linkedIndex} {...highlightable('block-table')} />
       <p className="hint" data-testid="block-table-summary">
         {t('stripSummary', {
           total: fmt(pages.length),
