@@ -14,7 +14,7 @@
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import type { NodeSnapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
-import { REL_FOREIGN, REL_OTHER, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, relationOf, type Focus } from './relation.ts';
+import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, type Focus } from './relation.ts';
 export interface GridLayout {
   cell: number;
   cols: number;
@@ -72,20 +72,39 @@ export interface DrawReport {
   full: boolean;
 }
 
-function pageLook(node: NodeSnapshot, p: number, style: GridStyle): number {
-  const state = node.state[p]!;
-  if (style.focus) {
-    const rel = relationOf(node, p, style.focus);
-    if (rel !== REL_OTHER) return look(rel === REL_FOREIGN ? CHECKER : rel === REL_RESERVED ? DOTTED : SOLID, RELATION_RGB[rel]);
-    if (state === PAGE_ZERO) return look(EMPTY, style.background);
-    return look(state === PAGE_STALE ? CHECKER : state === PAGE_CLEARED ? DOTTED : SOLID, otherGrey(state, style.dark));
+/**
+ * The look of every page as a function of its arrays, with the few looks a style can produce made
+ * once per draw: the loop over tens of thousands of pages then allocates nothing.
+ */
+function lookOf(style: GridStyle): (node: NodeSnapshot, p: number) => number {
+  const byState = [
+    look(EMPTY, style.background),
+    look(SOLID, style.focus ? otherGrey(PAGE_LIVE, style.dark) : [150, 150, 150]),
+    look(CHECKER, otherGrey(PAGE_STALE, style.dark)),
+    look(DOTTED, otherGrey(PAGE_CLEARED, style.dark)),
+  ];
+  const focus = style.focus;
+  if (focus) {
+    const own = look(SOLID, RELATION_RGB[focus.placeholder ? REL_PLACEHOLDER : REL_OWN]);
+    const foreign = look(CHECKER, RELATION_RGB[REL_FOREIGN]);
+    const reserved = look(DOTTED, RELATION_RGB[REL_RESERVED]);
+    return (node, p) => {
+      if (node.owner[p] !== focus.req) return byState[node.state[p]!]!;
+      const writer = node.writtenFor[p]!;
+      return writer === focus.req ? own : writer >= 0 ? foreign : reserved;
+    };
   }
-  if (state === PAGE_ZERO) return look(EMPTY, style.background);
-  if (state === PAGE_CLEARED) return look(DOTTED, otherGrey(PAGE_CLEARED, style.dark));
-  const tenant = node.writerTenant[p]!;
-  // Live but never written (reserved): grey with a dot.
-  if (tenant < 0) return look(state === PAGE_LIVE ? DOTTED : SOLID, [150, 150, 150]);
-  return look(state === PAGE_STALE ? CHECKER : SOLID, tenantRgb(tenant));
+  const reservedGrey = look(DOTTED, [150, 150, 150]);
+  const tenantLooks: number[] = [];
+  return (node, p) => {
+    const state = node.state[p]!;
+    if (state === PAGE_ZERO || state === PAGE_CLEARED) return byState[state]!;
+    const tenant = node.writerTenant[p]!;
+    // Live but never written (reserved): grey with a dot.
+    if (tenant < 0) return state === PAGE_LIVE ? reservedGrey : byState[PAGE_LIVE]!;
+    const k = tenant * 2 + (state === PAGE_STALE ? 1 : 0);
+    return (tenantLooks[k] ??= look(state === PAGE_STALE ? CHECKER : SOLID, tenantRgb(tenant)));
+  };
 }
 
 export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, layout: GridLayout, style: GridStyle): DrawReport {
@@ -111,9 +130,11 @@ export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, 
   const spanTo = new Int32Array(rows).fill(-1);
   let repainted = 0;
   let placeholderPage = -1;
+  const pageLook = lookOf(style);
+  const placeholderLook = style.focus?.placeholder ? look(SOLID, RELATION_RGB[REL_PLACEHOLDER]) : -1;
   for (let p = 0; p < node.pageCount; p++) {
-    const l = pageLook(node, p, style);
-    if (placeholderPage < 0 && style.focus?.placeholder && relationOf(node, p, style.focus) === REL_PLACEHOLDER) placeholderPage = p;
+    const l = pageLook(node, p);
+    if (l === placeholderLook && placeholderPage < 0 && node.owner[p] === style.focus!.req) placeholderPage = p;
     if (!full && looks[p] === l) continue;
     looks[p] = l;
     repainted++;
