@@ -24,3 +24,10 @@ export async function ready(page: import('@playwright/test').Page): Promise<void
   await expect(page.getByTestId('count-requests')).not.toHaveText('', { timeout: 30_000 });
   await expect(page.getByTestId('scrubber')).toBeVisible({ timeout: 30_000 });
 }
+
+/** Opens the Explore drawer (switches, counters, assumptions, matrix, exports) unless it is open. */
+export async function openExplore(page: import('@playwright/test').Page): Promise<void> {
+  const button = page.getByTestId('explore-open');
+  if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
+  await expect(page.getByTestId('explore')).toBeVisible();
+}

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { MESSAGES, SAME_IN_BOTH, type MessageKey } from '../src/app/i18n/messages.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 /**
  * The French page, view by view: no visible text may be an English entry of the catalogue (or an
@@ -121,6 +121,7 @@ test.describe('the French page', () => {
     await expect(page.locator('[data-testid="timeline-svg"] g.lane[data-evidence="model"]')).toHaveCount(4);
     await expect(page.locator('[data-testid="timeline-svg"] g.day-band').first()).toBeAttached();
     await page.getByTestId('milestone-list').locator('summary').click();
+    await openExplore(page);
     await page.locator('details.assumptions summary').click();
     await page.getByText('Tableau des issues', { exact: true }).click();
     await expect(page.getByTestId('matrix')).toBeVisible({ timeout: 30_000 });

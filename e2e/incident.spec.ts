@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, openExplore, test } from './fixtures.ts';
 
 test.describe('the incident window', () => {
   test('the page opens on the replayed window: 155 leaks measured in the browser, facts cited, a leak in every view', async ({ page }) => {
@@ -34,6 +34,7 @@ test.describe('the incident window', () => {
     await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuetext', '10 Sep 2026 00:00:00 UTC'); // the window's end, exclusive
 
     // Assumptions are labelled as such, with their reason.
+    await openExplore(page);
     await page.getByText('What is assumed').click();
     const a2 = page.locator('.assumptions li').getByTestId('assumption-A2');
     await a2.focus();

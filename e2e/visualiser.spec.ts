@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 test.describe('visualiser', () => {
   test('scrub to the first cross-tenant read and see the leak in every view', async ({ page }) => {
@@ -59,6 +59,7 @@ test.describe('visualiser', () => {
     await page.goto('./?s=demo');
     await ready(page);
     await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    await openExplore(page);
     const sw = (name: RegExp) => page.getByRole('switch', { name });
 
     await sw(/Buggy reject path/).uncheck();
@@ -110,6 +111,7 @@ test.describe('visualiser', () => {
   test('two runs on one scrubber: the comparison run and where it diverges', async ({ page }) => {
     await page.goto('./?s=demo');
     await ready(page);
+    await openExplore(page);
     await page.getByTestId('compare-select').selectOption('buggyRejectPath');
     await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
     await expect(page.getByTestId('count-rejected-compare')).toHaveText('1');
@@ -119,6 +121,7 @@ test.describe('visualiser', () => {
   test('a copied link restores the same situation; back and forward work', async ({ page }) => {
     await page.goto('./?s=demo');
     await ready(page);
+    await openExplore(page);
     await page.getByRole('switch', { name: /Clear pages on free/ }).check();
     await page.getByTestId('first-violation').isDisabled();
     await page.getByRole('tab', { name: 'Response' }).click();
@@ -131,6 +134,7 @@ test.describe('visualiser', () => {
     const other = await page.context().newPage();
     await other.goto(url);
     await expect(other.getByTestId('count-wrong')).toHaveText('1', { timeout: 30_000 });
+    await openExplore(other);
     await expect(other.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true');
     await expect(other.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
     await expect(other.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', await page.getByTestId('scrubber').getAttribute('aria-valuenow') ?? '');

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
 import { pick, translate, useT } from './i18n/i18n.ts';
@@ -10,6 +10,7 @@ import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
+import { setGridRedraw } from './views/cluster/pageGrid.ts';
 import { Controls } from './views/controls/Controls.tsx';
 import { ResponseView } from './views/response/ResponseView.tsx';
 import { FactBadge } from './views/shared/Evidence.tsx';
@@ -21,6 +22,10 @@ import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
 import { StageView } from './views/stage/StageView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
+import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
+import { Probe } from './views/story/Probe.tsx';
+import { StoryScreen } from './views/story/StoryScreen.tsx';
+import { STORY_PICTURE_ID, STORY_PICTURE_SHOWS_TRANSFER } from './views/story/StoryPicture.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
@@ -84,7 +89,7 @@ function Headline() {
  */
 const OPENED_SITUATED = ((q) => q.has('t') || q.has('ch'))(new URLSearchParams(window.location.search));
 
-function Header() {
+function Header({ explore, onExplore }: { explore: boolean; onExplore: () => void }) {
   const t = useT();
   const scenario = useApp((s) => s.scenario);
   const lang = useApp((s) => s.lang);
@@ -98,6 +103,7 @@ function Header() {
         <p className="tagline">{t('tagline')}</p>
       </div>
       <div className="header-controls">
+        <ExploreButton open={explore} onToggle={onExplore} />
         <WalkthroughButton />
         <button type="button" onClick={focusEvidence} aria-controls={EVIDENCE_ID} data-testid="evidence-open">
           {t('evidenceOpen')}
@@ -154,12 +160,15 @@ function Dashboard() {
     [facts.data, lang, scenario],
   );
   const autoTimed = useRef(OPENED_SITUATED);
+  const [explore, setExplore] = useState(false);
+  const toggleExplore = useCallback(() => setExplore((o) => !o), []);
+  useExploreKey(toggleExplore);
 
   useEffect(() => startUrlSync((ignored) => ignoredNotice(useApp.getState().lang, ignored)), []);
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {
-      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState() };
+      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState(), gridRedraw: setGridRedraw };
     }
   }, []);
   useEffect(() => {
@@ -199,7 +208,7 @@ function Dashboard() {
       <a className="skip" href={`#${EVIDENCE_ID}`}>
         {t('skipToEvidence')}
       </a>
-      <Header />
+      <Header explore={explore} onExplore={toggleExplore} />
       <Notices />
       <Suspense fallback={null}>
         <Walkthrough />
@@ -209,16 +218,52 @@ function Dashboard() {
           {main.error?.message}
         </p>
       ) : null}
-      {main.progress ? (
-        <RunProgress
-          progress={main.progress}
-          label={scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')}
-          startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
-        />
-      ) : null}
-      {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
-      <main className="layout">
+      <ExploreDrawer open={explore} onClose={() => setExplore(false)}>
         <Controls run={run} compare={compare.data} />
+        {run && !run.refused ? (
+          <div className="export" role="group" aria-label={t('export')}>
+            <button type="button" onClick={() => viewRoot.current && exportPng(viewRoot.current, 'stale-pages-cluster')} disabled={view !== 'cluster'}>
+              {t('exportPng')}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
+              }}
+              disabled={view !== 'cluster'}
+            >
+              {t('exportSvg')}
+            </button>
+            <button type="button" onClick={() => exportLeaks(run, 'csv', 'stale-pages-leaks')} data-testid="export-csv">
+              {t('exportCsv')}
+            </button>
+            <button type="button" onClick={() => exportLeaks(run, 'json', 'stale-pages-leaks')}>
+              {t('exportJson')}
+            </button>
+          </div>
+        ) : null}
+      </ExploreDrawer>
+      <StoryScreen
+        run={run}
+        progress={
+          main.progress ? (
+            <RunProgress
+              progress={main.progress}
+              label={scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')}
+              startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
+            />
+          ) : null
+        }
+      />
+      {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : (
+        <div className="timeline timeline-pending">
+          <p className="hint">{t('timelinePending')}</p>
+        </div>
+      )}
+      <div className="story-probe">
+        <Probe after={run} />
+      </div>
+      <main className="layout layout-views">
         <div className="views panel" id="views">
           <div className="tabs-row">
             <div role="tablist" aria-label={t('views')} onKeyDown={onTabKey}>
@@ -228,34 +273,23 @@ function Dashboard() {
                 </button>
               ))}
             </div>
-            {run && !run.refused ? (
-              <div className="export" role="group" aria-label={t('export')}>
-                <button type="button" onClick={() => viewRoot.current && exportPng(viewRoot.current, 'stale-pages-cluster')} disabled={view !== 'cluster'}>
-                  {t('exportPng')}
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
-                  }}
-                  disabled={view !== 'cluster'}
-                >
-                  {t('exportSvg')}
-                </button>
-                <button type="button" onClick={() => exportLeaks(run, 'csv', 'stale-pages-leaks')} data-testid="export-csv">
-                  {t('exportCsv')}
-                </button>
-                <button type="button" onClick={() => exportLeaks(run, 'json', 'stale-pages-leaks')}>
-                  {t('exportJson')}
-                </button>
-              </div>
-            ) : null}
           </div>
           <div id={`panel-${view}`} role="tabpanel" aria-labelledby={`tab-${view}`} ref={viewRoot} tabIndex={-1}>
             {!run ? <p role="status">{t('loading')}</p> : null}
             {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
-            {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
-            {run && !run.refused && view === 'response' ? <ResponseView run={run} /> : null}
+            {run && !run.refused && view === 'transfer' ? (
+              STORY_PICTURE_SHOWS_TRANSFER ? (
+                <p className="hint" data-testid="transfer-above">
+                  {t('transferAbove')}{' '}
+                  <button type="button" className="linklike" onClick={() => document.getElementById(STORY_PICTURE_ID)?.focus()}>
+                    {t('transferAboveGo')}
+                  </button>
+                </p>
+              ) : (
+                <TransferView run={run} />
+              )
+            ) : null}
+            {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={!STORY_PICTURE_SHOWS_TRANSFER} /> : null}
             {run && !run.refused && view === 'stage' ? <StageView /> : null}
           </div>
         </div>

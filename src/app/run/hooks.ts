@@ -94,3 +94,8 @@ export function useRequestDetail(run: RunSummary | undefined, req: number | null
 export function useMatrix() {
   return useQuery({ queryKey: ['matrix'], queryFn: runMatrixInWorker, staleTime: Infinity });
 }
+
+/** Any run request through the same worker path (the probe's small custom traces); null: none. */
+export function useRunRequest(request: RunRequest | null): RunState {
+  return useRunOf(request);
+}

@@ -103,7 +103,12 @@ export interface DecodeSlice {
 /** What the URL carries: every slice's state except notices and the decode panel's results. */
 export type UrlState = SituationSlice & PlaybackSlice & SettingsSlice;
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & {
+/** The page a response token points at while it is hovered or focused: lit on the grids (not in the URL). */
+export interface LinkSlice {
+  linkedPage: Selection | null;
+}
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & {
   set: (patch: Partial<UrlState>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
@@ -149,5 +154,6 @@ export const useApp = create<AppState>()((...a) => {
     ...noticeSlice(...a),
     ...decodeSlice(...a),
     screenFrame: null,
+    linkedPage: null,
   };
 });

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import { useSnapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
@@ -7,8 +7,14 @@ import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { drawPageGrid, gridLayout, pageAt, type GridLayout } from './pageGrid.ts';
+import { drawOverlay, magnifierBox } from './pageOverlay.ts';
+import { REL_FOREIGN, REL_OTHER, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_NAMES, focusOf, relationCss, relationOf, type Focus, type Relation } from './relation.ts';
+import { onNextFrame } from '../../state/clock.ts';
+import './grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { tenantCss } from '../shared/palette.ts';
+
+const RELATION_KEYS = ['relOwn', 'relPlaceholder', 'relForeign', 'relReserved', 'relOther'] as const satisfies Record<Relation, string>;
 
 const STATE_NAMES = { [PAGE_ZERO]: 'zero', [PAGE_LIVE]: 'live', [PAGE_STALE]: 'stale', [PAGE_CLEARED]: 'cleared' } as const;
 
@@ -24,34 +30,50 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   return width;
 }
 
-function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }: { node: NodeSnapshot; layout: GridLayout; pageSize: number; t: number }) {
+function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime, focus, run }: { node: NodeSnapshot; layout: GridLayout; pageSize: number; t: number; focus: Focus | null; run: RunSummary }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
   const canvas = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
   const selectedPage = useApp((s) => s.selectedPage);
   const selectedRequest = useApp((s) => s.selectedRequest);
+  const linked = useApp((s) => (s.linkedPage?.node === node.name ? s.linkedPage.page : null));
   const set = useApp((s) => s.set);
   const selectedHere = selectedPage?.node === node.name ? selectedPage.page : null;
+  const [hovered, setHovered] = useState<{ page: number; x: number; y: number } | null>(null);
+  const placeholder = useRef<number | null>(null);
+  const dark = typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-color-scheme: dark)').matches;
 
-  // Layout effect: the grid is drawn before the browser paints this commit, so a scrub shows in one frame.
-  useLayoutEffect(() => {
-    const ctx = canvas.current?.getContext('2d');
+  const paintOverlay = () => {
+    const ctx = overlay.current?.getContext('2d');
     if (!ctx) return;
-    const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
-    // Fade the rest only while the selected request holds pages here: then its block table stands out.
-    const holds = selectedRequest !== null && node.owner.includes(selectedRequest);
-    drawPageGrid(ctx, node, layout, { background: dark ? [31, 33, 39] : [244, 242, 238], focusTenant: -2, focusRequest: holds ? selectedRequest : null });
-    if (selectedHere !== null) {
-      const x = (selectedHere % layout.cols) * layout.cell;
-      const y = Math.floor(selectedHere / layout.cols) * layout.cell;
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = dark ? '#fff' : '#000';
-      ctx.strokeRect(x - 3, y - 3, layout.cell + 6, layout.cell + 6);
-    }
+    drawOverlay(ctx, layout, { selected: selectedHere, hovered: hovered?.page ?? null, linked, placeholder: placeholder.current, dark });
+  };
+
+  // Layout effect: the grid is drawn before the browser paints this commit, so a scrub shows in one
+  // frame; only the pages whose look changed are repainted (pageGrid.ts).
+  useLayoutEffect(() => {
+    const el = canvas.current;
+    const ctx = el?.getContext('2d');
+    if (!el || !ctx) return;
+    const report = drawPageGrid(ctx, node, layout, { background: dark ? [31, 33, 39] : [244, 242, 238], dark, focus });
+    placeholder.current = report.placeholderPage >= 0 ? report.placeholderPage : null;
+    // The overlay follows in the same commit: the magnifier sits on the placeholder of this instant.
+    paintOverlay();
+    el.dataset.repainted = String(report.repainted);
+    el.dataset.placeholderPage = String(report.placeholderPage);
+    el.dataset.placeholderPx = report.placeholderPage >= 0 ? String(magnifierBox(layout, report.placeholderPage).size) : '0';
+    el.dataset.focus = focus ? String(focus.req) : '';
     // Lets the scrub benchmark see when the frame for a given time is drawn.
-    canvas.current!.dataset.drawnT = String(snapshotTime);
-  }, [node, layout, selectedHere, selectedRequest, snapshotTime]);
+    el.dataset.drawnT = String(snapshotTime);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [node, layout, focus, snapshotTime, dark]);
+  // Selection, hover and the linked page move on the overlay alone, on the page's one frame clock.
+  useEffect(() => {
+    onNextFrame(`overlay:${node.name}`, paintOverlay);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedHere, hovered?.page, linked, layout]);
 
   const select = (page: number | null) => {
     if (page === null) return;
@@ -72,11 +94,15 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }:
       select(e.key === 'Home' ? 0 : node.pageCount - 1);
     }
   };
+  const pageUnder = (e: React.MouseEvent<HTMLCanvasElement>) => {
+    const r = e.currentTarget.getBoundingClientRect();
+    return { page: pageAt(layout, node.pageCount, (e.clientX - r.left) * (layout.width / r.width), (e.clientY - r.top) * (layout.height / r.height)), x: e.clientX - r.left, y: e.clientY - r.top };
+  };
   const counts = useMemo(() => {
     const c = [0, 0, 0, 0];
     for (let p = 0; p < node.pageCount; p++) c[node.state[p]!]!++;
     return c;
-  }, [node]);
+  }, [node, snapshotTime]);
   return (
     <figure className="node-grid">
       <figcaption>
@@ -86,23 +112,57 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }:
           · {t('nodeCounts', { live: fmt(counts[PAGE_LIVE]!), stale: fmt(counts[PAGE_STALE]!), cleared: fmt(counts[PAGE_CLEARED]!), zero: fmt(counts[PAGE_ZERO]!) })}
         </span>
       </figcaption>
-      <canvas
-        ref={canvas}
-        width={layout.width}
-        height={layout.height}
-        tabIndex={0}
-        role="img"
-        aria-label={`${node.name}: ${t('gridLabel')}`}
-        data-node={node.name}
-        {...highlightable(`node-${node.name}`)}
-        onKeyDown={onKey}
-        onClick={(e) => {
-          const r = e.currentTarget.getBoundingClientRect();
-          select(pageAt(layout, node.pageCount, (e.clientX - r.left) * (layout.width / r.width), (e.clientY - r.top) * (layout.height / r.height)));
-        }}
-        style={{ width: layout.width, height: layout.height }}
-      />
+      <div className="grid-stack" style={{ width: layout.width, height: layout.height }}>
+        <canvas
+          ref={canvas}
+          width={layout.width}
+          height={layout.height}
+          tabIndex={0}
+          role="img"
+          aria-label={`${node.name}: ${t('gridLabel')}`}
+          data-node={node.name}
+          data-linked-page={linked ?? ''}
+          data-cell={layout.cell}
+          data-cols={layout.cols}
+          {...highlightable(`node-${node.name}`)}
+          onKeyDown={onKey}
+          onClick={(e) => select(pageUnder(e).page)}
+          onMouseMove={(e) => {
+            const h = pageUnder(e);
+            setHovered(h.page === null ? null : { page: h.page, x: h.x, y: h.y });
+          }}
+          onMouseLeave={() => setHovered(null)}
+          style={{ width: layout.width, height: layout.height }}
+        />
+        <canvas ref={overlay} className="grid-overlay" width={layout.width} height={layout.height} aria-hidden="true" data-overlay={node.name} style={{ width: layout.width, height: layout.height }} />
+        {hovered ? <HoverCard run={run} node={node} page={hovered.page} focus={focus} x={hovered.x} y={hovered.y} width={layout.width} /> : null}
+      </div>
     </figure>
+  );
+}
+
+/** The hovered page's second cue: what it is to the selected request and whose KV it holds. */
+function HoverCard({ run, node, page, focus, x, y, width }: { run: RunSummary; node: NodeSnapshot; page: number; focus: Focus | null; x: number; y: number; width: number }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const writer = node.writtenFor[page]!;
+  const tenant = node.writerTenant[page]!;
+  const rel = focus ? relationOf(node, page, focus) : null;
+  return (
+    <div className="hover-card" data-testid="hover-card" style={{ left: Math.min(x + 12, Math.max(0, width - 220)), top: y + 12 }} role="tooltip">
+      <b>
+        {t('page')} {formatNumber(page, lang)}
+      </b>
+      {rel !== null ? <> · {t(RELATION_KEYS[rel])}</> : null}
+      <br />
+      {writer >= 0 ? (
+        <>
+          <span className="swatch" style={{ background: tenantCss(tenant) }} aria-hidden="true" /> {t('writtenForTenant', { tenant: run.tenants[tenant] ?? '?', request: run.requests.ids[writer] ?? '?' })}
+        </>
+      ) : (
+        t('neverWritten')
+      )}
+    </div>
   );
 }
 
@@ -110,6 +170,7 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const sel = useApp((s) => s.selectedPage);
+  const selectedRequest = useApp((s) => s.selectedRequest);
   const node = sel ? snapshot.nodes.find((n) => n.name === sel.node) : undefined;
   if (!sel || !node || sel.page >= node.pageCount) {
     return (
@@ -125,6 +186,8 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const owner = node.owner[p]!;
   const ownerTenant = owner >= 0 ? run.requests.tenant[owner]! : -1;
   const crossRead = owner >= 0 && writerTenant >= 0 && ownerTenant !== writerTenant;
+  const focus = focusOf(run, selectedRequest);
+  const rel = focus ? relationOf(node, p, focus) : null;
   return (
     <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
       <h3>
@@ -133,6 +196,15 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
       <dl>
         <dt>{t('state')}</dt>
         <dd data-testid="inspector-state">{t(state)}</dd>
+        {focus && rel !== null ? (
+          <>
+            <dt>{t('relationTo', { request: run.requests.ids[focus.req] ?? '?' })}</dt>
+            <dd data-testid="inspector-relation" data-relation={RELATION_NAMES[rel]}>
+              {rel !== REL_OTHER ? <span className="swatch" style={{ background: relationCss(rel) }} aria-hidden="true" /> : null} {t(RELATION_KEYS[rel])}
+              {rel === REL_FOREIGN && writerTenant >= 0 ? ` (${run.tenants[writerTenant]})` : ''}
+            </dd>
+          </>
+        ) : null}
         <dt>{t('lastWrittenBy')}</dt>
         <dd>
           {writer >= 0 ? (
@@ -162,6 +234,8 @@ export function ClusterView({ run }: { run: RunSummary }) {
   const snapshot = useSnapshot(run);
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
+  const selectedRequest = useApp((s) => s.selectedRequest);
+  const focus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
   const tenantsShown = useMemo(() => run.tenants.slice(0, 12), [run]);
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
@@ -171,23 +245,42 @@ export function ClusterView({ run }: { run: RunSummary }) {
       <div className="cluster-body">
         <div ref={box} className="grids" {...highlightable('grids')}>
           {snapshot
-            ? snapshot.nodes.map((node) => <NodeGrid key={node.name} node={node} pageSize={snapshot.pageSize} t={snapshot.t} layout={gridLayout(node.pageCount, Math.max(200, width))} />)
+            ? snapshot.nodes.map((node) => <NodeGrid key={node.name} run={run} node={node} focus={focus} pageSize={snapshot.pageSize} t={snapshot.t} layout={gridLayout(node.pageCount, Math.max(200, width))} />)
             : <p role="status">{t('loading')}</p>}
         </div>
         <div className="side">
           {snapshot ? <Inspector run={run} snapshot={snapshot} /> : null}
-          <div className="legend" aria-label={t('legend')} {...highlightable('legend')}>
-            <p>
-              <span className="key live" /> {t('live')} <span className="key stale" /> {t('stale')} <span className="key cleared" /> {t('cleared')} <span className="key zero" /> {t('zero')}
-            </p>
-            <ul className="tenant-keys">
-              {tenantsShown.map((name, i) => (
-                <li key={name}>
-                  <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {name}
-                </li>
-              ))}
-              {run.tenants.length > tenantsShown.length ? <li>+{formatNumber(run.tenants.length - tenantsShown.length, lang)}</li> : null}
-            </ul>
+          <div className="legend" aria-label={t('legend')} data-testid="grid-legend" {...highlightable('legend')}>
+            {focus ? (
+              <>
+                <p className="legend-title">{t('relationLegend', { request: run.requests.ids[focus.req] ?? '?', tenant: run.tenants[run.requests.tenant[focus.req]!] ?? '?' })}</p>
+                <ul className="relation-keys">
+                  {([REL_OWN, REL_PLACEHOLDER, REL_FOREIGN, REL_RESERVED] as const).map((rel) => (
+                    <li key={rel} data-relation={RELATION_NAMES[rel]}>
+                      <span className={`key rel-${RELATION_NAMES[rel]}`} aria-hidden="true" /> {t(RELATION_KEYS[rel])}
+                    </li>
+                  ))}
+                  <li data-relation="other">
+                    <span className="key rel-other" aria-hidden="true" /> {t('relOtherKey')}
+                  </li>
+                </ul>
+                <p className="hint">{t('relationHint')}</p>
+              </>
+            ) : (
+              <>
+                <p>
+                  <span className="key live" /> {t('live')} <span className="key stale" /> {t('stale')} <span className="key cleared" /> {t('cleared')} <span className="key zero" /> {t('zero')}
+                </p>
+                <ul className="tenant-keys">
+                  {tenantsShown.map((name, i) => (
+                    <li key={name}>
+                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {name}
+                    </li>
+                  ))}
+                  {run.tenants.length > tenantsShown.length ? <li>+{formatNumber(run.tenants.length - tenantsShown.length, lang)}</li> : null}
+                </ul>
+              </>
+            )}
           </div>
         </div>
       </div>

@@ -1,13 +1,20 @@
 /**
  * Draws one node's pages as a grid on a canvas, in one pass over an ImageData (never one element
- * per page). Each page is a `cell`×`cell` block: live = solid tenant colour; stale = tenant colour
- * on a checkerboard (hatched); cleared = pale with a dark centre dot; zero = background. So state
- * reads without colour, and tenant is named by the inspector.
+ * per page). Each page is a `cell`×`cell` block. With a request selected, a page is coloured by what
+ * it is to that request (relation.ts): its own page solid, the placeholder solid, a page it holds that
+ * still carries another request's KV with the stale checkerboard, a reserved page never written with a
+ * centre dot, every other page a grey by state. With none selected, by the writer's tenant. So state
+ * reads without colour, and the tenant is named by the inspector and the hover card.
+ *
+ * Scrubbing repaints only the pages whose look changed since the last draw (each canvas keeps the
+ * looks it last drew), and puts only the rows that changed: at incident scale most pages keep their
+ * look between two nearby instants. Selection, hover, the linked page and the placeholder's magnifier
+ * live on an overlay canvas (pageOverlay.ts), so they never repaint the grid.
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import type { NodeSnapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
-
+import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, type Focus } from './relation.ts';
 export interface GridLayout {
   cell: number;
   cols: number;
@@ -15,7 +22,6 @@ export interface GridLayout {
   width: number;
   height: number;
 }
-
 export function gridLayout(pageCount: number, maxWidth: number): GridLayout {
   const cell = maxWidth >= 700 ? 3 : 2;
   const cols = Math.max(16, Math.floor(maxWidth / cell));
@@ -25,77 +31,151 @@ export function gridLayout(pageCount: number, maxWidth: number): GridLayout {
 
 export interface GridStyle {
   background: [number, number, number];
-  /** Tenant to emphasise; the others are drawn faded. −2: none. */
-  focusTenant: number;
-  /** Pages of this request are emphasised (e.g. the selected request's block table). */
-  focusRequest: number | null;
+  dark: boolean;
+  /** The request the pages are classified against, or null: coloured by the writer's tenant. */
+  focus: Focus | null;
 }
 
 const rgba = (r: number, g: number, b: number, a = 255) => ((a << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
-// One ImageData per canvas, reused while its size holds: scrubbing redraws every frame, and a fresh
-// 700 KB buffer per node per frame is garbage the collector then stalls a frame to clear.
-const imageCache = new WeakMap<CanvasRenderingContext2D, ImageData>();
+// A page's look: its colour (24 bits) and its pattern (the top byte). Two pages look alike exactly
+// when their looks are equal, so a changed look is a page to repaint.
+const SOLID = 0;
+const CHECKER = 1;
+const DOTTED = 2;
+const EMPTY = 3;
+const look = (pattern: number, [r, g, b]: [number, number, number]) => ((pattern << 24) | (b << 16) | (g << 8) | r) >>> 0;
 
-function imageFor(ctx: CanvasRenderingContext2D, width: number, height: number): ImageData {
-  let image = imageCache.get(ctx);
-  if (!image || image.width !== width || image.height !== height) {
-    image = ctx.createImageData(width, height);
-    imageCache.set(ctx, image);
-  }
-  return image;
+/** Full redraw on every frame (the way the grids were drawn before): the benchmark's baseline. */
+let alwaysFull = false;
+export function setGridRedraw(mode: 'dirty' | 'full'): void {
+  alwaysFull = mode === 'full';
 }
 
-export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, layout: GridLayout, style: GridStyle): void {
+interface CanvasMemory {
+  image: ImageData;
+  /** The look of each page as last drawn. */
+  looks: Uint32Array;
+  /** What the looks depend on besides the page arrays. */
+  key: string;
+}
+
+// One ImageData per canvas, reused while its size holds: a fresh 700 KB buffer per node per frame is
+// garbage the collector then stalls a frame to clear.
+const memory = new WeakMap<CanvasRenderingContext2D, CanvasMemory>();
+
+export interface DrawReport {
+  /** Pages repainted. */
+  repainted: number;
+  /** The placeholder page of the focused request on this node, or −1. */
+  placeholderPage: number;
+  full: boolean;
+}
+
+/**
+ * The look of every page as a function of its arrays, with the few looks a style can produce made
+ * once per draw: the loop over tens of thousands of pages then allocates nothing.
+ */
+function lookOf(style: GridStyle): (node: NodeSnapshot, p: number) => number {
+  const byState = [
+    look(EMPTY, style.background),
+    look(SOLID, style.focus ? otherGrey(PAGE_LIVE, style.dark) : [150, 150, 150]),
+    look(CHECKER, otherGrey(PAGE_STALE, style.dark)),
+    look(DOTTED, otherGrey(PAGE_CLEARED, style.dark)),
+  ];
+  const focus = style.focus;
+  if (focus) {
+    const own = look(SOLID, RELATION_RGB[focus.placeholder ? REL_PLACEHOLDER : REL_OWN]);
+    const foreign = look(CHECKER, RELATION_RGB[REL_FOREIGN]);
+    const reserved = look(DOTTED, RELATION_RGB[REL_RESERVED]);
+    return (node, p) => {
+      if (node.owner[p] !== focus.req) return byState[node.state[p]!]!;
+      const writer = node.writtenFor[p]!;
+      return writer === focus.req ? own : writer >= 0 ? foreign : reserved;
+    };
+  }
+  const reservedGrey = look(DOTTED, [150, 150, 150]);
+  const tenantLooks: number[] = [];
+  return (node, p) => {
+    const state = node.state[p]!;
+    if (state === PAGE_ZERO || state === PAGE_CLEARED) return byState[state]!;
+    const tenant = node.writerTenant[p]!;
+    // Live but never written (reserved): grey with a dot.
+    if (tenant < 0) return state === PAGE_LIVE ? reservedGrey : byState[PAGE_LIVE]!;
+    const k = tenant * 2 + (state === PAGE_STALE ? 1 : 0);
+    return (tenantLooks[k] ??= look(state === PAGE_STALE ? CHECKER : SOLID, tenantRgb(tenant)));
+  };
+}
+
+export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, layout: GridLayout, style: GridStyle): DrawReport {
   const { cell, cols, width, height } = layout;
-  const image = imageFor(ctx, width, height);
-  const px = new Uint32Array(image.data.buffer);
+  const key = `${width}x${height}:${cell}:${style.background.join(',')}:${style.dark}:${style.focus ? `${style.focus.req}/${style.focus.placeholder}` : '-'}`;
+  let mem = memory.get(ctx);
+  const full = alwaysFull || !mem || mem.key !== key || mem.looks.length !== node.pageCount;
+  if (!mem || mem.image.width !== width || mem.image.height !== height) {
+    mem = { image: ctx.createImageData(width, height), looks: new Uint32Array(node.pageCount), key };
+    memory.set(ctx, mem);
+  }
+  if (mem.looks.length !== node.pageCount) mem.looks = new Uint32Array(node.pageCount);
+  mem.key = key;
+  const px = new Uint32Array(mem.image.data.buffer);
   const [br, bg, bb] = style.background;
   const background = rgba(br, bg, bb);
-  px.fill(background);
-  const palette = new Map<number, [number, number]>();
-  const colourOf = (tenant: number, faded: boolean): number => {
-    const key = tenant * 2 + (faded ? 1 : 0);
-    let c = palette.get(key);
-    if (!c) {
-      let [r, g, b] = tenantRgb(tenant);
-      if (faded) [r, g, b] = [Math.round((r + 2 * br) / 3), Math.round((g + 2 * bg) / 3), Math.round((b + 2 * bb) / 3)];
-      c = [rgba(r, g, b), rgba(Math.round((r + br) / 2), Math.round((g + bg) / 2), Math.round((b + bb) / 2))];
-      palette.set(key, c);
-    }
-    return c[0];
-  };
-  const clearedFill = rgba(Math.round(br * 0.92), Math.round(bg * 0.92), Math.round(bb * 0.92));
-  const dot = rgba(90, 90, 90);
+  const dot = style.dark ? rgba(20, 20, 24) : rgba(60, 60, 60);
+  if (full) px.fill(background);
+  const looks = mem.looks;
+  // Per grid row, the span of columns repainted (for the sub-rectangle puts).
+  const rows = layout.rows;
+  const spanFrom = new Int32Array(rows).fill(cols);
+  const spanTo = new Int32Array(rows).fill(-1);
+  let repainted = 0;
+  let placeholderPage = -1;
+  const pageLook = lookOf(style);
+  const placeholderLook = style.focus?.placeholder ? look(SOLID, RELATION_RGB[REL_PLACEHOLDER]) : -1;
   for (let p = 0; p < node.pageCount; p++) {
-    const state = node.state[p]!;
-    if (state === PAGE_ZERO) continue;
-    const x0 = (p % cols) * cell;
-    const y0 = Math.floor(p / cols) * cell;
-    if (state === PAGE_CLEARED) {
-      for (let y = 0; y < cell; y++) px.fill(clearedFill, (y0 + y) * width + x0, (y0 + y) * width + x0 + cell);
-      px[(y0 + (cell >> 1)) * width + x0 + (cell >> 1)] = dot;
-      continue;
-    }
-    const tenant = node.writerTenant[p]!;
-    const faded =
-      (style.focusTenant !== -2 && tenant !== style.focusTenant) ||
-      (style.focusRequest !== null && node.owner[p] !== style.focusRequest && node.writtenFor[p] !== style.focusRequest);
-    const colour = tenant < 0 ? rgba(150, 150, 150) : colourOf(tenant, faded);
+    const l = pageLook(node, p);
+    if (l === placeholderLook && placeholderPage < 0 && node.owner[p] === style.focus!.req) placeholderPage = p;
+    if (!full && looks[p] === l) continue;
+    looks[p] = l;
+    repainted++;
+    const col = p % cols;
+    const row = (p - col) / cols;
+    if (col < spanFrom[row]!) spanFrom[row] = col;
+    if (col > spanTo[row]!) spanTo[row] = col;
+    const pattern = l >>> 24;
+    const colour = ((l & 0xffffff) | 0xff000000) >>> 0;
+    const x0 = col * cell;
+    const y0 = row * cell;
     for (let y = 0; y < cell; y++) {
-      const row = (y0 + y) * width + x0;
-      for (let x = 0; x < cell; x++) {
-        // Stale pages: checkerboard, so "still holds old KV" shows as texture, not only as hue.
-        if (state === PAGE_STALE && ((x + y) & 1) === 1) continue;
-        px[row + x] = colour;
-      }
+      const at = (y0 + y) * width + x0;
+      if (pattern === EMPTY) px.fill(background, at, at + cell);
+      else if (pattern === CHECKER) for (let x = 0; x < cell; x++) px[at + x] = ((x + y) & 1) === 1 ? background : colour;
+      else px.fill(colour, at, at + cell);
     }
-    if (state === PAGE_LIVE && tenant < 0) {
-      // Reserved but never written: an outline-ish dot marks it as live-but-empty.
-      px[(y0 + (cell >> 1)) * width + x0 + (cell >> 1)] = dot;
+    if (pattern === DOTTED) px[(y0 + (cell >> 1)) * width + x0 + (cell >> 1)] = dot;
+  }
+  if (full) ctx.putImageData(mem.image, 0, 0);
+  else if (repainted > 0) {
+    // Adjacent changed rows share one put: a put has a fixed cost, and a band of rows is one copy.
+    let r = 0;
+    while (r < rows) {
+      if (spanTo[r]! < 0) {
+        r++;
+        continue;
+      }
+      let from = spanFrom[r]!;
+      let to = spanTo[r]!;
+      let end = r + 1;
+      while (end < rows && spanTo[end]! >= 0) {
+        from = Math.min(from, spanFrom[end]!);
+        to = Math.max(to, spanTo[end]!);
+        end++;
+      }
+      ctx.putImageData(mem.image, 0, 0, from * cell, r * cell, (to - from + 1) * cell, (end - r) * cell);
+      r = end;
     }
   }
-  ctx.putImageData(image, 0, 0);
+  return { repainted, placeholderPage, full };
 }
 
 export function pageAt(layout: GridLayout, pageCount: number, x: number, y: number): number | null {

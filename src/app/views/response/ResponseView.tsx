@@ -3,7 +3,7 @@ import { useRequestDetail } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { ResponseTokens } from './ResponseTokens.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
@@ -14,7 +14,8 @@ import { GATEWAY_PHASE } from '../../../engine/index.ts';
 // WebGPU and its shaders load only with this view.
 const DecodeBackendPanel = lazy(() => import('../decode/DecodeBackendPanel.tsx').then((m) => ({ default: m.DecodeBackendPanel })));
 
-export function ResponseView({ run }: { run: RunSummary }) {
+/** `picker`: false where another picker of the selected request is on screen (the first screen has one). */
+export function ResponseView({ run, picker = true }: { run: RunSummary; picker?: boolean }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
@@ -32,7 +33,7 @@ export function ResponseView({ run }: { run: RunSummary }) {
       <p className="hint model-note" data-testid="response-model-note">
         {t('responseModelNote')} <FactBadge id="F6" /> <AssumptionBadge id="A12" />
       </p>
-      <RequestPicker run={run} />
+      {picker ? <RequestPicker run={run} /> : null}
       {req === null ? <p className="hint">{t('selectRequest')}</p> : null}
       {atGateway ? (
         <p data-testid="response-gateway">
@@ -65,32 +66,7 @@ export function ResponseView({ run }: { run: RunSummary }) {
             </p>
           ) : (
             <>
-              <p className="tokens" data-testid="response-tokens" lang="en" {...highlightable('response-tokens')}>
-                {r.tokens.map((tok, i) => {
-                  const p = r.provenance[i]!;
-                  const word = words[tok] ?? String(tok);
-                  const foreign = p.writerTenant !== null && p.writerTenant !== r.tenant;
-                  const tenantIndex = p.writerTenant === null ? -1 : run.tenants.indexOf(p.writerTenant);
-                  const canary = word.startsWith('canary-');
-                  const title =
-                    p.writerTenant === null
-                      ? t('emptyKv')
-                      : t('tokenSource', { who: foreign ? `${t('foreignKv')} ${p.writerTenant}` : t('ownKv'), node: p.node, page: fmt(p.page) });
-                  return (
-                    <span
-                      key={i}
-                      className={`tok ${foreign ? 'foreign' : p.writerTenant === null ? 'empty' : 'own'}${canary ? ' canary' : ''}`}
-                      style={foreign ? { background: tenantCss(tenantIndex), color: tenantInk(tenantIndex) } : undefined}
-                      title={title}
-                      data-writer={p.writerTenant ?? ''}
-                    >
-                      {canary ? '⚑ ' : ''}
-                      {word}
-                      {foreign ? <sub aria-label={`${t('foreignKv')} ${p.writerTenant}`}>{p.writerTenant}</sub> : null}
-                    </span>
-                  );
-                })}
-              </p>
+              <ResponseTokens run={run} response={r} words={words} testId="response-tokens" />
               <p data-testid="response-leak" className={r.leakedFrom.length ? 'alert' : ''} {...highlightable('response-leak')}>
                 {r.leakedFrom.length ? t('leakOf', { tenants: r.leakedFrom.join(', ') }) : t('noLeak')}
                 {r.canaryHits.length ? t('canaryHits', { tenants: r.canaryHits.join(', ') }) : ''}

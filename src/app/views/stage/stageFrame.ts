@@ -54,6 +54,13 @@ const STEP_OF: Record<EngineEvent['type'], StageStepId> = {
   'prefill-wait': 'prefill-wait',
   'prefill-alloc': 'prefill-alloc',
   'prefill-compute': 'compute',
+  // Chunked prefill computes in pieces; the stage shows the computation as one step.
+  'prefill-chunk': 'compute',
+  // Retiring an aborted request and prefill noticing a cancellation both end prefill's part.
+  'prefill-retire': 'prefill-free',
+  'prefill-sees-abort': 'prefill-free',
+  // A client that cancels ends the exchange with the client.
+  'client-cancel': 'response',
   'kv-transfer': 'transfer',
   'prefill-free': 'prefill-free',
   'transfer-done': 'done',
@@ -163,7 +170,7 @@ export interface StageFrame {
   tokensShown: number;
   activeToken: number | null;
   /** HTTP status once it reached the client, else null. */
-  status: 200 | 400 | 500 | null;
+  status: 200 | 400 | 499 | 500 | null;
   /** Where the status is travelling (decode → client) during the response step. */
   statusProgress: number;
   /** The block table is freed (pages keep their KV: stale for the next tenant). */

@@ -4,7 +4,8 @@ import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { tenantRgb } from '../shared/palette.ts';
+import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, RELATION_RGB, blockTableRelation, focusOf, type Focus, type Relation, type REL_OTHER } from '../cluster/relation.ts';
+import '../cluster/grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -30,7 +31,10 @@ function ProtocolCheck() {
   );
 }
 
-function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; requesterTenant: number; tenants: string[] }) {
+/** Width of the placeholder page in the strip, in CSS pixels, however many pages the table has. */
+const STRIP_PLACEHOLDER_PX = 12;
+
+function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; focus: Focus; tenants: string[] }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
@@ -55,28 +59,53 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
     return { written, stale, empty, byTenant };
   }, [node, pages, req]);
 
+  const placeholderIndex = useMemo(() => (node && focus.placeholder ? pages.findIndex((p) => node.writtenFor[p] === req) : -1), [node, pages, req, focus.placeholder]);
+  const magnifier = Math.max(STRIP_PLACEHOLDER_PX, Math.ceil(width / Math.max(1, pages.length)));
+  // The page a hovered response token drew on, marked in the table too.
+  const linked = useApp((s) => (s.linkedPage?.node === decodeNode ? s.linkedPage.page : null));
+  const linkedIndex = useMemo(() => (linked === null ? -1 : pages.indexOf(linked)), [linked, pages]);
+
   useEffect(() => {
     const ctx = canvas.current?.getContext('2d');
     if (!ctx || !node) return;
     ctx.clearRect(0, 0, width, height);
     const n = pages.length;
-    // One column per page when they fit, else pages share a column (the majority state is drawn).
-    for (let x = 0; x < width; x++) {
+    const css = (rel: Exclude<Relation, typeof REL_OTHER>) => `rgb(${RELATION_RGB[rel].join(',')})`;
+    // One column per page when they fit, else pages share a column (the first page of the column is drawn).
+    const column = Math.max(1, Math.floor(width / Math.max(1, n)));
+    for (let x = 0; x < width; x += column) {
       const p = pages[Math.min(n - 1, Math.floor((x / width) * n))];
       if (p === undefined) break;
-      const mine = node.writtenFor[p] === req;
-      const tenant = mine ? requesterTenant : node.writerTenant[p]!;
-      const [r, g, b] = tenantRgb(tenant);
-      ctx.fillStyle = tenant < 0 ? '#bbb' : `rgb(${r},${g},${b})`;
-      if (mine) ctx.fillRect(x, 0, 1, height);
-      else if (tenant >= 0) for (let y = x % 4; y < height; y += 4) ctx.fillRect(x, y, 1, 2); // hatched: stale
-      else ctx.fillRect(x, height / 2 - 1, 1, 2);
+      const rel = blockTableRelation(node, p, focus);
+      ctx.fillStyle = css(rel);
+      if (rel === REL_OWN || rel === REL_PLACEHOLDER) ctx.fillRect(x, 0, column, height);
+      // Hatched: another request's KV, the stale pattern of the grids.
+      else if (rel === REL_FOREIGN) for (let y = ((x / column) & 1) * 2; y < height; y += 4) ctx.fillRect(x, y, column, 2);
+      else ctx.fillRect(x, height / 2 - 1, column, 2);
     }
-  }, [node, pages, req, requesterTenant]);
+    if (placeholderIndex >= 0) {
+      // The placeholder page is one page among hundreds of thousands: drawn magnified, outlined, always visible.
+      const x = Math.max(0, Math.min(width - magnifier, Math.floor((placeholderIndex / n) * width)));
+      ctx.fillStyle = css(REL_PLACEHOLDER);
+      ctx.fillRect(x, 0, magnifier, height);
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, 0.5, magnifier - 1, height - 1);
+    }
+    if (linkedIndex >= 0) {
+      const x = Math.max(0, Math.min(width - 7, Math.floor((linkedIndex / n) * width) - 3));
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = '#fff';
+      ctx.strokeRect(x, 1, 7, height - 2);
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 1;
+      ctx.strokeRect(x + 0.5, 0.5, 6, height - 1);
+    }
+  }, [node, pages, req, focus, placeholderIndex, magnifier, linkedIndex]);
 
   return (
     <div className="strip">
-      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" {...highlightable('block-table')} />
+      <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" data-placeholder-index={placeholderIndex} data-placeholder-px={placeholderIndex >= 0 ? magnifier : 0} data-linked-index={linkedIndex} {...highlightable('block-table')} />
       <p className="hint" data-testid="block-table-summary">
         {t('stripSummary', {
           total: fmt(pages.length),
@@ -167,9 +196,10 @@ export function TransferView({ run }: { run: RunSummary }) {
               <h3>
                 {t('blockTable', { node: `decode-${reserve.node}` })}
               </h3>
-              <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} requesterTenant={run.requests.tenant[req!]!} tenants={run.tenants} />
-              <p className="legend-inline">
-                <span className="key live" /> {t('legendWritten')} <span className="key stale" /> {t('legendStale')} <span className="key zero" /> {t('legendEmpty')}
+              <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} focus={focusOf(run, req)!} tenants={run.tenants} />
+              <p className="legend-inline" data-testid="block-table-legend">
+                <span className="key rel-own" aria-hidden="true" /> {t('relOwn')} <span className="key rel-placeholder" aria-hidden="true" /> {t('relPlaceholder')}{' '}
+                <span className="key rel-foreign" aria-hidden="true" /> {t('relForeign')} <span className="key rel-reserved" aria-hidden="true" /> {t('relReserved')}
               </p>
             </>
           ) : null}

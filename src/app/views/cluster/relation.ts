@@ -1,0 +1,73 @@
+/**
+ * What a page IS to the selected request, the one classification the grids, the block-table strip,
+ * the inspector and the legend share. At incident scale forty-odd tenants would share a couple of
+ * dozen hues and the grids would read as one texture; what a reader needs at a leaking instant is
+ * which of the request's pages it wrote itself, which one is the placeholder, and which still carry
+ * someone else's KV. The writer's tenant stays the second cue (hover, inspector, slot zoom).
+ */
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
+import type { NodeSnapshot, RunSummary } from '../../run/hooks.ts';
+
+/** Written for the request itself (its prompt's KV, copied whole). */
+export const REL_OWN = 0;
+/** The one page written on the rejected-yet-forwarded path: the one-token placeholder. */
+export const REL_PLACEHOLDER = 1;
+/** Held by the request, but its KV was written for another request (another tenant's, usually). */
+export const REL_FOREIGN = 2;
+/** Held by the request, never written since start-up or since it was cleared. */
+export const REL_RESERVED = 3;
+/** Not the request's page: drawn in neutral greys by page state. */
+export const REL_OTHER = 4;
+
+export type Relation = typeof REL_OWN | typeof REL_PLACEHOLDER | typeof REL_FOREIGN | typeof REL_RESERVED | typeof REL_OTHER;
+
+export const RELATION_NAMES = ['own', 'placeholder', 'foreign', 'reserved', 'other'] as const;
+export type RelationName = (typeof RELATION_NAMES)[number];
+
+/** The request the pages are classified against. */
+export interface Focus {
+  req: number;
+  /** The request's prefill computed one token for a longer prompt: its written page is the placeholder. */
+  placeholder: boolean;
+}
+
+export function focusOf(run: RunSummary, req: number | null): Focus | null {
+  if (req === null || req < 0 || req >= run.requests.count) return null;
+  return { req, placeholder: run.requests.computedTokens[req] === 1 && run.requests.promptTokens[req]! > 1 };
+}
+
+export function relationOf(node: Pick<NodeSnapshot, 'owner' | 'writtenFor'>, p: number, focus: Focus): Relation {
+  if (node.owner[p] !== focus.req) return REL_OTHER;
+  return blockTableRelation(node, p, focus);
+}
+
+/** A page of the request's block table, whether or not it still holds it (the strip shows the table after the free too). */
+export function blockTableRelation(node: Pick<NodeSnapshot, 'writtenFor'>, p: number, focus: Focus): Exclude<Relation, typeof REL_OTHER> {
+  const writer = node.writtenFor[p]!;
+  if (writer === focus.req) return focus.placeholder ? REL_PLACEHOLDER : REL_OWN;
+  return writer >= 0 ? REL_FOREIGN : REL_RESERVED;
+}
+
+/**
+ * Colours of the relations: Okabe–Ito hues, apart from each other for the common colour-vision
+ * deficiencies, and never the only cue (foreign pages carry the stale pattern, reserved pages a dot,
+ * the placeholder a magnifier ring).
+ */
+export const RELATION_RGB: Record<Exclude<Relation, typeof REL_OTHER>, [number, number, number]> = {
+  [REL_OWN]: [0, 114, 178],
+  [REL_PLACEHOLDER]: [0, 158, 115],
+  [REL_FOREIGN]: [213, 94, 0],
+  [REL_RESERVED]: [230, 190, 40],
+};
+
+/** Pages not the request's, by state: greys, so the request's own pages stand out. */
+export function otherGrey(state: number, dark: boolean): [number, number, number] {
+  if (state === PAGE_LIVE) return dark ? [150, 150, 158] : [120, 120, 124];
+  if (state === PAGE_STALE) return dark ? [120, 120, 128] : [150, 150, 154];
+  if (state === PAGE_CLEARED) return dark ? [70, 72, 80] : [222, 220, 216];
+  return dark ? [31, 33, 39] : [244, 242, 238];
+}
+
+export const relationCss = (r: Exclude<Relation, typeof REL_OTHER>) => `rgb(${RELATION_RGB[r].join(' ')})`;
+
+export { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO };

@@ -1,0 +1,138 @@
+/**
+ * "Your request": drag a probe request's prompt length across the prefill KV cache's capacity and
+ * watch it flip from served to leaking. The probe is the demo's trace (three tenants warm the
+ * pools) with your prompt in place of the over-long one, run through the same worker and the same
+ * run path as every run, under the switches as they are now. Debounced while dragging; a run a newer
+ * length supersedes is cancelled (react-query drops it, its worker is terminated).
+ */
+import { useEffect, useId, useMemo, useState } from 'react';
+import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
+import { demoTrace, DEMO_REQUESTS } from '../../../engine/scenarios.ts';
+import { overridesOf } from '../../../engine/switches.ts';
+import type { RunRequest } from '../../../engine/runs/index.ts';
+import { formatNumber } from '../../i18n/format.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { useRequestDetail, useRunRequest } from '../../run/hooks.ts';
+import { useApp } from '../../state/store.ts';
+import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+
+export const PROBE_ID = 'you';
+const MIN = 1_000;
+const MAX = 1_100_000;
+const DEBOUNCE_MS = 150;
+
+export function probeRequest(promptTokens: number, overrides: RunRequest['overrides']): RunRequest {
+  const trace = demoTrace();
+  trace.name = `probe: your ${promptTokens}-token prompt after three tenants warm the pools`;
+  trace.requests = trace.requests
+    .filter((r) => r.id !== DEMO_REQUESTS.short)
+    .map((r) => (r.id === DEMO_REQUESTS.overLong ? { ...r, id: PROBE_ID, promptTokens } : r));
+  return { scenario: 'custom', overrides, trace };
+}
+
+export type ProbeOutcome = 'pending' | 'served' | 'leaking' | 'refused' | 'error';
+
+/** `after`: the main run; the probe waits for it, so that the two never share the CPU at first load. */
+export function Probe({ after }: { after: unknown }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const switches = useApp((s) => s.switches);
+  const fmt = (n: number) => formatNumber(n, lang);
+  const id = useId();
+  const [draft, setDraft] = useState(925_349);
+  const [tokens, setTokens] = useState(925_349);
+  const [typed, setTyped] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const h = window.setTimeout(() => setTokens(draft), DEBOUNCE_MS);
+    return () => window.clearTimeout(h);
+  }, [draft]);
+  const request = useMemo(() => (after ? probeRequest(tokens, overridesOf(switches)) : null), [tokens, switches, after]);
+  const run = useRunRequest(request);
+  const probe = run.data ? run.data.requests.ids.indexOf(PROBE_ID) : -1;
+  const detail = useRequestDetail(run.data, probe >= 0 && run.data && run.data.requests.status[probe] === 200 ? probe : null);
+  const r = detail.data?.response;
+  const status = run.data && probe >= 0 ? run.data.requests.status[probe]! : null;
+  const stale = run.progress !== null || draft !== tokens;
+  let outcome: ProbeOutcome = 'pending';
+  if (run.isError) outcome = 'error';
+  else if (!stale && status !== null && status !== 200) outcome = 'refused';
+  else if (!stale && r) outcome = r.leakedFrom.length > 0 ? 'leaking' : 'served';
+
+  const commitTyped = () => {
+    if (typed === null) return;
+    const n = Number(typed.replace(/[\s,.\u202f\u00a0]/g, ''));
+    if (!Number.isInteger(n) || n < MIN || n > MAX) {
+      setError(t('probeBadLength', { value: typed, min: fmt(MIN), max: fmt(MAX) }));
+      return;
+    }
+    setError(null);
+    setTyped(null);
+    setDraft(n);
+    setTokens(n);
+  };
+  return (
+    <div className="probe" role="group" aria-labelledby={`${id}-h`} data-testid="probe">
+      <h3 id={`${id}-h`}>
+        {t('probeTitle')} <ModelBadge />
+      </h3>
+      <div className="probe-row">
+        <label htmlFor={`${id}-range`} className="visually-hidden">
+          {t('probeLength')}
+        </label>
+        <input
+          id={`${id}-range`}
+          type="range"
+          min={MIN}
+          max={MAX}
+          step={1}
+          value={draft}
+          onChange={(e) => setDraft(Number(e.target.value))}
+          aria-valuetext={`${fmt(draft)} ${t('tokens')}`}
+          data-testid="probe-range"
+          list={`${id}-marks`}
+        />
+        <datalist id={`${id}-marks`}>
+          <option value={INCIDENT_PREFILL_CAPACITY_TOKENS} />
+          <option value={ADVERTISED_CONTEXT_TOKENS} />
+        </datalist>
+        <label className="probe-number">
+          <span className="visually-hidden">{t('probeLength')}</span>
+          <input
+            type="text"
+            inputMode="numeric"
+            value={typed ?? String(draft)}
+            onChange={(e) => setTyped(e.target.value)}
+            onBlur={commitTyped}
+            onKeyDown={(e) => e.key === 'Enter' && commitTyped()}
+            aria-invalid={error ? true : undefined}
+            data-testid="probe-tokens"
+            size={9}
+          />{' '}
+          {t('tokens')}
+        </label>
+      </div>
+      <p className="probe-marks hint">
+        {t('probeMarks', { capacity: fmt(INCIDENT_PREFILL_CAPACITY_TOKENS), advertised: fmt(ADVERTISED_CONTEXT_TOKENS) })} <FactBadge id="F14" />
+      </p>
+      {error ? (
+        <p className="alert" role="alert" data-testid="probe-error">
+          {error}
+        </p>
+      ) : null}
+      <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} aria-live="polite">
+        {!after
+          ? t('probeWaiting')
+          : outcome === 'pending'
+          ? t('probePending', { tokens: fmt(draft) })
+          : outcome === 'error'
+            ? (run.error?.message ?? '')
+            : outcome === 'refused'
+              ? t('probeRefused', { status: String(status), tokens: fmt(tokens) })
+              : outcome === 'leaking'
+                ? t('probeLeaking', { tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
+                : t('probeServed', { tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}
+      </p>
+    </div>
+  );
+}
