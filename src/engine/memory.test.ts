@@ -233,7 +233,11 @@ describe('memory, not metadata, decides what a response says', () => {
           const b = run(config, withSecret('secret-b'), readB.options);
           for (const [responses, values] of [[a, readA.values], [b, readB.values]] as const) {
             for (const r of responses) {
-              r.provenance.forEach((p, j) => p.slot >= 0 && expect(values.get(r.request)![p.slot], `${r.id} token ${j}`).toBe(r.tokens[j]));
+              r.provenance.forEach((p, j) => {
+                // A token credited to a writer must name the slot it was read from: a pasted answer cannot hide behind "no slot".
+                if (p.writerRequest >= 0) expect(p.slot, `${r.id} token ${j}: a writer without a slot`).toBeGreaterThanOrEqual(0);
+                if (p.slot >= 0) expect(values.get(r.request)![p.slot], `${r.id} token ${j}`).toBe(r.tokens[j]);
+              });
             }
           }
           const secretA = sim.vocab.id('secret-a');
@@ -242,7 +246,8 @@ describe('memory, not metadata, decides what a response says', () => {
           expect(b.map((r) => r.status)).toEqual(a.map((r) => r.status));
           for (const [i, ra] of a.entries()) {
             const rb = b[i]!;
-            const spec = trace.requests[i]!;
+            // By the record's own request index: a missing record must not shift which spec a response is read against.
+            const spec = trace.requests[ra.request]!;
             // Neither secret appears where memory does not hold it.
             expect(ra.tokens).not.toContain(secretB);
             expect(rb.tokens).not.toContain(secretA);
