@@ -46,6 +46,48 @@ export interface TimelineCallbacks {
 
 const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
 const LANE_H = 26;
+/** Milestone labels sit in rows under the lanes; one that finds no free row joins a "+n" label. */
+const LABEL_ROWS = 3;
+const LABEL_ROW_H = 12;
+const LABEL_CHAR_W = 6.6;
+
+export interface PlacedLabel {
+  key: string;
+  x: number;
+  row: number;
+  text: string;
+  title: string;
+}
+
+/**
+ * Places labels left to right, each in the first row where it clears the previous label by `gap`.
+ * A label that fits no row joins the label that ends first, which then reads "F10 +2" (its tooltip
+ * lists them all): no two labels overlap at any zoom.
+ */
+export function stackLabels(items: { key: string; x: number; text: string; title: string }[], rows: number, charW: number, gap = 4): PlacedLabel[] {
+  const sorted = [...items].sort((a, b) => a.x - b.x);
+  const last: (PlacedLabel & { extra: number })[] = [];
+  const ends = new Array<number>(rows).fill(-Infinity);
+  const placed: (PlacedLabel & { extra: number; base: string })[] = [];
+  for (const it of sorted) {
+    const row = ends.findIndex((e) => e + gap <= it.x);
+    if (row >= 0) {
+      const p = { key: it.key, x: it.x, row, text: it.text, base: it.text, title: it.title, extra: 0 };
+      placed.push(p);
+      last[row] = p;
+      ends[row] = it.x + it.text.length * charW;
+    } else {
+      let r = 0;
+      for (let i = 1; i < rows; i++) if (ends[i]! < ends[r]!) r = i;
+      const host = placed.find((p) => p === last[r])!;
+      host.extra++;
+      host.text = `${host.base} +${host.extra}`;
+      host.title = `${host.title}\n${it.title}`;
+      ends[r] = host.x + host.text.length * charW;
+    }
+  }
+  return placed.map(({ key, x, row, text, title }) => ({ key, x, row, text, title }));
+}
 
 export class TimelineChart {
   private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
@@ -68,6 +110,7 @@ export class TimelineChart {
     const plot = this.svg.append('g').attr('class', 'plot');
     plot.append('g').attr('class', 'day-bands');
     plot.append('g').attr('class', 'milestones');
+    plot.append('g').attr('class', 'milestone-labels');
     plot.append('path').attr('class', 'density');
     plot.append('g').attr('class', 'leaks');
     plot.append('g').attr('class', 'violations');
@@ -98,7 +141,11 @@ export class TimelineChart {
   }
 
   get height(): number {
-    return MARGIN.top + LANES.length * LANE_H + MARGIN.bottom;
+    return this.lanesBottom + LABEL_ROWS * LABEL_ROW_H + MARGIN.bottom;
+  }
+
+  private get lanesBottom(): number {
+    return MARGIN.top + LANES.length * LANE_H;
   }
 
   /** Lane labels, the word on each lane's model badge, and the axis's tick format (format.ts), in the page's language. */
@@ -134,6 +181,16 @@ export class TimelineChart {
     if (!this.data) return;
     const cx = this.x(new Date(this.data.startEpochMs + this.cursorMs));
     rect.call(this.zoom.scaleBy, factor, [cx, this.height / 2]);
+  }
+
+  /** Shows the window [fromMs, toMs] of simulated time across the plot. */
+  zoomTo(fromMs: number, toMs: number): void {
+    if (!this.data || !(toMs > fromMs)) return;
+    const a = this.x0(new Date(this.data.startEpochMs + fromMs));
+    const b = this.x0(new Date(this.data.startEpochMs + toMs));
+    // rescaleX maps x0(t) to k·x0(t) + tx: put `a` at the plot's left edge.
+    const k = Math.max(1, (this.width - MARGIN.right - MARGIN.left) / Math.max(1e-9, b - a));
+    this.svg.select<SVGRectElement>('rect.overlay').call(this.zoom.transform, d3.zoomIdentity.translate(MARGIN.left - k * a, 0).scale(k));
   }
 
   resetZoom(): void {
@@ -231,7 +288,7 @@ export class TimelineChart {
     marks('compare', data.compareLeaks ?? [], 'compare', 'triangle');
 
     const top = MARGIN.top;
-    const bottom = this.height - MARGIN.bottom;
+    const bottom = this.lanesBottom;
     const div = this.svg.select('rect.divergence');
     if (data.divergence !== null && visible(data.divergence)) {
       div.attr('x', toX(data.divergence) - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
@@ -246,7 +303,6 @@ export class TimelineChart {
       .join((enter) => {
         const g = enter.append('g').attr('class', 'day-band');
         g.append('rect');
-        g.append('text');
         g.append('title');
         return g;
       });
@@ -256,8 +312,8 @@ export class TimelineChart {
       const a = clampX(x(new Date(m.epochMs)));
       const b = clampX(x(new Date(m.epochMs + DAY_MS)));
       g.select('rect').attr('x', a).attr('y', top).attr('width', Math.max(1, b - a)).attr('height', bottom - top);
-      g.select('text').attr('x', a + 3).attr('y', bottom - 2 - (i % 3) * 11).text(m.id);
       g.select('title').text(m.label);
+      void i;
     });
 
     const ms = this.svg
@@ -267,15 +323,40 @@ export class TimelineChart {
       .join((enter) => {
         const g = enter.append('g');
         g.append('line');
-        g.append('text');
         g.append('title');
         return g;
       });
     ms.attr('transform', (m) => `translate(${toX(m.epochMs - data.startEpochMs)},0)`);
     ms.select('line').attr('y1', top).attr('y2', bottom);
-    // Milestones crowd on 9 Sep: alternate label heights so neighbours stay readable.
-    ms.select('text').attr('y', (_, i) => bottom - 2 - (i % 3) * 11).attr('x', 3).text((m) => m.id);
     ms.select('title').text((m) => m.label);
+
+    // Labels of both kinds, stacked in rows under the lanes so that none overlaps another (9 Sep
+    // holds six of them; at two weeks' scale they share a few pixels and gather into "+n").
+    const labelItems = [
+      ...data.milestones
+        .filter((m) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0)
+        .map((m) => ({ key: `d-${m.id}-${m.epochMs}`, x: clampX(x(new Date(m.epochMs))) + 2, text: m.id, title: m.label })),
+      ...data.milestones
+        .filter((m) => !m.dayOnly && visible(m.epochMs - data.startEpochMs))
+        .map((m) => ({ key: `m-${m.id}-${m.epochMs}`, x: toX(m.epochMs - data.startEpochMs) + 2, text: m.id, title: m.label })),
+    ];
+    const placed = stackLabels(labelItems, LABEL_ROWS, LABEL_CHAR_W);
+    const labelTop = this.lanesBottom;
+    const labels = this.svg
+      .select('g.milestone-labels')
+      .selectAll<SVGGElement, PlacedLabel>('g')
+      .data(placed, (p) => p.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'milestone-label');
+        g.append('line');
+        g.append('text');
+        g.append('title');
+        return g;
+      });
+    labels.attr('data-row', (p) => p.row).attr('transform', (p) => `translate(${p.x},0)`);
+    labels.select('line').attr('x1', -2).attr('x2', -2).attr('y1', labelTop).attr('y2', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2);
+    labels.select('text').attr('x', 1).attr('y', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2).text((p) => p.text);
+    labels.select('title').text((p) => p.title);
     this.renderCursor();
   }
 
