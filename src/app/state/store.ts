@@ -79,8 +79,13 @@ export interface DecodeSlice {
 /** What the URL carries: every slice's state except notices and the decode panel's results. */
 export type UrlState = SituationSlice & PlaybackSlice & SettingsSlice;
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & {
-  set: (patch: Partial<UrlState>) => void;
+/** A window the timeline is asked to zoom to (simulated ms), e.g. by a walkthrough chapter; not in the URL. */
+export interface TimelineZoomSlice {
+  timelineZoom: { from: number; to: number } | null;
+}
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & TimelineZoomSlice & {
+  set: (patch: Partial<UrlState & TimelineZoomSlice>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
 
@@ -119,6 +124,7 @@ export const useApp = create<AppState>()((...a) => {
   const [set] = a;
   return {
     ...DEFAULT_STATE,
+    timelineZoom: null,
     set: (patch) => set(patch),
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),

@@ -89,6 +89,16 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     );
   }, [run, compare, milestones, width, violations, t, lang]);
 
+  // A window asked for (a walkthrough chapter): zoom to it once the chart has the run.
+  const zoomRequest = useApp((s) => s.timelineZoom);
+  const zoomed = useRef(false);
+  useEffect(() => {
+    if (zoomRequest) chart.current?.zoomTo(zoomRequest.from, zoomRequest.to);
+    // Only a window that was asked for is undone; the person's own zoom stays.
+    else if (zoomed.current) chart.current?.resetZoom();
+    zoomed.current = zoomRequest !== null;
+  }, [zoomRequest, run, width]);
+
   useEffect(() => {
     chart.current?.setCursor(time);
     chart.current?.follow(time);
