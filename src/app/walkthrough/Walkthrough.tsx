@@ -377,10 +377,12 @@ export function Walkthrough() {
         </div>
         <nav className="walk-nav" aria-label={t('walkChapters')}>
           <button type="button" onClick={prev} disabled={chapter <= 1} aria-keyshortcuts="ArrowLeft PageUp" data-testid="walk-prev">
-            ◀ {t('walkPrev')}
+            ◀ <span className="visually-hidden">{t('walkPrev')}: </span>
+            {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
           </button>
           <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
-            {t('walkNext')} ▶
+            <span className="visually-hidden">{t('walkNext')}: </span>
+            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} ▶
           </button>
           <details className="walk-toc">
             <summary>{t('walkChapters')}</summary>
@@ -398,14 +400,6 @@ export function Walkthrough() {
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
           {L(ch.title, lang)}
         </h2>
-        <div className="walk-text">
-          {ch.paragraphs.map((p, i) => (
-            <p key={i}>
-              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
-            </p>
-          ))}
-        </div>
-        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
           {caption ? (
             <>
@@ -419,6 +413,14 @@ export function Walkthrough() {
             </>
           ) : null}
         </p>
+        <div className="walk-text">
+          {ch.paragraphs.map((p, i) => (
+            <p key={i}>
+              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
+            </p>
+          ))}
+        </div>
+        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <Sources chapter={ch} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">

@@ -1,0 +1,155 @@
+/**
+ * A workshop on a laptop or a phone: the walkthrough shows what it talks about, a chapter opened by
+ * link is the chapter reached by Next, the scrubber scrubs, the page fits a phone, and the page
+ * passes axe in light and dark. Screenshots of every chapter go to test-results/workshop/.
+ */
+import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { expect, ready, test } from './fixtures.ts';
+
+const panel = (page: Page) => page.getByTestId('walkthrough');
+const SIZES = [
+  { name: 'laptop', width: 1280, height: 720 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const shots = 'test-results/workshop';
+
+async function settled(page: Page, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+}
+
+/** The highlighted element's box against the visible area left by the walkthrough panel or sheet. */
+async function highlightPlacement(page: Page) {
+  return page.evaluate(() => {
+    const id = document.body.dataset.walkHighlight;
+    if (!id) return null;
+    const el = document.querySelector(`[data-hl="${id}"]`);
+    if (!el) return { id, missing: true };
+    const r = el.getBoundingClientRect();
+    const sheet = document.querySelector('[data-testid="walkthrough"]')!.getBoundingClientRect();
+    const phone = window.innerWidth < 700;
+    // On a phone the sheet covers the bottom of the screen; on a laptop the panel takes the left side.
+    const area = phone ? { left: 0, top: 0, right: window.innerWidth, bottom: sheet.top } : { left: sheet.right, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+    // A tall element counts as in view when its top part fills the area.
+    const visibleTop = Math.max(r.top, area.top);
+    const visibleBottom = Math.min(r.bottom, area.bottom);
+    const shown = Math.max(0, visibleBottom - visibleTop);
+    const needed = Math.min(r.height, area.bottom - area.top) * 0.9;
+    return { id, missing: false, top: r.top, bottom: r.bottom, left: r.left, right: r.right, area, ok: shown >= needed - 1 && r.left >= area.left - 8 && r.left < area.right };
+  });
+}
+
+/** How many pixels two PNG screenshots differ in (decoded in the page, so encoder details do not count). */
+async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([x, y]) => {
+      const decode = async (b64: string) => {
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const c = new OffscreenCanvas(bmp.width, bmp.height);
+        const g = c.getContext('2d')!;
+        g.drawImage(bmp, 0, 0);
+        return g.getImageData(0, 0, bmp.width, bmp.height);
+      };
+      const [p, q] = [await decode(x), await decode(y)];
+      if (p.width !== q.width || p.height !== q.height) return Number.POSITIVE_INFINITY;
+      let n = 0;
+      for (let i = 0; i < p.data.length; i += 4) if (p.data[i] !== q.data[i] || p.data[i + 1] !== q.data[i + 1] || p.data[i + 2] !== q.data[i + 2]) n++;
+      return n;
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
+}
+
+async function waitScrolled(page: Page) {
+  // Smooth scrolling is off under reduced motion; two frames let the views lay out.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+for (const size of SIZES) {
+  test.describe(`workshop at ${size.width}×${size.height}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test(`every chapter's highlight is in view (${size.name})`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.goto('./?ch=1');
+      for (let n = 1; n <= CHAPTERS.length; n++) {
+        const ch = CHAPTERS[n - 1]!;
+        await settled(page, n);
+        await expect.poll(async () => (await highlightPlacement(page))?.ok ?? true, { message: `chapter ${n} highlight`, timeout: 10_000 }).toBe(true);
+        await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}.png` });
+        if (ch.checkpoint) {
+          const i = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
+          await page.keyboard.press(String(i + 1));
+          await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+          await waitScrolled(page);
+          await expect.poll(async () => (await highlightPlacement(page))?.ok ?? true, { message: `chapter ${n} highlight after the answer`, timeout: 10_000 }).toBe(true);
+          await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}-answered.png` });
+        }
+        if (n < CHAPTERS.length) await page.getByTestId('walk-next').click();
+      }
+    });
+  });
+}
+
+test.describe('a chapter by link is the chapter by Next', () => {
+  test('same situation and the same picture, chapter for chapter', async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const situation = async () => {
+      // The URL follows a chapter's steps with a short debounce (urlSync): let it land.
+      await page.waitForTimeout(400);
+      const q = new URL(page.url()).searchParams;
+      q.delete('ch');
+      return q.toString();
+    };
+    const picture = async (name: string) => {
+      // The views and the timeline, not the panel (focus and its scroll position differ by design).
+      await page.mouse.move(0, 0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await waitScrolled(page);
+      return [await page.locator('.views').screenshot({ animations: 'disabled', path: `${shots}/${name}-views.png` }), await page.locator('.timeline').screenshot({ animations: 'disabled', path: `${shots}/${name}-timeline.png` })];
+    };
+    for (let n = 2; n <= CHAPTERS.length; n++) {
+      const prev = CHAPTERS[n - 2]!;
+      await page.goto(`./?ch=${n - 1}`);
+      await settled(page, n - 1);
+      if (prev.checkpoint) {
+        const i = prev.checkpoint.options.findIndex((o) => o.id === prev.checkpoint!.answer);
+        await page.keyboard.press(String(i + 1));
+        await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+      }
+      await page.getByTestId('walk-next').click();
+      await settled(page, n);
+      await ready(page);
+      const byNext = { situation: await situation(), caption: await page.getByTestId('walk-caption').textContent(), status: await panel(page).getAttribute('data-status') };
+      const nextShot = await picture(`ch${n}-by-next`);
+      await page.goto(`./?ch=${n}`);
+      await settled(page, n);
+      await ready(page);
+      const byLink = { situation: await situation(), caption: await page.getByTestId('walk-caption').textContent(), status: await panel(page).getAttribute('data-status') };
+      expect(byLink, `chapter ${n}`).toEqual(byNext);
+      const linkShot = await picture(`ch${n}-by-link`);
+      expect(await differingPixels(page, linkShot[0]!, nextShot[0]!), `chapter ${n}: views by link and by Next`).toBe(0);
+      expect(await differingPixels(page, linkShot[1]!, nextShot[1]!), `chapter ${n}: timeline by link and by Next`).toBe(0);
+    }
+  });
+});
+
+for (const width of [360, 390, 430]) {
+  test(`no horizontal scroll at ${width} px, with and without the walkthrough`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto('./');
+    await ready(page);
+    const overflow = () => page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth, wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && getComputedStyle(e).position !== 'fixed').slice(0, 5).map((e) => `${e.tagName}.${e.className}`) }));
+    let o = await overflow();
+    expect(o.doc, `page wider than ${width}: ${o.wide.join(', ')}`).toBeLessThanOrEqual(o.win);
+    await page.getByTestId('walkthrough-toggle').click();
+    await settled(page, 1);
+    o = await overflow();
+    expect(o.doc, `with the walkthrough: ${o.wide.join(', ')}`).toBeLessThanOrEqual(o.win);
+  });
+}
