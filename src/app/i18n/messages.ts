@@ -468,6 +468,12 @@ const en = {
   walkEnd: 'End of the walkthrough.',
   walkNow: 'Now',
   walkEvidenceLink: 'What the report says, what we assume, what nobody knows: the full list',
+  prevLeak: "◀ Previous leak",
+  nextLeak: "Next leak ▶",
+  matrixConfiguration: "Configuration",
+  matrixAsExpectedCol: "As expected",
+  matrixAsExpected: "as the registry expects",
+  matrixNotExpected: "not as the registry expects",
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -941,6 +947,12 @@ const fr: Record<BaseKey, string> = {
   walkEnd: 'Fin de la visite guidée.',
   walkNow: 'Maintenant',
   walkEvidenceLink: 'Ce que dit le rapport, ce que nous supposons, ce que personne ne sait : la liste complète',
+  prevLeak: "◀ Fuite précédente",
+  nextLeak: "Fuite suivante ▶",
+  matrixConfiguration: "Configuration",
+  matrixAsExpectedCol: "Conforme",
+  matrixAsExpected: "comme prévu par le registre",
+  matrixNotExpected: "contrairement au registre",
 };
 
 /**

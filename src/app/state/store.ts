@@ -100,7 +100,7 @@ export const DEFAULT_STATE: UrlState = {
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,
-  speed: 60,
+  speed: 40_000, // the incident's two weeks in about 30 s
   lang: 'en',
   chapter: null,
   presenter: false,

@@ -243,14 +243,25 @@ export function Walkthrough() {
     const selector = highlight ? highlightSelector(highlight) : null;
     style.textContent = selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
     document.body.dataset.walkHighlight = highlight ?? '';
-    // What the chapter points at is brought into view once the views have drawn it.
-    if (selector) {
-      onNextFrame('walk-highlight', () => {
-        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-        document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
-      });
-    }
-  }, [highlight]);
+    // What the chapter points at is brought into view once the views have drawn it, and again while
+    // the page settles (a run that lands, a view that grows, a chapter's end) so that it stays there.
+    if (!selector) return;
+    const bring = () => {
+      const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+      document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+    };
+    onNextFrame('walk-highlight', bring);
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => onNextFrame('walk-highlight', bring));
+    ro.observe(document.body);
+    const views = document.querySelector('.views');
+    if (views) ro.observe(views);
+    const stop = window.setTimeout(() => ro.disconnect(), 3000);
+    return () => {
+      window.clearTimeout(stop);
+      ro.disconnect();
+    };
+  }, [highlight, status === 'done']);
 
   // Focus stays where the person put it (the Next button, say) unless that element went away.
   useEffect(() => {

@@ -3,7 +3,8 @@ import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
-import { useMatrix, type RunSummary } from '../../run/hooks.ts';
+import type { RunSummary } from '../../run/hooks.ts';
+import { OutcomeMatrix } from './OutcomeMatrix.tsx';
 import { useApp, type SwitchKey } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -126,48 +127,6 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
   );
 }
 
-function MatrixTable() {
-  const t = useT();
-  const matrix = useMatrix();
-  const switches = useApp(useShallow((s) => s.switches));
-  const lang = useApp((s) => s.lang);
-  const fmt = (n: number) => formatNumber(n, lang);
-  const currentRow = matrixRowOf(switches);
-  if (!matrix.data) return <p role="status">{t('loading')}</p>;
-  return (
-    <table className="matrix" data-testid="matrix">
-      <caption>
-        {t('matrixCaption')} <ModelBadge />
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('controlsTitle')}</th>
-          <th scope="col">{t('matrixMeasured')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {matrix.data.rows.map((r) => {
-          const current = currentRow?.label === r.label;
-          return (
-            <tr key={r.label} className={current ? 'current' : ''} aria-current={current ? 'true' : undefined}>
-              <th scope="row">
-                {current ? <span aria-label={t('current')}>▶ </span> : null}
-                {r.title[lang]}
-              </th>
-              <td>
-                {r.refused
-                  ? t('refused')
-                  : t('matrixCell', { served: fmt(r.served), rejected: fmt(r.rejected400), errors: fmt(r.errors500), leaked: fmt(r.leaked), wrong: fmt(r.wrongOutput) })}
-                {r.matches ? ' ✓' : ' ✗'}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
-}
-
 export const Controls = memo(function Controls({ run, compare }: { run: RunSummary | undefined; compare: RunSummary | undefined }) {
   const t = useT();
   const compareFix = useApp((s) => s.compare);
@@ -218,7 +177,7 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
       <Assumptions />
       <details>
         <summary>{t('matrixTitle')}</summary>
-        <MatrixTable />
+        <OutcomeMatrix />
       </details>
     </section>
   );

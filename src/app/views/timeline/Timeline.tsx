@@ -6,7 +6,7 @@ import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
-import { TimelineChart, type ChartMilestone } from './timelineChart.ts';
+import { MARGIN, TimelineChart, type ChartMilestone } from './timelineChart.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
 import './timeline.css';
@@ -42,6 +42,17 @@ export function divergenceOf(a: RunSummary, b: RunSummary): number | null {
   return first;
 }
 
+/** Play speeds offered; the default (store.ts) crosses the incident's two weeks in about 30 s. */
+export const SPEEDS = [1, 60, 600, 3600, 10_000, 40_000, 100_000] as const;
+
+/** The instant before (-1) or after (1) `now` in a sorted list, or its first (`'first'`). */
+export function jumpTarget(sorted: readonly number[], now: number, direction: 1 | -1 | 'first'): number | undefined {
+  if (direction === 'first') return sorted[0];
+  if (direction === 1) return sorted.find((v) => v > now + 1e-6);
+  for (let i = sorted.length - 1; i >= 0; i--) if (sorted[i]! < now - 1e-6) return sorted[i];
+  return undefined;
+}
+
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
@@ -57,6 +68,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const [width, setWidth] = useState(900);
 
   const violations = useMemo(() => run.violations.map((v) => v.t), [run]);
+  const leaks = useMemo(() => leakTimes(run).sort((a, b) => a - b), [run]);
+  const [view, setView] = useState<[number, number]>([0, run.endMs]);
   const seek = (ms: number) => set({ time: Math.max(0, Math.min(run.endMs, ms)) });
 
   useLayoutEffect(() => {
@@ -69,7 +82,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }) });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }), onViewChange: setView });
   }, []);
 
   useEffect(() => {
@@ -126,14 +139,40 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   }, [playing, run.endMs]);
 
   const jump = (direction: 1 | -1 | 'first') => {
-    const list = [...violations].sort((a, b) => a - b);
-    if (list.length === 0) return;
-    const target = direction === 'first' ? list[0] : direction === 1 ? list.find((v) => v > time + 1e-6) : [...list].reverse().find((v) => v < time - 1e-6);
-    if (target !== undefined) {
-      set({ time: target, playing: false });
-      const hit = run.violations.find((v) => v.t === target);
-      if (hit) set({ selectedRequest: hit.req });
-    }
+    const target = jumpTarget([...violations].sort((a, b) => a - b), time, direction);
+    if (target === undefined) return;
+    set({ time: target, playing: false });
+    const hit = run.violations.find((v) => v.t === target);
+    if (hit) set({ selectedRequest: hit.req });
+  };
+  const jumpLeak = (direction: 1 | -1) => {
+    const target = jumpTarget(leaks, time, direction);
+    if (target === undefined) return;
+    const i = run.requests.finishedAt.findIndex((f, j) => f === target && (run.requests.flags[j]! & FLAG_LEAK_PROVENANCE) !== 0);
+    set({ time: target, playing: false, ...(i >= 0 ? { selectedRequest: i } : {}) });
+  };
+
+  // The track under the chart: the whole run, press to jump, drag to scrub (the pointer is captured).
+  const trackRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<HTMLDivElement>(null);
+  const dragging = useRef<number | null>(null);
+  const timeAt = (clientX: number) => {
+    const r = trackRef.current!.getBoundingClientRect();
+    return Math.max(0, Math.min(1, (clientX - r.left) / Math.max(1, r.width))) * run.endMs;
+  };
+  const onTrackDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    dragging.current = e.pointerId;
+    e.currentTarget.setPointerCapture?.(e.pointerId);
+    handleRef.current?.focus({ preventScroll: true });
+    set({ time: timeAt(e.clientX), playing: false });
+    e.preventDefault();
+  };
+  const onTrackMove = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (dragging.current === e.pointerId) set({ time: timeAt(e.clientX) });
+  };
+  const onTrackUp = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (dragging.current === e.pointerId) dragging.current = null;
   };
 
   const onKey = (e: React.KeyboardEvent) => {
@@ -188,21 +227,9 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     <section className="timeline" aria-labelledby="timeline-h">
       <div className="timeline-head">
         <h2 id="timeline-h">{t('timelineTitle')}</h2>
-        <div
-          className="scrubber"
-          role="slider"
-          tabIndex={0}
-          aria-label={t('scrubberLabel')}
-          aria-valuemin={0}
-          aria-valuemax={Math.round(run.endMs)}
-          aria-valuenow={Math.round(time)}
-          aria-valuetext={valueText}
-          aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
-          onKeyDown={onKey}
-          data-testid="scrubber"
-        >
-          <output data-testid="current-time">{valueText}</output>
-        </div>
+        <output className="clock" data-testid="current-time" htmlFor="scrubber">
+          {valueText}
+        </output>
         <ModelBadge title={t('clockTip')} />
         <div className="buttons" role="group" aria-label={t('playback')}>
           <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
@@ -211,7 +238,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
           <label>
             {t('speed')}{' '}
             <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
-              {[1, 10, 60, 600, 3600, 36000].map((s) => (
+              {(SPEEDS.includes(speed as never) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
                 <option key={s} value={s}>
                   {formatNumber(s, lang)}×
                 </option>
@@ -230,16 +257,47 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
           <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
             {t('firstViolation')}
           </button>
-          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0}>
+          <button type="button" onClick={() => jumpLeak(-1)} disabled={jumpTarget(leaks, time, -1) === undefined} data-testid="prev-leak">
+            {t('prevLeak')}
+          </button>
+          <button type="button" onClick={() => jumpLeak(1)} disabled={jumpTarget(leaks, time, 1) === undefined} data-testid="next-leak">
+            {t('nextLeak')}
+          </button>
+          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0} aria-keyshortcuts="[">
             {t('prevViolation')}
           </button>
-          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation">
+          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation" aria-keyshortcuts="]">
             {t('nextViolation')}
           </button>
         </div>
       </div>
       <div ref={boxRef} className="timeline-chart">
-        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leakTimes(run).length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <div className="scrub" style={{ paddingLeft: Math.min(MARGIN.left, width * 0.3), paddingRight: MARGIN.right }}>
+          <div ref={trackRef} className="scrub-track" onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp} onPointerCancel={onTrackUp} data-testid="scrub-track">
+            <div className="scrub-window" aria-hidden="true" style={{ left: `${(100 * view[0]) / Math.max(1, run.endMs)}%`, width: `${Math.max(0.5, (100 * (view[1] - view[0])) / Math.max(1, run.endMs))}%` }} />
+            <div className="scrub-fill" aria-hidden="true" style={{ width: `${(100 * time) / Math.max(1, run.endMs)}%` }} />
+            {leaks.map((l, i) => (
+              <span key={i} className="scrub-leak" aria-hidden="true" style={{ left: `${(100 * l) / Math.max(1, run.endMs)}%` }} />
+            ))}
+            <div
+              ref={handleRef}
+              id="scrubber"
+              className="scrub-handle"
+              role="slider"
+              tabIndex={0}
+              aria-label={t('scrubberLabel')}
+              aria-valuemin={0}
+              aria-valuemax={Math.round(run.endMs)}
+              aria-valuenow={Math.round(time)}
+              aria-valuetext={valueText}
+              aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
+              onKeyDown={onKey}
+              data-testid="scrubber"
+              style={{ left: `${(100 * time) / Math.max(1, run.endMs)}%` }}
+            />
+          </div>
+        </div>
       </div>
       <p className="timeline-key hint" data-testid="timeline-key">
         <span className="badge model">{t('model')}</span>{' '}

@@ -44,7 +44,8 @@ export interface TimelineCallbacks {
   onViewChange?: (visible: [number, number]) => void;
 }
 
-const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
+/** The plot's margins; the scrubber's track under the chart lines up with them. */
+export const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
 const LANE_H = 26;
 /** Milestone labels sit in rows under the lanes; one that finds no free row joins a "+n" label. */
 const LABEL_ROWS = 3;
@@ -120,6 +121,9 @@ export class TimelineChart {
     this.zoom = d3
       .zoom<SVGRectElement, unknown>()
       .scaleExtent([1, 1e6])
+      // d3-zoom takes the wheel (zoom around the pointer) and a shift-drag (pan); a plain drag
+      // scrubs and two fingers pinch (below), so dragging the chart moves time, not the view.
+      .filter((event: Event) => event.type === 'wheel' || (event.type === 'mousedown' && (event as MouseEvent).shiftKey && (event as MouseEvent).button === 0))
       .on('zoom', (event: d3.D3ZoomEvent<SVGRectElement, unknown>) => {
         this.transform = event.transform;
         this.x = this.transform.rescaleX(this.x0);
@@ -127,17 +131,58 @@ export class TimelineChart {
         const [a, b] = this.x.domain();
         if (this.data) this.callbacks.onViewChange?.([+a! - this.data.startEpochMs, +b! - this.data.startEpochMs]);
       });
-    this.svg
-      .append('rect')
-      .attr('class', 'overlay')
-      .attr('fill', 'transparent')
-      .call(this.zoom)
-      .on('dblclick.zoom', null)
-      .on('click', (event: MouseEvent) => {
-        if (!this.data) return;
-        const [mx] = d3.pointer(event);
-        this.callbacks.onSeek(this.clampMs(+this.x.invert(mx) - this.data.startEpochMs));
-      });
+    const overlay = this.svg.append('rect').attr('class', 'overlay').attr('fill', 'transparent').call(this.zoom).on('dblclick.zoom', null);
+    this.attachScrub(overlay.node()!);
+  }
+
+  /**
+   * Press to jump, drag to scrub (mouse, pen or one finger; the pointer is captured so the drag
+   * follows it off the chart), two fingers to zoom around their midpoint. The instant under the
+   * pointer is clamped to the visible window so that scrubbing never pans the view under it.
+   */
+  private attachScrub(el: SVGRectElement): void {
+    const down = new Map<number, number>();
+    let pinch: number | null = null;
+    const px = (e: PointerEvent) => e.clientX - this.svg.node()!.getBoundingClientRect().left;
+    const seekAt = (x: number) => {
+      if (!this.data) return;
+      const cx = Math.max(MARGIN.left, Math.min(this.width - MARGIN.right, x));
+      this.callbacks.onSeek(this.clampMs(+this.x.invert(cx) - this.data.startEpochMs));
+    };
+    el.addEventListener('pointerdown', (e) => {
+      if (e.shiftKey || (e.pointerType === 'mouse' && e.button !== 0)) return;
+      down.set(e.pointerId, px(e));
+      el.setPointerCapture?.(e.pointerId);
+      if (down.size === 1) seekAt(px(e));
+      else if (down.size === 2) {
+        const [a, b] = [...down.values()];
+        pinch = Math.abs(a! - b!);
+      }
+    });
+    el.addEventListener('pointermove', (e) => {
+      if (!down.has(e.pointerId)) return;
+      down.set(e.pointerId, px(e));
+      if (down.size === 1) seekAt(px(e));
+      else if (down.size === 2 && pinch !== null) {
+        const [a, b] = [...down.values()];
+        const d = Math.abs(a! - b!);
+        if (pinch > 4 && d > 4) d3.select(el).call(this.zoom.scaleBy, d / pinch, [(a! + b!) / 2, this.height / 2]);
+        pinch = d;
+      }
+    });
+    const up = (e: PointerEvent) => {
+      down.delete(e.pointerId);
+      if (down.size < 2) pinch = null;
+    };
+    el.addEventListener('pointerup', up);
+    el.addEventListener('pointercancel', up);
+  }
+
+  /** The visible window, in simulated ms. */
+  visibleMs(): [number, number] {
+    const [a, b] = this.x.domain();
+    const start = this.data?.startEpochMs ?? 0;
+    return [+a! - start, +b! - start];
   }
 
   get height(): number {
@@ -168,6 +213,7 @@ export class TimelineChart {
     this.svg.attr('width', width).attr('height', this.height).attr('viewBox', `0 0 ${width} ${this.height}`);
     this.svg.select<SVGRectElement>('rect.overlay').attr('x', MARGIN.left).attr('y', 0).attr('width', Math.max(0, width - MARGIN.left - MARGIN.right)).attr('height', this.height);
     this.render();
+    this.callbacks.onViewChange?.(this.visibleMs());
   }
 
   setCursor(ms: number): void {
