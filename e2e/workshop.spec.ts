@@ -200,3 +200,65 @@ test.describe('the scrubber', () => {
     expect(await now()).toBeLessThanOrEqual(first);
   });
 });
+
+test.describe('the comparison side by side', () => {
+  for (const size of SIZES) {
+    test(`two responses for the selected request, the divergence named (${size.name})`, async ({ page }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.goto('./?s=demo');
+      await ready(page);
+      await page.getByTestId('compare-select').selectOption('buggyRejectPath');
+      const divergence = page.getByTestId('divergence');
+      await expect(divergence).toContainText(/First different outcome: \S+, 200 \+ leak( \+ wrong output)? vs 400/);
+      await page.getByTestId('divergence-go').click();
+      await expect(page.getByTestId('compare-main-status')).toContainText('HTTP 200');
+      await expect(page.getByTestId('compare-fixed-status')).toContainText('HTTP 400');
+      // The fix lane shows what the fix did although the fixed run leaks nothing.
+      await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
+      expect(await page.locator('g.marks-compare path').count()).toBeGreaterThan(0);
+      await page.getByTestId('compare-panel').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/${size.name}-compare.png` });
+      await page.locator('.timeline').screenshot({ path: `${shots}/${size.name}-compare-timeline.png` });
+    });
+  }
+
+  test('the outcome matrix is a table whose rows set the switches', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await page.getByText('Outcome matrix').click();
+    const table = page.getByTestId('matrix');
+    await expect(table.locator('thead th')).toHaveCount(7);
+    const row = table.locator('tbody tr').filter({ hasText: 'neither defect' });
+    await row.getByTestId('matrix-link').click();
+    await expect(row).toHaveAttribute('aria-current', 'true');
+    expect(new URL(page.url()).searchParams.get('d')).toBe('');
+    await page.screenshot({ path: `${shots}/laptop-matrix.png`, fullPage: true });
+  });
+});
+
+test.describe('invariant lanes', () => {
+  test('each property has a lane and a jump to its first breach, for the run and the comparison', async ({ page }) => {
+    await page.goto('./?s=demo&t=0');
+    await ready(page);
+    const conf = page.locator('[data-invariant="confidentiality"]');
+    await expect(conf).not.toHaveAttribute('data-breaches', '0');
+    await page.getByTestId('first-confidentiality').click();
+    const at = Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+    expect(at).toBeGreaterThan(0);
+    await page.getByTestId('compare-select').selectOption('clearPagesOnFree');
+    // Clearing pages keeps confidentiality, not integrity.
+    await expect(conf).toContainText('with fix: holds');
+    await expect(page.getByTestId('first-integrity-compare')).toBeVisible();
+  });
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await page.goto('./?s=demo&cmp=path');
+    await ready(page);
+    await page.screenshot({ path: `${shots}/laptop-${colorScheme}.png` });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  });
+}

@@ -16,6 +16,7 @@ import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
 import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
+import { ComparePanel } from './views/compare/ComparePanel.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
@@ -199,6 +200,7 @@ export function App() {
         />
       ) : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
+      {run && !run.refused && compare.data && !compare.data.refused ? <ComparePanel run={run} compare={compare.data} /> : null}
       <main className="layout">
         <Controls run={run} compare={compare.data} />
         <div className="views panel" id="views">

@@ -37,7 +37,7 @@ export interface SituationSlice {
 
 export interface PlaybackSlice {
   playing: boolean;
-  /** Simulated seconds per real second. */
+  /** Simulated seconds per real second; 0: the whole run in about 30 s. */
   speed: number;
 }
 
@@ -100,7 +100,7 @@ export const DEFAULT_STATE: UrlState = {
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,
-  speed: 40_000, // the incident's two weeks in about 30 s
+  speed: 0, // 0: the whole run in about 30 s (the incident's two weeks at about 40,000×)
   lang: 'en',
   chapter: null,
   presenter: false,

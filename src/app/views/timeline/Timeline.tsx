@@ -6,7 +6,9 @@ import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
-import { MARGIN, TimelineChart, type ChartMilestone } from './timelineChart.ts';
+import { MARGIN, TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
+import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.ts';
+import { differences } from '../compare/divergence.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
 import './timeline.css';
@@ -21,6 +23,16 @@ export interface Milestone extends ChartMilestone {
   derived: string | null;
 }
 
+/** What the fixed run did differently, request by request, as the fix lane draws it. */
+export function compareMarksOf(run: RunSummary, compare: RunSummary): CompareMark[] {
+  return differences(run, compare).map((d) => ({
+    t: compare.requests.finishedAt[d.req]!,
+    kind: d.withFix.leaked ? 'leak' : d.withFix.status >= 500 ? 'failed' : d.withFix.status >= 400 ? 'rejected' : 'served',
+  }));
+}
+
+const INVARIANT_LABEL: Record<InvariantKey, 'laneConfidentiality' | 'laneIntegrity' | 'laneAdmission'> = { confidentiality: 'laneConfidentiality', integrity: 'laneIntegrity', admission: 'laneAdmission' };
+
 function leakTimes(run: RunSummary): number[] {
   const out: number[] = [];
   run.requests.flags.forEach((f, i) => {
@@ -29,21 +41,14 @@ function leakTimes(run: RunSummary): number[] {
   return out;
 }
 
-/** First simulated time at which the two runs answer some request differently. */
-export function divergenceOf(a: RunSummary, b: RunSummary): number | null {
-  let first: number | null = null;
-  const n = Math.min(a.requests.ids.length, b.requests.ids.length);
-  for (let i = 0; i < n; i++) {
-    if (a.requests.status[i] !== b.requests.status[i] || (a.requests.flags[i]! & FLAG_LEAK_PROVENANCE) !== (b.requests.flags[i]! & FLAG_LEAK_PROVENANCE)) {
-      const t = Math.min(a.requests.finishedAt[i]!, b.requests.finishedAt[i]!);
-      if (first === null || t < first) first = t;
-    }
-  }
-  return first;
-}
-
-/** Play speeds offered; the default (store.ts) crosses the incident's two weeks in about 30 s. */
+/** Play speeds offered besides the default, 0: whatever crosses the whole run in about 30 s. */
 export const SPEEDS = [1, 60, 600, 3600, 10_000, 40_000, 100_000] as const;
+const FIT_RUN_MS = 30_000;
+
+/** Simulated ms per real ms: the chosen multiplier, or (0) the run's length over 30 s. */
+export function effectiveSpeed(speed: number, runMs: number): number {
+  return speed > 0 ? speed : Math.max(1, runMs / FIT_RUN_MS);
+}
 
 /** The instant before (-1) or after (1) `now` in a sorted list, or its first (`'first'`). */
 export function jumpTarget(sorted: readonly number[], now: number, direction: 1 | -1 | 'first'): number | undefined {
@@ -70,6 +75,9 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const violations = useMemo(() => run.violations.map((v) => v.t), [run]);
   const leaks = useMemo(() => leakTimes(run).sort((a, b) => a - b), [run]);
   const [view, setView] = useState<[number, number]>([0, run.endMs]);
+  const breaches = useMemo(() => invariantBreaches(run), [run]);
+  const compareBreaches = useMemo(() => (compare ? invariantBreaches(compare) : null), [compare]);
+  const diffs = useMemo(() => (compare ? differences(run, compare) : null), [run, compare]);
   const seek = (ms: number) => set({ time: Math.max(0, Math.min(run.endMs, ms)) });
 
   useLayoutEffect(() => {
@@ -92,15 +100,15 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         startEpochMs: run.startEpochMs,
         endMs: run.endMs,
         arrivals: run.requests.arrivedAt,
-        leaks: leakTimes(run),
-        violations,
-        compareLeaks: compare ? leakTimes(compare) : null,
-        divergence: compare ? divergenceOf(run, compare) : null,
+        invariants: breaches,
+        compareMarks: compare ? compareMarksOf(run, compare) : null,
+        divergence: diffs?.[0]?.t ?? null,
+        divergenceLabel: t('divergenceShort'),
         milestones,
       },
       width,
     );
-  }, [run, compare, milestones, width, violations, t, lang]);
+  }, [run, compare, milestones, width, breaches, diffs, t, lang]);
 
   // A window asked for (a walkthrough chapter): zoom to it once the chart has the run.
   const zoomRequest = useApp((s) => s.timelineZoom);
@@ -127,7 +135,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       const s = useApp.getState();
       owed += dt;
       if (reduced && owed < 1000) return true;
-      const next = s.time + owed * s.speed;
+      const next = s.time + owed * effectiveSpeed(s.speed, run.endMs);
       owed = 0;
       if (next >= run.endMs) {
         s.set({ time: run.endMs, playing: false });
@@ -238,7 +246,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
           <label>
             {t('speed')}{' '}
             <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
-              {(SPEEDS.includes(speed as never) ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
+              <option value={0}>{t('speedFit', { x: formatNumber(Math.round(effectiveSpeed(0, run.endMs)), lang) })}</option>
+              {(SPEEDS.includes(speed as never) || speed === 0 ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
                 <option key={s} value={s}>
                   {formatNumber(s, lang)}×
                 </option>
@@ -299,6 +308,38 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
           </div>
         </div>
       </div>
+      <ul className="invariants" aria-label={t('invariantsTitle')} data-testid="invariants">
+        {INVARIANTS.map((k) => {
+          const own = breaches[k];
+          const fixed = compareBreaches?.[k] ?? null;
+          const go = (list: { t: number; req: number }[]) => list[0] && set({ time: list[0].t, selectedRequest: list[0].req, playing: false });
+          return (
+            <li key={k} data-invariant={k} data-breaches={own.length}>
+              <b>{t(INVARIANT_LABEL[k])}</b>{' '}
+              <span className={own.length ? 'bad' : 'ok'}>{own.length ? t('invariantBroken', { n: formatNumber(own.length, lang) }) : t('invariantHolds')}</span>{' '}
+              {own.length ? (
+                <button type="button" className="small" onClick={() => go(own)} data-testid={`first-${k}`}>
+                  {t('invariantFirst')}
+                </button>
+              ) : null}
+              {fixed ? (
+                <>
+                  {' · '}
+                  {t('laneCompare')}: <span className={fixed.length ? 'bad' : 'ok'}>{fixed.length ? t('invariantBroken', { n: formatNumber(fixed.length, lang) }) : t('invariantHolds')}</span>
+                  {fixed.length ? (
+                    <>
+                      {' '}
+                      <button type="button" className="small" onClick={() => go(fixed)} data-testid={`first-${k}-compare`}>
+                        {t('invariantFirst')}
+                      </button>
+                    </>
+                  ) : null}
+                </>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
       <p className="timeline-key hint" data-testid="timeline-key">
         <span className="badge model">{t('model')}</span>{' '}
         {milestones.length > 0 ? (

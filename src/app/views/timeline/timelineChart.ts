@@ -10,19 +10,26 @@
  */
 import * as d3 from 'd3';
 import { LANES, type LaneKey } from './lanes.ts';
+import type { InvariantKey } from './invariants.ts';
+
+/** A request the fixed run answered differently: a 4xx, a 5xx (failed closed), a leak, or a clean 200. */
+export interface CompareMark {
+  t: number;
+  kind: 'rejected' | 'failed' | 'leak' | 'served';
+}
 
 export interface TimelineLaneData {
   /** Epoch ms of simulated time 0. */
   startEpochMs: number;
   endMs: number;
   arrivals: Float64Array;
-  /** Simulated ms of each leaked response (finish time). */
-  leaks: number[];
-  violations: number[];
-  /** Leaks of the comparison run, when one is shown. */
-  compareLeaks: number[] | null;
-  /** First simulated ms at which the two runs' outcomes differ. */
+  /** Each property's breaches (invariants.ts); a confidentiality breach the audit saw is a leak. */
+  invariants: Record<InvariantKey, { t: number; leaked: boolean }[]>;
+  /** What the comparison run did differently, request by request, when one is shown. */
+  compareMarks: CompareMark[] | null;
+  /** First simulated ms at which the two runs' outcomes differ, and its label. */
   divergence: number | null;
+  divergenceLabel: string;
   milestones: ChartMilestone[];
 }
 
@@ -113,10 +120,9 @@ export class TimelineChart {
     plot.append('g').attr('class', 'milestones');
     plot.append('g').attr('class', 'milestone-labels');
     plot.append('path').attr('class', 'density');
-    plot.append('g').attr('class', 'leaks');
-    plot.append('g').attr('class', 'violations');
-    plot.append('g').attr('class', 'compare');
+    for (const lane of LANES) if (lane.key !== 'traffic') plot.append('g').attr('class', `marks marks-${lane.key}`);
     plot.append('rect').attr('class', 'divergence').attr('width', 2);
+    plot.append('text').attr('class', 'divergence-label');
     plot.append('line').attr('class', 'cursor');
     this.zoom = d3
       .zoom<SVGRectElement, unknown>()
@@ -318,27 +324,40 @@ export class TimelineChart {
       .curve(d3.curveStepAfter);
     this.svg.select('path.density').attr('d', area(Array.from(buckets)) ?? '');
 
-    const marks = (cls: string, times: number[], lane: LaneKey, shape: 'triangle' | 'diamond') => {
-      const symbol = d3.symbol().type(shape === 'triangle' ? d3.symbolTriangle : d3.symbolDiamond).size(42)();
+    // One lane per property, one mark per breach or per changed outcome; the shape says what it
+    // is, so that colour is never the only cue.
+    const SYMBOLS = { triangle: d3.symbolTriangle, diamond: d3.symbolDiamond, square: d3.symbolSquare, cross: d3.symbolCross, circle: d3.symbolCircle } as const;
+    const marks = (lane: LaneKey, items: { t: number; shape: keyof typeof SYMBOLS; cls: string }[]) => {
       const y = this.laneY(lane) + LANE_H / 2;
       this.svg
-        .select(`g.${cls}`)
+        .select(`g.marks-${lane}`)
         .selectAll('path')
-        .data(times.filter(visible))
+        .data(items.filter((m) => visible(m.t)))
         .join('path')
-        .attr('d', symbol)
-        .attr('transform', (ms) => `translate(${toX(ms)},${y})`);
+        .attr('class', (m) => m.cls)
+        .attr('d', (m) => d3.symbol().type(SYMBOLS[m.shape]).size(m.shape === 'triangle' ? 42 : 30)())
+        .attr('transform', (m) => `translate(${toX(m.t)},${y})`);
     };
-    marks('leaks', data.leaks, 'leaks', 'triangle');
-    marks('violations', data.violations, 'violations', 'diamond');
-    marks('compare', data.compareLeaks ?? [], 'compare', 'triangle');
+    marks('confidentiality', data.invariants.confidentiality.map((b) => ({ t: b.t, shape: b.leaked ? 'triangle' : 'diamond', cls: b.leaked ? 'leak' : 'breach' })));
+    marks('integrity', data.invariants.integrity.map((b) => ({ t: b.t, shape: 'diamond', cls: 'breach' })));
+    marks('admission', data.invariants.admission.map((b) => ({ t: b.t, shape: 'square', cls: 'breach' })));
+    const compareShape = { leak: 'triangle', rejected: 'square', failed: 'cross', served: 'circle' } as const;
+    marks('compare', (data.compareMarks ?? []).map((m) => ({ t: m.t, shape: compareShape[m.kind], cls: m.kind })));
 
     const top = MARGIN.top;
     const bottom = this.lanesBottom;
     const div = this.svg.select('rect.divergence');
+    const divLabel = this.svg.select('text.divergence-label');
     if (data.divergence !== null && visible(data.divergence)) {
-      div.attr('x', toX(data.divergence) - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
-    } else div.attr('display', 'none');
+      const dx = toX(data.divergence);
+      div.attr('x', dx - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
+      // The label reads away from the nearer edge, inside the fix lane.
+      const right = dx > (MARGIN.left + this.width - MARGIN.right) / 2;
+      divLabel.attr('x', right ? dx - 4 : dx + 4).attr('y', this.laneY('compare') + 9).attr('text-anchor', right ? 'end' : 'start').attr('display', null).text(data.divergenceLabel);
+    } else {
+      div.attr('display', 'none');
+      divLabel.attr('display', 'none');
+    }
 
     // Day-only milestones: a band over the whole UTC day, its fact id at the top.
     const [d0, d1] = x.domain() as [Date, Date];
