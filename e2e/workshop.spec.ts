@@ -20,6 +20,15 @@ async function settled(page: Page, n: number) {
   await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
 }
 
+/** Answers a chapter's checkpoint with its right option's number key, as a room's presenter would. */
+async function answerCheckpoint(page: Page, index: number) {
+  // The key listener follows the panel's state one frame after it renders: press until it is taken.
+  await expect(async () => {
+    if ((await panel(page).getAttribute('data-status')) === 'checkpoint') await page.keyboard.press(String(index + 1));
+    await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
 /** The highlighted element's box against the visible area left by the walkthrough panel or sheet. */
 async function highlightPlacement(page: Page) {
   return page.evaluate(() => {
@@ -84,8 +93,7 @@ for (const size of SIZES) {
         await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}.png` });
         if (ch.checkpoint) {
           const i = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
-          await page.keyboard.press(String(i + 1));
-          await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+          await answerCheckpoint(page, i);
           await waitScrolled(page);
           await expect.poll(async () => (await highlightPlacement(page))?.ok ?? true, { message: `chapter ${n} highlight after the answer`, timeout: 10_000 }).toBe(true);
           await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}-answered.png` });
@@ -120,8 +128,7 @@ test.describe('a chapter by link is the chapter by Next', () => {
       await settled(page, n - 1);
       if (prev.checkpoint) {
         const i = prev.checkpoint.options.findIndex((o) => o.id === prev.checkpoint!.answer);
-        await page.keyboard.press(String(i + 1));
-        await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+        await answerCheckpoint(page, i);
       }
       await page.getByTestId('walk-next').click();
       await settled(page, n);
@@ -183,6 +190,29 @@ test.describe('the scrubber', () => {
       await page.mouse.up();
     });
   }
+
+  test.describe('on a touch screen', () => {
+    test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    test('a finger dragged along the track scrubs forward', async ({ page }) => {
+      await page.goto('./?t=0');
+      await ready(page);
+      await page.getByTestId('scrub-track').scrollIntoViewIfNeeded();
+      const box = (await page.getByTestId('scrub-track').boundingBox())!;
+      const y = box.y + box.height / 2;
+      const now = async () => Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+      // Real touch events through the browser's input pipeline (they become pointer events of type touch).
+      const cdp = await page.context().newCDPSession(page);
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      await touch('touchStart', box.x + 4);
+      const seen = [await now()];
+      for (let i = 1; i <= 5; i++) {
+        await touch('touchMove', box.x + 4 + ((box.width - 8) * i) / 5);
+        seen.push(await now());
+      }
+      await touch('touchEnd', box.x + box.width - 4);
+      for (let i = 1; i < seen.length; i++) expect(seen[i], seen.join(', ')).toBeGreaterThan(seen[i - 1]!);
+    });
+  });
 
   test('named jumps: first violation, next and previous leak', async ({ page }) => {
     await page.goto('./?t=0');
@@ -262,3 +292,34 @@ for (const colorScheme of ['light', 'dark'] as const) {
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
   });
 }
+
+for (const size of SIZES) {
+  test(`screenshots of every view (${size.name})`, async ({ page }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('./');
+    await ready(page);
+    for (const tab of ['Cluster', 'Transfer', 'Response'] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.locator('.views').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/${size.name}-view-${tab.toLowerCase()}.png` });
+    }
+    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    await page.locator('.timeline').screenshot({ path: `${shots}/${size.name}-view-timeline.png` });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('presenter mode zooms the views, not only the text', async ({ page }) => {
+  await page.goto('./?ch=1');
+  await expect(panel(page)).toHaveAttribute('data-chapter', '1');
+  const plain = await page.locator('canvas').first().evaluate((e) => e.getBoundingClientRect().width);
+  await page.goto('./?ch=1&pm=1');
+  await expect(panel(page)).toHaveAttribute('data-chapter', '1');
+  await ready(page);
+  const zoom = await page.locator('.views').evaluate((e) => Number(getComputedStyle(e).zoom));
+  expect(zoom).toBeGreaterThan(1.1);
+  // The page grid itself is drawn larger on screen, though the panel takes more of the width.
+  await expect.poll(() => page.locator('canvas').first().evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(plain);
+  await page.screenshot({ path: `${shots}/laptop-presenter.png` });
+});

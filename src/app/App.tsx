@@ -16,13 +16,14 @@ import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
 import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
-import { ComparePanel } from './views/compare/ComparePanel.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
+// Loaded when a comparison is asked for: it is not needed for the first screen.
+const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
 
 const VIEWS: ViewName[] = ['cluster', 'transfer', 'response'];
 
@@ -200,7 +201,11 @@ export function App() {
         />
       ) : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
-      {run && !run.refused && compare.data && !compare.data.refused ? <ComparePanel run={run} compare={compare.data} /> : null}
+      {run && !run.refused && compare.data && !compare.data.refused ? (
+        <Suspense fallback={null}>
+          <ComparePanel run={run} compare={compare.data} />
+        </Suspense>
+      ) : null}
       <main className="layout">
         <Controls run={run} compare={compare.data} />
         <div className="views panel" id="views">

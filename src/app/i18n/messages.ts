@@ -967,7 +967,7 @@ const fr: Record<BaseKey, string> = {
   walkEvidenceLink: 'Ce que dit le rapport, ce que nous supposons, ce que personne ne sait : la liste complète',
   prevLeak: "◀ Fuite précédente",
   nextLeak: "Fuite suivante ▶",
-  matrixConfiguration: "Configuration",
+  matrixConfiguration: "Réglages",
   matrixAsExpectedCol: "Conforme",
   matrixAsExpected: "comme prévu par le registre",
   matrixNotExpected: "contrairement au registre",

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
+import { Icon } from '../icons.tsx';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
 import { SourceRef } from '../views/shared/Evidence.tsx';
@@ -388,12 +389,12 @@ export function Walkthrough() {
         </div>
         <nav className="walk-nav" aria-label={t('walkChapters')}>
           <button type="button" onClick={prev} disabled={chapter <= 1} aria-keyshortcuts="ArrowLeft PageUp" data-testid="walk-prev">
-            ◀ <span className="visually-hidden">{t('walkPrev')}: </span>
+            <Icon name="prev" /> <span className="visually-hidden">{t('walkPrev')}: </span>
             {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
           </button>
           <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
             <span className="visually-hidden">{t('walkNext')}: </span>
-            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} ▶
+            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} <Icon name="next" />
           </button>
           <details className="walk-toc">
             <summary>{t('walkChapters')}</summary>

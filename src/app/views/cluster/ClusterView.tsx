@@ -9,6 +9,7 @@ import { ModelBadge } from '../shared/Evidence.tsx';
 import { drawPageGrid, gridLayout, pageAt, type GridLayout } from './pageGrid.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { tenantCss } from '../shared/palette.ts';
+import { themeColor, themeRgb } from '../../theme.ts';
 
 const STATE_NAMES = { [PAGE_ZERO]: 'zero', [PAGE_LIVE]: 'live', [PAGE_STALE]: 'stale', [PAGE_CLEARED]: 'cleared' } as const;
 
@@ -38,15 +39,14 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime }:
   useLayoutEffect(() => {
     const ctx = canvas.current?.getContext('2d');
     if (!ctx) return;
-    const dark = window.matchMedia?.('(prefers-color-scheme: dark)').matches;
     // Fade the rest only while the selected request holds pages here: then its block table stands out.
     const holds = selectedRequest !== null && node.owner.includes(selectedRequest);
-    drawPageGrid(ctx, node, layout, { background: dark ? [31, 33, 39] : [244, 242, 238], focusTenant: -2, focusRequest: holds ? selectedRequest : null });
+    drawPageGrid(ctx, node, layout, { background: themeRgb('--canvas', [244, 242, 238]), focusTenant: -2, focusRequest: holds ? selectedRequest : null });
     if (selectedHere !== null) {
       const x = (selectedHere % layout.cols) * layout.cell;
       const y = Math.floor(selectedHere / layout.cols) * layout.cell;
       ctx.lineWidth = 2;
-      ctx.strokeStyle = dark ? '#fff' : '#000';
+      ctx.strokeStyle = themeColor('--ink', '#000');
       ctx.strokeRect(x - 3, y - 3, layout.cell + 6, layout.cell + 6);
     }
     // Lets the scrub benchmark see when the frame for a given time is drawn.

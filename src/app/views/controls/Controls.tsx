@@ -1,10 +1,9 @@
-import { memo, useEffect, useId, useState } from 'react';
+import { Suspense, lazy, memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
-import { OutcomeMatrix } from './OutcomeMatrix.tsx';
 import { useApp, type SwitchKey } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -35,6 +34,9 @@ function Switch({ spec }: { spec: SwitchSpec }) {
   );
 }
 
+
+// The matrix runs its own workers' results into a table only when it is opened.
+const OutcomeMatrix = lazy(() => import('./OutcomeMatrix.tsx').then((m) => ({ default: m.OutcomeMatrix })));
 /** A number input that commits on Enter or blur, so typing "600" does not start three replays. */
 function TrafficField({ label, value, min, max, onCommit, testId, badge }: { label: string; value: number; min: number; max: number; onCommit: (n: number) => void; testId: string; badge: string }) {
   const id = useId();
@@ -86,11 +88,6 @@ function Assumptions() {
       </p>
     </details>
   );
-}
-
-/** Which matrix row the switches correspond to (null when the combination is not a row). */
-export function matrixRowOf(s: Switches): MatrixRow | null {
-  return MATRIX_ROWS.find((row) => SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
 }
 
 function Counters({ run, label }: { run: RunSummary; label: string }) {
@@ -177,7 +174,9 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
       <Assumptions />
       <details>
         <summary>{t('matrixTitle')}</summary>
-        <OutcomeMatrix />
+        <Suspense fallback={null}>
+          <OutcomeMatrix />
+        </Suspense>
       </details>
     </section>
   );

@@ -6,14 +6,18 @@
  * tab as well as setting the switches here.
  */
 import { useShallow } from 'zustand/react/shallow';
-import type { MatrixResult } from '../../../engine/index.ts';
+import { MATRIX_ROWS, SWITCH_KEYS, type MatrixResult, type MatrixRow, type Switches } from '../../../engine/index.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useMatrix } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { serializeUrl } from '../../state/url.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
-import { matrixRowOf } from './Controls.tsx';
+
+/** Which matrix row the switches correspond to (null when the combination is not a row). */
+export function matrixRowOf(s: Switches): MatrixRow | null {
+  return MATRIX_ROWS.find((row) => SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
+}
 
 export function OutcomeMatrix() {
   const t = useT();

@@ -11,6 +11,7 @@ import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.t
 import { differences } from '../compare/divergence.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
+import { Icon } from '../../icons.tsx';
 import './timeline.css';
 
 /** A milestone of the report as the timeline shows it (App builds them from the facts file). */
@@ -241,7 +242,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         <ModelBadge title={t('clockTip')} />
         <div className="buttons" role="group" aria-label={t('playback')}>
           <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
-            {playing ? t('pause') : t('play')}
+            <Icon name={playing ? 'pause' : 'play'} /> {playing ? t('pause') : t('play')}
           </button>
           <label>
             {t('speed')}{' '}
@@ -255,16 +256,16 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
             </select>
           </label>
           <button type="button" onClick={() => chart.current?.zoomBy(2)} aria-label={t('zoomIn')}>
-            +
+            <Icon name="zoomIn" />
           </button>
           <button type="button" onClick={() => chart.current?.zoomBy(0.5)} aria-label={t('zoomOut')}>
-            −
+            <Icon name="zoomOut" />
           </button>
           <button type="button" onClick={() => chart.current?.resetZoom()}>
-            {t('zoomReset')}
+            <Icon name="fit" /> {t('zoomReset')}
           </button>
           <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
-            {t('firstViolation')}
+            <Icon name="first" /> {t('firstViolation')}
           </button>
           <button type="button" onClick={() => jumpLeak(-1)} disabled={jumpTarget(leaks, time, -1) === undefined} data-testid="prev-leak">
             {t('prevLeak')}
@@ -282,7 +283,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       </div>
       <div ref={boxRef} className="timeline-chart">
         <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
-        <div className="scrub" style={{ paddingLeft: Math.min(MARGIN.left, width * 0.3), paddingRight: MARGIN.right }}>
+        <div className="scrub" style={{ paddingLeft: MARGIN.left, paddingRight: MARGIN.right }}>
           <div ref={trackRef} className="scrub-track" onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp} onPointerCancel={onTrackUp} data-testid="scrub-track">
             <div className="scrub-window" aria-hidden="true" style={{ left: `${(100 * view[0]) / Math.max(1, run.endMs)}%`, width: `${Math.max(0.5, (100 * (view[1] - view[0])) / Math.max(1, run.endMs))}%` }} />
             <div className="scrub-fill" aria-hidden="true" style={{ width: `${(100 * time) / Math.max(1, run.endMs)}%` }} />

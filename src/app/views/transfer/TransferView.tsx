@@ -9,6 +9,7 @@ import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { describeEvent } from '../shared/engineText.ts';
+import { themeColor } from '../../theme.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -60,6 +61,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
     if (!ctx || !node) return;
     ctx.clearRect(0, 0, width, height);
     const n = pages.length;
+    const never = themeColor('--never', '#bbb');
     // One column per page when they fit, else pages share a column (the majority state is drawn).
     for (let x = 0; x < width; x++) {
       const p = pages[Math.min(n - 1, Math.floor((x / width) * n))];
@@ -67,7 +69,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, requesterTenant, te
       const mine = node.writtenFor[p] === req;
       const tenant = mine ? requesterTenant : node.writerTenant[p]!;
       const [r, g, b] = tenantRgb(tenant);
-      ctx.fillStyle = tenant < 0 ? '#bbb' : `rgb(${r},${g},${b})`;
+      ctx.fillStyle = tenant < 0 ? never : `rgb(${r},${g},${b})`;
       if (mine) ctx.fillRect(x, 0, 1, height);
       else if (tenant >= 0) for (let y = x % 4; y < height; y += 4) ctx.fillRect(x, y, 1, 2); // hatched: stale
       else ctx.fillRect(x, height / 2 - 1, 1, 2);
