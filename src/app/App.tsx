@@ -29,6 +29,8 @@ import { STORY_PICTURE_ID, STORY_PICTURE_SHOWS_TRANSFER } from './views/story/St
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
+// Loaded when a comparison is asked for: it is not needed for the first screen.
+const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
 const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
@@ -260,6 +262,11 @@ function Dashboard() {
           <p className="hint">{t('timelinePending')}</p>
         </div>
       )}
+      {run && !run.refused && compare.data && !compare.data.refused ? (
+        <Suspense fallback={null}>
+          <ComparePanel run={run} compare={compare.data} />
+        </Suspense>
+      ) : null}
       <div className="story-probe">
         <Probe after={run} />
       </div>

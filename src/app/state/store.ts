@@ -37,7 +37,7 @@ export interface SituationSlice {
 
 export interface PlaybackSlice {
   playing: boolean;
-  /** Simulated seconds per real second. */
+  /** Simulated seconds per real second; 0: the whole run in about 30 s. */
   speed: number;
 }
 
@@ -108,8 +108,13 @@ export interface LinkSlice {
   linkedPage: Selection | null;
 }
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & {
-  set: (patch: Partial<UrlState>) => void;
+/** A window the timeline is asked to zoom to (simulated ms), e.g. by a walkthrough chapter; not in the URL. */
+export interface TimelineZoomSlice {
+  timelineZoom: { from: number; to: number } | null;
+}
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & {
+  set: (patch: Partial<UrlState & TimelineZoomSlice>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
 
@@ -124,7 +129,7 @@ export const DEFAULT_STATE: UrlState = {
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,
-  speed: 60,
+  speed: 0, // 0: the whole run in about 30 s (the incident's two weeks at about 40,000×)
   lang: 'en',
   chapter: null,
   presenter: false,
@@ -149,6 +154,7 @@ export const useApp = create<AppState>()((...a) => {
   const [set] = a;
   return {
     ...DEFAULT_STATE,
+    timelineZoom: null,
     set: (patch) => set(patch),
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
+import { Icon } from '../icons.tsx';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
 import { SourceRef } from '../views/shared/Evidence.tsx';
@@ -243,14 +244,25 @@ export function Walkthrough() {
     const selector = highlight ? highlightSelector(highlight) : null;
     style.textContent = selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
     document.body.dataset.walkHighlight = highlight ?? '';
-    // What the chapter points at is brought into view once the views have drawn it.
-    if (selector) {
-      onNextFrame('walk-highlight', () => {
-        const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-        document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
-      });
-    }
-  }, [highlight]);
+    // What the chapter points at is brought into view once the views have drawn it, and again while
+    // the page settles (a run that lands, a view that grows, a chapter's end) so that it stays there.
+    if (!selector) return;
+    const bring = () => {
+      const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+      document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+    };
+    onNextFrame('walk-highlight', bring);
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => onNextFrame('walk-highlight', bring));
+    ro.observe(document.body);
+    const views = document.querySelector('.views');
+    if (views) ro.observe(views);
+    const stop = window.setTimeout(() => ro.disconnect(), 3000);
+    return () => {
+      window.clearTimeout(stop);
+      ro.disconnect();
+    };
+  }, [highlight, status === 'done']);
 
   // Focus stays where the person put it (the Next button, say) unless that element went away.
   useEffect(() => {
@@ -377,10 +389,12 @@ export function Walkthrough() {
         </div>
         <nav className="walk-nav" aria-label={t('walkChapters')}>
           <button type="button" onClick={prev} disabled={chapter <= 1} aria-keyshortcuts="ArrowLeft PageUp" data-testid="walk-prev">
-            ◀ {t('walkPrev')}
+            <Icon name="prev" /> <span className="visually-hidden">{t('walkPrev')}: </span>
+            {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
           </button>
           <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
-            {t('walkNext')} ▶
+            <span className="visually-hidden">{t('walkNext')}: </span>
+            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} <Icon name="next" />
           </button>
           <details className="walk-toc">
             <summary>{t('walkChapters')}</summary>
@@ -398,14 +412,6 @@ export function Walkthrough() {
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
           {L(ch.title, lang)}
         </h2>
-        <div className="walk-text">
-          {ch.paragraphs.map((p, i) => (
-            <p key={i}>
-              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
-            </p>
-          ))}
-        </div>
-        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
           {caption ? (
             <>
@@ -419,6 +425,14 @@ export function Walkthrough() {
             </>
           ) : null}
         </p>
+        <div className="walk-text">
+          {ch.paragraphs.map((p, i) => (
+            <p key={i}>
+              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
+            </p>
+          ))}
+        </div>
+        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <Sources chapter={ch} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">

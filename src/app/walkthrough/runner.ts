@@ -156,7 +156,7 @@ export function useChapterRunner() {
     const ch = CHAPTERS[chapter - 1]!;
     const c = new AbortController();
     controller.current = c;
-    useApp.getState().set({ ...CHAPTER_BASE, scenario: scenarioOf(ch) });
+    useApp.getState().set({ ...CHAPTER_BASE, scenario: scenarioOf(ch), timelineZoom: null });
     emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
     void play(chapter, 0, c.signal, answersRef.current);
     return () => c.abort();

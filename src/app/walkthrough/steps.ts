@@ -47,6 +47,8 @@ export type Step =
   | { wait: number }
   | { caption: Caption }
   | { highlight: HighlightId | null }
+  /** Zooms the timeline to the window between two instants (null: the whole run). */
+  | { zoom: { from: Instant; to: Instant } | null }
   | { checkpoint: true };
 
 /** Where a chapter starts before its own steps: the incident as it happened, nothing selected. */
@@ -62,7 +64,7 @@ export const CHAPTER_BASE: Partial<UrlState> = {
 };
 
 export interface StepHost {
-  apply(patch: StorePatch & { time?: number; selectedRequest?: number | null }): void;
+  apply(patch: StorePatch & { time?: number; selectedRequest?: number | null; timelineZoom?: { from: number; to: number } | null }): void;
   caption(text: Caption | null): void;
   highlight(id: HighlightId | null): void;
   /** Current simulated time (for tweens). */
@@ -94,6 +96,18 @@ export async function runSteps(steps: readonly Step[], from: number, host: StepH
     } else if ('caption' in step) host.caption(step.caption);
     else if ('highlight' in step) host.highlight(step.highlight);
     else if ('checkpoint' in step) return { stop: 'checkpoint', index: i };
+    else if ('zoom' in step) {
+      if (step.zoom === null) host.apply({ timelineZoom: null });
+      else {
+        try {
+          const from = await host.timeOf(step.zoom.from, signal);
+          const to = await host.timeOf(step.zoom.to, signal);
+          host.apply({ timelineZoom: { from, to } });
+        } catch {
+          if (signal.aborted) return { stop: 'aborted', index: i };
+        }
+      }
+    }
     else if ('wait' in step) {
       if (host.animating()) {
         const t0 = await host.frame();

@@ -13,6 +13,7 @@ import { onNextFrame } from '../../state/clock.ts';
 import './grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { tenantCss } from '../shared/palette.ts';
+import { themeRgb } from '../../theme.ts';
 
 const RELATION_KEYS = ['relOwn', 'relPlaceholder', 'relForeign', 'relReserved', 'relOther'] as const satisfies Record<Relation, string>;
 
@@ -57,7 +58,7 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime, f
     const el = canvas.current;
     const ctx = el?.getContext('2d');
     if (!el || !ctx) return;
-    const report = drawPageGrid(ctx, node, layout, { background: dark ? [31, 33, 39] : [244, 242, 238], dark, focus });
+    const report = drawPageGrid(ctx, node, layout, { background: themeRgb('--canvas', dark ? [31, 33, 39] : [244, 242, 238]), dark, focus });
     placeholder.current = report.placeholderPage >= 0 ? report.placeholderPage : null;
     // The overlay follows in the same commit: the magnifier sits on the placeholder of this instant.
     paintOverlay();

@@ -1,9 +1,9 @@
-import { memo, useEffect, useId, useState } from 'react';
+import { Suspense, lazy, memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
-import { useMatrix, type RunSummary } from '../../run/hooks.ts';
+import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, type SwitchKey } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -34,6 +34,9 @@ function Switch({ spec }: { spec: SwitchSpec }) {
   );
 }
 
+
+// The matrix runs its own workers' results into a table only when it is opened.
+const OutcomeMatrix = lazy(() => import('./OutcomeMatrix.tsx').then((m) => ({ default: m.OutcomeMatrix })));
 /** A number input that commits on Enter or blur, so typing "600" does not start three replays. */
 function TrafficField({ label, value, min, max, onCommit, testId, badge }: { label: string; value: number; min: number; max: number; onCommit: (n: number) => void; testId: string; badge: string }) {
   const id = useId();
@@ -87,14 +90,6 @@ function Assumptions() {
   );
 }
 
-/**
- * Which matrix row the switches correspond to (null when the combination is not a row). Only rows
- * of the incident's design: the abort-race rows run their own trace, not the page's.
- */
-export function matrixRowOf(s: Switches): MatrixRow | null {
-  return MATRIX_ROWS.find((row) => row.design === 'incident' && SWITCH_KEYS.every((k) => row.switches[k] === s[k])) ?? null;
-}
-
 function Counters({ run, label }: { run: RunSummary; label: string }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -127,48 +122,6 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-function MatrixTable() {
-  const t = useT();
-  const matrix = useMatrix();
-  const switches = useApp(useShallow((s) => s.switches));
-  const lang = useApp((s) => s.lang);
-  const fmt = (n: number) => formatNumber(n, lang);
-  const currentRow = matrixRowOf(switches);
-  if (!matrix.data) return <p role="status">{t('loading')}</p>;
-  return (
-    <table className="matrix" data-testid="matrix">
-      <caption>
-        {t('matrixCaption')} <ModelBadge />
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('controlsTitle')}</th>
-          <th scope="col">{t('matrixMeasured')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {matrix.data.rows.map((r) => {
-          const current = currentRow?.label === r.label;
-          return (
-            <tr key={r.label} className={current ? 'current' : ''} aria-current={current ? 'true' : undefined}>
-              <th scope="row">
-                {current ? <span aria-label={t('current')}>▶ </span> : null}
-                {r.title[lang]}
-              </th>
-              <td>
-                {r.refused
-                  ? t('refused')
-                  : t('matrixCell', { served: fmt(r.served), rejected: fmt(r.rejected400), errors: fmt(r.errors500), leaked: fmt(r.leaked), wrong: fmt(r.wrongOutput) })}
-                {r.matches ? ' ✓' : ' ✗'}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
   );
 }
 
@@ -228,7 +181,9 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
       <Assumptions />
       <details>
         <summary>{t('matrixTitle')}</summary>
-        <MatrixTable />
+        <Suspense fallback={null}>
+          <OutcomeMatrix />
+        </Suspense>
       </details>
     </section>
   );

@@ -6,9 +6,12 @@ import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
-import { TimelineChart, type ChartMilestone } from './timelineChart.ts';
+import { MARGIN, TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
+import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.ts';
+import { differences } from '../compare/divergence.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
+import { Icon } from '../../icons.tsx';
 import './timeline.css';
 
 /** A milestone of the report as the timeline shows it (App builds them from the facts file). */
@@ -21,6 +24,16 @@ export interface Milestone extends ChartMilestone {
   derived: string | null;
 }
 
+/** What the fixed run did differently, request by request, as the fix lane draws it. */
+export function compareMarksOf(run: RunSummary, compare: RunSummary): CompareMark[] {
+  return differences(run, compare).map((d) => ({
+    t: compare.requests.finishedAt[d.req]!,
+    kind: d.withFix.leaked ? 'leak' : d.withFix.status >= 500 ? 'failed' : d.withFix.status >= 400 ? 'rejected' : 'served',
+  }));
+}
+
+const INVARIANT_LABEL: Record<InvariantKey, 'laneConfidentiality' | 'laneIntegrity' | 'laneAdmission'> = { confidentiality: 'laneConfidentiality', integrity: 'laneIntegrity', admission: 'laneAdmission' };
+
 function leakTimes(run: RunSummary): number[] {
   const out: number[] = [];
   run.requests.flags.forEach((f, i) => {
@@ -29,17 +42,21 @@ function leakTimes(run: RunSummary): number[] {
   return out;
 }
 
-/** First simulated time at which the two runs answer some request differently. */
-export function divergenceOf(a: RunSummary, b: RunSummary): number | null {
-  let first: number | null = null;
-  const n = Math.min(a.requests.ids.length, b.requests.ids.length);
-  for (let i = 0; i < n; i++) {
-    if (a.requests.status[i] !== b.requests.status[i] || (a.requests.flags[i]! & FLAG_LEAK_PROVENANCE) !== (b.requests.flags[i]! & FLAG_LEAK_PROVENANCE)) {
-      const t = Math.min(a.requests.finishedAt[i]!, b.requests.finishedAt[i]!);
-      if (first === null || t < first) first = t;
-    }
-  }
-  return first;
+/** Play speeds offered besides the default, 0: whatever crosses the whole run in about 30 s. */
+export const SPEEDS = [1, 60, 600, 3600, 10_000, 40_000, 100_000] as const;
+const FIT_RUN_MS = 30_000;
+
+/** Simulated ms per real ms: the chosen multiplier, or (0) the run's length over 30 s. */
+export function effectiveSpeed(speed: number, runMs: number): number {
+  return speed > 0 ? speed : Math.max(1, runMs / FIT_RUN_MS);
+}
+
+/** The instant before (-1) or after (1) `now` in a sorted list, or its first (`'first'`). */
+export function jumpTarget(sorted: readonly number[], now: number, direction: 1 | -1 | 'first'): number | undefined {
+  if (direction === 'first') return sorted[0];
+  if (direction === 1) return sorted.find((v) => v > now + 1e-6);
+  for (let i = sorted.length - 1; i >= 0; i--) if (sorted[i]! < now - 1e-6) return sorted[i];
+  return undefined;
 }
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -57,6 +74,11 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const [width, setWidth] = useState(900);
 
   const violations = useMemo(() => run.violations.map((v) => v.t), [run]);
+  const leaks = useMemo(() => leakTimes(run).sort((a, b) => a - b), [run]);
+  const [view, setView] = useState<[number, number]>([0, run.endMs]);
+  const breaches = useMemo(() => invariantBreaches(run), [run]);
+  const compareBreaches = useMemo(() => (compare ? invariantBreaches(compare) : null), [compare]);
+  const diffs = useMemo(() => (compare ? differences(run, compare) : null), [run, compare]);
   const seek = (ms: number) => set({ time: Math.max(0, Math.min(run.endMs, ms)) });
 
   useLayoutEffect(() => {
@@ -69,7 +91,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }) });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }), onViewChange: setView });
   }, []);
 
   useEffect(() => {
@@ -79,15 +101,25 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         startEpochMs: run.startEpochMs,
         endMs: run.endMs,
         arrivals: run.requests.arrivedAt,
-        leaks: leakTimes(run),
-        violations,
-        compareLeaks: compare ? leakTimes(compare) : null,
-        divergence: compare ? divergenceOf(run, compare) : null,
+        invariants: breaches,
+        compareMarks: compare ? compareMarksOf(run, compare) : null,
+        divergence: diffs?.[0]?.t ?? null,
+        divergenceLabel: t('divergenceShort'),
         milestones,
       },
       width,
     );
-  }, [run, compare, milestones, width, violations, t, lang]);
+  }, [run, compare, milestones, width, breaches, diffs, t, lang]);
+
+  // A window asked for (a walkthrough chapter): zoom to it once the chart has the run.
+  const zoomRequest = useApp((s) => s.timelineZoom);
+  const zoomed = useRef(false);
+  useEffect(() => {
+    if (zoomRequest) chart.current?.zoomTo(zoomRequest.from, zoomRequest.to);
+    // Only a window that was asked for is undone; the person's own zoom stays.
+    else if (zoomed.current) chart.current?.resetZoom();
+    zoomed.current = zoomRequest !== null;
+  }, [zoomRequest, run, width]);
 
   useEffect(() => {
     chart.current?.setCursor(time);
@@ -104,7 +136,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       const s = useApp.getState();
       owed += dt;
       if (reduced && owed < 1000) return true;
-      const next = s.time + owed * s.speed;
+      const next = s.time + owed * effectiveSpeed(s.speed, run.endMs);
       owed = 0;
       if (next >= run.endMs) {
         s.set({ time: run.endMs, playing: false });
@@ -116,14 +148,40 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   }, [playing, run.endMs]);
 
   const jump = (direction: 1 | -1 | 'first') => {
-    const list = [...violations].sort((a, b) => a - b);
-    if (list.length === 0) return;
-    const target = direction === 'first' ? list[0] : direction === 1 ? list.find((v) => v > time + 1e-6) : [...list].reverse().find((v) => v < time - 1e-6);
-    if (target !== undefined) {
-      set({ time: target, playing: false });
-      const hit = run.violations.find((v) => v.t === target);
-      if (hit) set({ selectedRequest: hit.req });
-    }
+    const target = jumpTarget([...violations].sort((a, b) => a - b), time, direction);
+    if (target === undefined) return;
+    set({ time: target, playing: false });
+    const hit = run.violations.find((v) => v.t === target);
+    if (hit) set({ selectedRequest: hit.req });
+  };
+  const jumpLeak = (direction: 1 | -1) => {
+    const target = jumpTarget(leaks, time, direction);
+    if (target === undefined) return;
+    const i = run.requests.finishedAt.findIndex((f, j) => f === target && (run.requests.flags[j]! & FLAG_LEAK_PROVENANCE) !== 0);
+    set({ time: target, playing: false, ...(i >= 0 ? { selectedRequest: i } : {}) });
+  };
+
+  // The track under the chart: the whole run, press to jump, drag to scrub (the pointer is captured).
+  const trackRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<HTMLDivElement>(null);
+  const dragging = useRef<number | null>(null);
+  const timeAt = (clientX: number) => {
+    const r = trackRef.current!.getBoundingClientRect();
+    return Math.max(0, Math.min(1, (clientX - r.left) / Math.max(1, r.width))) * run.endMs;
+  };
+  const onTrackDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    dragging.current = e.pointerId;
+    e.currentTarget.setPointerCapture?.(e.pointerId);
+    handleRef.current?.focus({ preventScroll: true });
+    set({ time: timeAt(e.clientX), playing: false });
+    e.preventDefault();
+  };
+  const onTrackMove = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (dragging.current === e.pointerId) set({ time: timeAt(e.clientX) });
+  };
+  const onTrackUp = (e: React.PointerEvent<HTMLDivElement>) => {
+    if (dragging.current === e.pointerId) dragging.current = null;
   };
 
   const onKey = (e: React.KeyboardEvent) => {
@@ -178,30 +236,19 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     <section className="timeline" aria-labelledby="timeline-h">
       <div className="timeline-head">
         <h2 id="timeline-h">{t('timelineTitle')}</h2>
-        <div
-          className="scrubber"
-          role="slider"
-          tabIndex={0}
-          aria-label={t('scrubberLabel')}
-          aria-valuemin={0}
-          aria-valuemax={Math.round(run.endMs)}
-          aria-valuenow={Math.round(time)}
-          aria-valuetext={valueText}
-          aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
-          onKeyDown={onKey}
-          data-testid="scrubber"
-        >
-          <output data-testid="current-time">{valueText}</output>
-        </div>
+        <output className="clock" data-testid="current-time" htmlFor="scrubber">
+          {valueText}
+        </output>
         <ModelBadge title={t('clockTip')} />
         <div className="buttons" role="group" aria-label={t('playback')}>
           <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
-            {playing ? t('pause') : t('play')}
+            <Icon name={playing ? 'pause' : 'play'} /> {playing ? t('pause') : t('play')}
           </button>
           <label>
             {t('speed')}{' '}
             <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
-              {[1, 10, 60, 600, 3600, 36000].map((s) => (
+              <option value={0}>{t('speedFit', { x: formatNumber(Math.round(effectiveSpeed(0, run.endMs)), lang) })}</option>
+              {(SPEEDS.includes(speed as never) || speed === 0 ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
                 <option key={s} value={s}>
                   {formatNumber(s, lang)}×
                 </option>
@@ -209,28 +256,91 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
             </select>
           </label>
           <button type="button" onClick={() => chart.current?.zoomBy(2)} aria-label={t('zoomIn')}>
-            +
+            <Icon name="zoomIn" />
           </button>
           <button type="button" onClick={() => chart.current?.zoomBy(0.5)} aria-label={t('zoomOut')}>
-            −
+            <Icon name="zoomOut" />
           </button>
           <button type="button" onClick={() => chart.current?.resetZoom()}>
-            {t('zoomReset')}
+            <Icon name="fit" /> {t('zoomReset')}
           </button>
           <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
-            {t('firstViolation')}
+            <Icon name="first" /> {t('firstViolation')}
           </button>
-          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0}>
+          <button type="button" onClick={() => jumpLeak(-1)} disabled={jumpTarget(leaks, time, -1) === undefined} data-testid="prev-leak">
+            {t('prevLeak')}
+          </button>
+          <button type="button" onClick={() => jumpLeak(1)} disabled={jumpTarget(leaks, time, 1) === undefined} data-testid="next-leak">
+            {t('nextLeak')}
+          </button>
+          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0} aria-keyshortcuts="[">
             {t('prevViolation')}
           </button>
-          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation">
+          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation" aria-keyshortcuts="]">
             {t('nextViolation')}
           </button>
         </div>
       </div>
       <div ref={boxRef} className="timeline-chart">
-        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leakTimes(run).length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <div className="scrub" style={{ paddingLeft: MARGIN.left, paddingRight: MARGIN.right }}>
+          <div ref={trackRef} className="scrub-track" onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp} onPointerCancel={onTrackUp} data-testid="scrub-track">
+            <div className="scrub-window" aria-hidden="true" style={{ left: `${(100 * view[0]) / Math.max(1, run.endMs)}%`, width: `${Math.max(0.5, (100 * (view[1] - view[0])) / Math.max(1, run.endMs))}%` }} />
+            <div className="scrub-fill" aria-hidden="true" style={{ width: `${(100 * time) / Math.max(1, run.endMs)}%` }} />
+            {leaks.map((l, i) => (
+              <span key={i} className="scrub-leak" aria-hidden="true" style={{ left: `${(100 * l) / Math.max(1, run.endMs)}%` }} />
+            ))}
+            <div
+              ref={handleRef}
+              id="scrubber"
+              className="scrub-handle"
+              role="slider"
+              tabIndex={0}
+              aria-label={t('scrubberLabel')}
+              aria-valuemin={0}
+              aria-valuemax={Math.round(run.endMs)}
+              aria-valuenow={Math.round(time)}
+              aria-valuetext={valueText}
+              aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
+              onKeyDown={onKey}
+              data-testid="scrubber"
+              style={{ left: `${(100 * time) / Math.max(1, run.endMs)}%` }}
+            />
+          </div>
+        </div>
       </div>
+      <ul className="invariants" aria-label={t('invariantsTitle')} data-testid="invariants">
+        {INVARIANTS.map((k) => {
+          const own = breaches[k];
+          const fixed = compareBreaches?.[k] ?? null;
+          const go = (list: { t: number; req: number }[]) => list[0] && set({ time: list[0].t, selectedRequest: list[0].req, playing: false });
+          return (
+            <li key={k} data-invariant={k} data-breaches={own.length}>
+              <b>{t(INVARIANT_LABEL[k])}</b>{' '}
+              <span className={own.length ? 'bad' : 'ok'}>{own.length ? t('invariantBroken', { n: formatNumber(own.length, lang) }) : t('invariantHolds')}</span>{' '}
+              {own.length ? (
+                <button type="button" className="small" onClick={() => go(own)} data-testid={`first-${k}`}>
+                  {t('invariantFirst')}
+                </button>
+              ) : null}
+              {fixed ? (
+                <>
+                  {' · '}
+                  {t('laneCompare')}: <span className={fixed.length ? 'bad' : 'ok'}>{fixed.length ? t('invariantBroken', { n: formatNumber(fixed.length, lang) }) : t('invariantHolds')}</span>
+                  {fixed.length ? (
+                    <>
+                      {' '}
+                      <button type="button" className="small" onClick={() => go(fixed)} data-testid={`first-${k}-compare`}>
+                        {t('invariantFirst')}
+                      </button>
+                    </>
+                  ) : null}
+                </>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
       <p className="timeline-key hint" data-testid="timeline-key">
         <span className="badge model">{t('model')}</span>{' '}
         {milestones.length > 0 ? (

@@ -55,7 +55,7 @@ function shownTexts(): [string, string][] {
 
 describe('modelled instants are labelled', () => {
   it('draws every timeline lane as the model\u2019s, naming the assumptions that place it in time', () => {
-    expect(LANES.map((l) => l.key)).toEqual(['traffic', 'leaks', 'violations', 'compare']);
+    expect(LANES.map((l) => l.key)).toEqual(['traffic', 'confidentiality', 'integrity', 'admission', 'compare']);
     for (const lane of [...LANES, ...TIMED_READOUTS]) {
       expect(lane.evidence.model, lane.key).toBe(true);
       expect(lane.evidence.assumptions.length, lane.key).toBeGreaterThan(0);

@@ -10,18 +10,23 @@ import type { MessageKey } from '../../i18n/i18n.ts';
 export type TimedEvidence = { model: true; assumptions: string[] };
 
 export interface Lane {
-  key: 'traffic' | 'leaks' | 'violations' | 'compare';
+  key: 'traffic' | 'confidentiality' | 'integrity' | 'admission' | 'compare';
   label: MessageKey;
   evidence: TimedEvidence;
 }
 
-/** The lanes, top to bottom. */
+/**
+ * The lanes, top to bottom: the traffic, then one lane per property the protocol check verifies
+ * (invariants.ts), then what the fix changed. Leaked responses are drawn in the confidentiality lane
+ * (a leak is a breach the audit saw in the text), so that no two lanes repeat the same marks.
+ */
 export const LANES: readonly Lane[] = [
   // Arrivals: volume, daily rhythm, tenants, prompt lengths, batch jobs, tests (A1–A7, A13).
   { key: 'traffic', label: 'laneTraffic', evidence: { model: true, assumptions: ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A13'] } },
-  // Leaked responses: measured by the engine on the model's traffic; their times are the traffic's (A5).
-  { key: 'leaks', label: 'laneLeaks', evidence: { model: true, assumptions: ['A5', 'A6', 'A7', 'A11'] } },
-  { key: 'violations', label: 'laneViolations', evidence: { model: true, assumptions: ['A5', 'A11'] } },
+  // Breaches measured by the engine on the model's traffic; their times are the traffic's (A5).
+  { key: 'confidentiality', label: 'laneConfidentiality', evidence: { model: true, assumptions: ['A5', 'A6', 'A7', 'A11'] } },
+  { key: 'integrity', label: 'laneIntegrity', evidence: { model: true, assumptions: ['A5', 'A11'] } },
+  { key: 'admission', label: 'laneAdmission', evidence: { model: true, assumptions: ['A5', 'A6'] } },
   { key: 'compare', label: 'laneCompare', evidence: { model: true, assumptions: ['A5', 'A11'] } },
 ];
 

@@ -10,19 +10,26 @@
  */
 import * as d3 from 'd3';
 import { LANES, type LaneKey } from './lanes.ts';
+import type { InvariantKey } from './invariants.ts';
+
+/** A request the fixed run answered differently: a 4xx, a 5xx (failed closed), a leak, or a clean 200. */
+export interface CompareMark {
+  t: number;
+  kind: 'rejected' | 'failed' | 'leak' | 'served';
+}
 
 export interface TimelineLaneData {
   /** Epoch ms of simulated time 0. */
   startEpochMs: number;
   endMs: number;
   arrivals: Float64Array;
-  /** Simulated ms of each leaked response (finish time). */
-  leaks: number[];
-  violations: number[];
-  /** Leaks of the comparison run, when one is shown. */
-  compareLeaks: number[] | null;
-  /** First simulated ms at which the two runs' outcomes differ. */
+  /** Each property's breaches (invariants.ts); a confidentiality breach the audit saw is a leak. */
+  invariants: Record<InvariantKey, { t: number; leaked: boolean }[]>;
+  /** What the comparison run did differently, request by request, when one is shown. */
+  compareMarks: CompareMark[] | null;
+  /** First simulated ms at which the two runs' outcomes differ, and its label. */
   divergence: number | null;
+  divergenceLabel: string;
   milestones: ChartMilestone[];
 }
 
@@ -44,8 +51,51 @@ export interface TimelineCallbacks {
   onViewChange?: (visible: [number, number]) => void;
 }
 
-const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
+/** The plot's margins; the scrubber's track under the chart lines up with them. */
+export const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
 const LANE_H = 26;
+/** Milestone labels sit in rows under the lanes; one that finds no free row joins a "+n" label. */
+const LABEL_ROWS = 3;
+const LABEL_ROW_H = 12;
+const LABEL_CHAR_W = 6.6;
+
+export interface PlacedLabel {
+  key: string;
+  x: number;
+  row: number;
+  text: string;
+  title: string;
+}
+
+/**
+ * Places labels left to right, each in the first row where it clears the previous label by `gap`.
+ * A label that fits no row joins the label that ends first, which then reads "F10 +2" (its tooltip
+ * lists them all): no two labels overlap at any zoom.
+ */
+export function stackLabels(items: { key: string; x: number; text: string; title: string }[], rows: number, charW: number, gap = 4): PlacedLabel[] {
+  const sorted = [...items].sort((a, b) => a.x - b.x);
+  const last: (PlacedLabel & { extra: number })[] = [];
+  const ends = new Array<number>(rows).fill(-Infinity);
+  const placed: (PlacedLabel & { extra: number; base: string })[] = [];
+  for (const it of sorted) {
+    const row = ends.findIndex((e) => e + gap <= it.x);
+    if (row >= 0) {
+      const p = { key: it.key, x: it.x, row, text: it.text, base: it.text, title: it.title, extra: 0 };
+      placed.push(p);
+      last[row] = p;
+      ends[row] = it.x + it.text.length * charW;
+    } else {
+      let r = 0;
+      for (let i = 1; i < rows; i++) if (ends[i]! < ends[r]!) r = i;
+      const host = placed.find((p) => p === last[r])!;
+      host.extra++;
+      host.text = `${host.base} +${host.extra}`;
+      host.title = `${host.title}\n${it.title}`;
+      ends[r] = host.x + host.text.length * charW;
+    }
+  }
+  return placed.map(({ key, x, row, text, title }) => ({ key, x, row, text, title }));
+}
 
 export class TimelineChart {
   private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
@@ -68,15 +118,18 @@ export class TimelineChart {
     const plot = this.svg.append('g').attr('class', 'plot');
     plot.append('g').attr('class', 'day-bands');
     plot.append('g').attr('class', 'milestones');
+    plot.append('g').attr('class', 'milestone-labels');
     plot.append('path').attr('class', 'density');
-    plot.append('g').attr('class', 'leaks');
-    plot.append('g').attr('class', 'violations');
-    plot.append('g').attr('class', 'compare');
+    for (const lane of LANES) if (lane.key !== 'traffic') plot.append('g').attr('class', `marks marks-${lane.key}`);
     plot.append('rect').attr('class', 'divergence').attr('width', 2);
+    plot.append('text').attr('class', 'divergence-label');
     plot.append('line').attr('class', 'cursor');
     this.zoom = d3
       .zoom<SVGRectElement, unknown>()
       .scaleExtent([1, 1e6])
+      // d3-zoom takes the wheel (zoom around the pointer) and a shift-drag (pan); a plain drag
+      // scrubs and two fingers pinch (below), so dragging the chart moves time, not the view.
+      .filter((event: Event) => event.type === 'wheel' || (event.type === 'mousedown' && (event as MouseEvent).shiftKey && (event as MouseEvent).button === 0))
       .on('zoom', (event: d3.D3ZoomEvent<SVGRectElement, unknown>) => {
         this.transform = event.transform;
         this.x = this.transform.rescaleX(this.x0);
@@ -84,21 +137,66 @@ export class TimelineChart {
         const [a, b] = this.x.domain();
         if (this.data) this.callbacks.onViewChange?.([+a! - this.data.startEpochMs, +b! - this.data.startEpochMs]);
       });
-    this.svg
-      .append('rect')
-      .attr('class', 'overlay')
-      .attr('fill', 'transparent')
-      .call(this.zoom)
-      .on('dblclick.zoom', null)
-      .on('click', (event: MouseEvent) => {
-        if (!this.data) return;
-        const [mx] = d3.pointer(event);
-        this.callbacks.onSeek(this.clampMs(+this.x.invert(mx) - this.data.startEpochMs));
-      });
+    const overlay = this.svg.append('rect').attr('class', 'overlay').attr('fill', 'transparent').call(this.zoom).on('dblclick.zoom', null);
+    this.attachScrub(overlay.node()!);
+  }
+
+  /**
+   * Press to jump, drag to scrub (mouse, pen or one finger; the pointer is captured so the drag
+   * follows it off the chart), two fingers to zoom around their midpoint. The instant under the
+   * pointer is clamped to the visible window so that scrubbing never pans the view under it.
+   */
+  private attachScrub(el: SVGRectElement): void {
+    const down = new Map<number, number>();
+    let pinch: number | null = null;
+    const px = (e: PointerEvent) => e.clientX - this.svg.node()!.getBoundingClientRect().left;
+    const seekAt = (x: number) => {
+      if (!this.data) return;
+      const cx = Math.max(MARGIN.left, Math.min(this.width - MARGIN.right, x));
+      this.callbacks.onSeek(this.clampMs(+this.x.invert(cx) - this.data.startEpochMs));
+    };
+    el.addEventListener('pointerdown', (e) => {
+      if (e.shiftKey || (e.pointerType === 'mouse' && e.button !== 0)) return;
+      down.set(e.pointerId, px(e));
+      el.setPointerCapture?.(e.pointerId);
+      if (down.size === 1) seekAt(px(e));
+      else if (down.size === 2) {
+        const [a, b] = [...down.values()];
+        pinch = Math.abs(a! - b!);
+      }
+    });
+    el.addEventListener('pointermove', (e) => {
+      if (!down.has(e.pointerId)) return;
+      down.set(e.pointerId, px(e));
+      if (down.size === 1) seekAt(px(e));
+      else if (down.size === 2 && pinch !== null) {
+        const [a, b] = [...down.values()];
+        const d = Math.abs(a! - b!);
+        if (pinch > 4 && d > 4) d3.select(el).call(this.zoom.scaleBy, d / pinch, [(a! + b!) / 2, this.height / 2]);
+        pinch = d;
+      }
+    });
+    const up = (e: PointerEvent) => {
+      down.delete(e.pointerId);
+      if (down.size < 2) pinch = null;
+    };
+    el.addEventListener('pointerup', up);
+    el.addEventListener('pointercancel', up);
+  }
+
+  /** The visible window, in simulated ms. */
+  visibleMs(): [number, number] {
+    const [a, b] = this.x.domain();
+    const start = this.data?.startEpochMs ?? 0;
+    return [+a! - start, +b! - start];
   }
 
   get height(): number {
-    return MARGIN.top + LANES.length * LANE_H + MARGIN.bottom;
+    return this.lanesBottom + LABEL_ROWS * LABEL_ROW_H + MARGIN.bottom;
+  }
+
+  private get lanesBottom(): number {
+    return MARGIN.top + LANES.length * LANE_H;
   }
 
   /** Lane labels, the word on each lane's model badge, and the axis's tick format (format.ts), in the page's language. */
@@ -121,6 +219,7 @@ export class TimelineChart {
     this.svg.attr('width', width).attr('height', this.height).attr('viewBox', `0 0 ${width} ${this.height}`);
     this.svg.select<SVGRectElement>('rect.overlay').attr('x', MARGIN.left).attr('y', 0).attr('width', Math.max(0, width - MARGIN.left - MARGIN.right)).attr('height', this.height);
     this.render();
+    this.callbacks.onViewChange?.(this.visibleMs());
   }
 
   setCursor(ms: number): void {
@@ -134,6 +233,16 @@ export class TimelineChart {
     if (!this.data) return;
     const cx = this.x(new Date(this.data.startEpochMs + this.cursorMs));
     rect.call(this.zoom.scaleBy, factor, [cx, this.height / 2]);
+  }
+
+  /** Shows the window [fromMs, toMs] of simulated time across the plot. */
+  zoomTo(fromMs: number, toMs: number): void {
+    if (!this.data || !(toMs > fromMs)) return;
+    const a = this.x0(new Date(this.data.startEpochMs + fromMs));
+    const b = this.x0(new Date(this.data.startEpochMs + toMs));
+    // rescaleX maps x0(t) to k·x0(t) + tx: put `a` at the plot's left edge.
+    const k = Math.max(1, (this.width - MARGIN.right - MARGIN.left) / Math.max(1e-9, b - a));
+    this.svg.select<SVGRectElement>('rect.overlay').call(this.zoom.transform, d3.zoomIdentity.translate(MARGIN.left - k * a, 0).scale(k));
   }
 
   resetZoom(): void {
@@ -215,27 +324,40 @@ export class TimelineChart {
       .curve(d3.curveStepAfter);
     this.svg.select('path.density').attr('d', area(Array.from(buckets)) ?? '');
 
-    const marks = (cls: string, times: number[], lane: LaneKey, shape: 'triangle' | 'diamond') => {
-      const symbol = d3.symbol().type(shape === 'triangle' ? d3.symbolTriangle : d3.symbolDiamond).size(42)();
+    // One lane per property, one mark per breach or per changed outcome; the shape says what it
+    // is, so that colour is never the only cue.
+    const SYMBOLS = { triangle: d3.symbolTriangle, diamond: d3.symbolDiamond, square: d3.symbolSquare, cross: d3.symbolCross, circle: d3.symbolCircle } as const;
+    const marks = (lane: LaneKey, items: { t: number; shape: keyof typeof SYMBOLS; cls: string }[]) => {
       const y = this.laneY(lane) + LANE_H / 2;
       this.svg
-        .select(`g.${cls}`)
+        .select(`g.marks-${lane}`)
         .selectAll('path')
-        .data(times.filter(visible))
+        .data(items.filter((m) => visible(m.t)))
         .join('path')
-        .attr('d', symbol)
-        .attr('transform', (ms) => `translate(${toX(ms)},${y})`);
+        .attr('class', (m) => m.cls)
+        .attr('d', (m) => d3.symbol().type(SYMBOLS[m.shape]).size(m.shape === 'triangle' ? 42 : 30)())
+        .attr('transform', (m) => `translate(${toX(m.t)},${y})`);
     };
-    marks('leaks', data.leaks, 'leaks', 'triangle');
-    marks('violations', data.violations, 'violations', 'diamond');
-    marks('compare', data.compareLeaks ?? [], 'compare', 'triangle');
+    marks('confidentiality', data.invariants.confidentiality.map((b) => ({ t: b.t, shape: b.leaked ? 'triangle' : 'diamond', cls: b.leaked ? 'leak' : 'breach' })));
+    marks('integrity', data.invariants.integrity.map((b) => ({ t: b.t, shape: 'diamond', cls: 'breach' })));
+    marks('admission', data.invariants.admission.map((b) => ({ t: b.t, shape: 'square', cls: 'breach' })));
+    const compareShape = { leak: 'triangle', rejected: 'square', failed: 'cross', served: 'circle' } as const;
+    marks('compare', (data.compareMarks ?? []).map((m) => ({ t: m.t, shape: compareShape[m.kind], cls: m.kind })));
 
     const top = MARGIN.top;
-    const bottom = this.height - MARGIN.bottom;
+    const bottom = this.lanesBottom;
     const div = this.svg.select('rect.divergence');
+    const divLabel = this.svg.select('text.divergence-label');
     if (data.divergence !== null && visible(data.divergence)) {
-      div.attr('x', toX(data.divergence) - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
-    } else div.attr('display', 'none');
+      const dx = toX(data.divergence);
+      div.attr('x', dx - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
+      // The label reads away from the nearer edge, inside the fix lane.
+      const right = dx > (MARGIN.left + this.width - MARGIN.right) / 2;
+      divLabel.attr('x', right ? dx - 4 : dx + 4).attr('y', this.laneY('compare') + 9).attr('text-anchor', right ? 'end' : 'start').attr('display', null).text(data.divergenceLabel);
+    } else {
+      div.attr('display', 'none');
+      divLabel.attr('display', 'none');
+    }
 
     // Day-only milestones: a band over the whole UTC day, its fact id at the top.
     const [d0, d1] = x.domain() as [Date, Date];
@@ -246,7 +368,6 @@ export class TimelineChart {
       .join((enter) => {
         const g = enter.append('g').attr('class', 'day-band');
         g.append('rect');
-        g.append('text');
         g.append('title');
         return g;
       });
@@ -256,8 +377,8 @@ export class TimelineChart {
       const a = clampX(x(new Date(m.epochMs)));
       const b = clampX(x(new Date(m.epochMs + DAY_MS)));
       g.select('rect').attr('x', a).attr('y', top).attr('width', Math.max(1, b - a)).attr('height', bottom - top);
-      g.select('text').attr('x', a + 3).attr('y', bottom - 2 - (i % 3) * 11).text(m.id);
       g.select('title').text(m.label);
+      void i;
     });
 
     const ms = this.svg
@@ -267,15 +388,40 @@ export class TimelineChart {
       .join((enter) => {
         const g = enter.append('g');
         g.append('line');
-        g.append('text');
         g.append('title');
         return g;
       });
     ms.attr('transform', (m) => `translate(${toX(m.epochMs - data.startEpochMs)},0)`);
     ms.select('line').attr('y1', top).attr('y2', bottom);
-    // Milestones crowd on 9 Sep: alternate label heights so neighbours stay readable.
-    ms.select('text').attr('y', (_, i) => bottom - 2 - (i % 3) * 11).attr('x', 3).text((m) => m.id);
     ms.select('title').text((m) => m.label);
+
+    // Labels of both kinds, stacked in rows under the lanes so that none overlaps another (9 Sep
+    // holds six of them; at two weeks' scale they share a few pixels and gather into "+n").
+    const labelItems = [
+      ...data.milestones
+        .filter((m) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0)
+        .map((m) => ({ key: `d-${m.id}-${m.epochMs}`, x: clampX(x(new Date(m.epochMs))) + 2, text: m.id, title: m.label })),
+      ...data.milestones
+        .filter((m) => !m.dayOnly && visible(m.epochMs - data.startEpochMs))
+        .map((m) => ({ key: `m-${m.id}-${m.epochMs}`, x: toX(m.epochMs - data.startEpochMs) + 2, text: m.id, title: m.label })),
+    ];
+    const placed = stackLabels(labelItems, LABEL_ROWS, LABEL_CHAR_W);
+    const labelTop = this.lanesBottom;
+    const labels = this.svg
+      .select('g.milestone-labels')
+      .selectAll<SVGGElement, PlacedLabel>('g')
+      .data(placed, (p) => p.key)
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'milestone-label');
+        g.append('line');
+        g.append('text');
+        g.append('title');
+        return g;
+      });
+    labels.attr('data-row', (p) => p.row).attr('transform', (p) => `translate(${p.x},0)`);
+    labels.select('line').attr('x1', -2).attr('x2', -2).attr('y1', labelTop).attr('y2', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2);
+    labels.select('text').attr('x', 1).attr('y', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2).text((p) => p.text);
+    labels.select('title').text((p) => p.title);
     this.renderCursor();
   }
 

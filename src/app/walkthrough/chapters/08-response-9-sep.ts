@@ -40,6 +40,8 @@ export const chapter: Chapter = {
   scenario: 'incident',
   steps: [
     { set: { view: 'cluster' } },
+    // The day itself: at two weeks' scale its milestones share the last few pixels.
+    { zoom: { from: { milestone: 'checksBegin' }, to: { fraction: 1 } } },
     { seek: { milestone: 'declared' } },
     { highlight: 'timeline' },
     { caption: { en: '13:22 UTC: incident declared.', fr: '13 h 22 UTC : incident déclaré.' } },

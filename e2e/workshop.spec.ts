@@ -1,0 +1,325 @@
+/**
+ * A workshop on a laptop or a phone: the walkthrough shows what it talks about, a chapter opened by
+ * link is the chapter reached by Next, the scrubber scrubs, the page fits a phone, and the page
+ * passes axe in light and dark. Screenshots of every chapter go to test-results/workshop/.
+ */
+import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { expect, ready, test } from './fixtures.ts';
+
+const panel = (page: Page) => page.getByTestId('walkthrough');
+const SIZES = [
+  { name: 'laptop', width: 1280, height: 720 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+const shots = 'test-results/workshop';
+
+async function settled(page: Page, n: number) {
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+}
+
+/** Answers a chapter's checkpoint with its right option's number key, as a room's presenter would. */
+async function answerCheckpoint(page: Page, index: number) {
+  // The key listener follows the panel's state one frame after it renders: press until it is taken.
+  await expect(async () => {
+    if ((await panel(page).getAttribute('data-status')) === 'checkpoint') await page.keyboard.press(String(index + 1));
+    await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+/** The highlighted element's box against the visible area left by the walkthrough panel or sheet. */
+async function highlightPlacement(page: Page) {
+  return page.evaluate(() => {
+    const id = document.body.dataset.walkHighlight;
+    if (!id) return null;
+    const el = document.querySelector(`[data-hl="${id}"]`);
+    if (!el) return { id, missing: true };
+    const r = el.getBoundingClientRect();
+    const sheet = document.querySelector('[data-testid="walkthrough"]')!.getBoundingClientRect();
+    const phone = window.innerWidth < 700;
+    // On a phone the sheet covers the bottom of the screen; on a laptop the panel takes the left side.
+    const area = phone ? { left: 0, top: 0, right: window.innerWidth, bottom: sheet.top } : { left: sheet.right, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+    // A tall element counts as in view when its top part fills the area.
+    const visibleTop = Math.max(r.top, area.top);
+    const visibleBottom = Math.min(r.bottom, area.bottom);
+    const shown = Math.max(0, visibleBottom - visibleTop);
+    const needed = Math.min(r.height, area.bottom - area.top) * 0.9;
+    return { id, missing: false, top: r.top, bottom: r.bottom, left: r.left, right: r.right, area, ok: shown >= needed - 1 && r.left >= area.left - 8 && r.left < area.right };
+  });
+}
+
+/** How many pixels two PNG screenshots differ in (decoded in the page, so encoder details do not count). */
+async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
+  return page.evaluate(
+    async ([x, y]) => {
+      const decode = async (b64: string) => {
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const c = new OffscreenCanvas(bmp.width, bmp.height);
+        const g = c.getContext('2d')!;
+        g.drawImage(bmp, 0, 0);
+        return g.getImageData(0, 0, bmp.width, bmp.height);
+      };
+      const [p, q] = [await decode(x), await decode(y)];
+      if (p.width !== q.width || p.height !== q.height) return Number.POSITIVE_INFINITY;
+      let n = 0;
+      // A channel off by a few levels is anti-aliasing at a sub-pixel offset, not a different picture.
+      for (let i = 0; i < p.data.length; i += 4) if (Math.abs(p.data[i]! - q.data[i]!) > 8 || Math.abs(p.data[i + 1]! - q.data[i + 1]!) > 8 || Math.abs(p.data[i + 2]! - q.data[i + 2]!) > 8) n++;
+      return n;
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
+}
+
+async function waitScrolled(page: Page) {
+  // Smooth scrolling is off under reduced motion; two frames let the views lay out.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+for (const size of SIZES) {
+  test.describe(`workshop at ${size.width}×${size.height}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test(`every chapter's highlight is in view (${size.name})`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.goto('./?ch=1');
+      for (let n = 1; n <= CHAPTERS.length; n++) {
+        const ch = CHAPTERS[n - 1]!;
+        await settled(page, n);
+        await expect.poll(async () => (await highlightPlacement(page))?.ok ?? true, { message: `chapter ${n} highlight`, timeout: 10_000 }).toBe(true);
+        await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}.png` });
+        if (ch.checkpoint) {
+          const i = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
+          await answerCheckpoint(page, i);
+          await waitScrolled(page);
+          await expect.poll(async () => (await highlightPlacement(page))?.ok ?? true, { message: `chapter ${n} highlight after the answer`, timeout: 10_000 }).toBe(true);
+          await page.screenshot({ path: `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}-answered.png` });
+        }
+        if (n < CHAPTERS.length) await page.getByTestId('walk-next').click();
+      }
+    });
+  });
+}
+
+test.describe('a chapter by link is the chapter by Next', () => {
+  test('same situation and the same picture, chapter for chapter', async ({ page }) => {
+    test.setTimeout(300_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const situation = async () => {
+      // The URL follows a chapter's steps with a short debounce (urlSync): let it land.
+      await page.waitForTimeout(400);
+      const q = new URL(page.url()).searchParams;
+      q.delete('ch');
+      return q.toString();
+    };
+    const picture = async (name: string) => {
+      // The views and the timeline, not the panel (focus and its scroll position differ by design).
+      await page.mouse.move(0, 0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await waitScrolled(page);
+      return [await page.locator('.views').screenshot({ animations: 'disabled', path: `${shots}/${name}-views.png` }), await page.locator('.timeline').screenshot({ animations: 'disabled', path: `${shots}/${name}-timeline.png` })];
+    };
+    for (let n = 2; n <= CHAPTERS.length; n++) {
+      const prev = CHAPTERS[n - 2]!;
+      await page.goto(`./?ch=${n - 1}`);
+      await settled(page, n - 1);
+      if (prev.checkpoint) {
+        const i = prev.checkpoint.options.findIndex((o) => o.id === prev.checkpoint!.answer);
+        await answerCheckpoint(page, i);
+      }
+      await page.getByTestId('walk-next').click();
+      await settled(page, n);
+      await ready(page);
+      const byNext = { situation: await situation(), caption: await page.getByTestId('walk-caption').textContent(), status: await panel(page).getAttribute('data-status') };
+      const nextShot = await picture(`ch${n}-by-next`);
+      await page.goto(`./?ch=${n}`);
+      await settled(page, n);
+      await ready(page);
+      const byLink = { situation: await situation(), caption: await page.getByTestId('walk-caption').textContent(), status: await panel(page).getAttribute('data-status') };
+      expect(byLink, `chapter ${n}`).toEqual(byNext);
+      const linkShot = await picture(`ch${n}-by-link`);
+      expect(await differingPixels(page, linkShot[0]!, nextShot[0]!), `chapter ${n}: views by link and by Next`).toBe(0);
+      expect(await differingPixels(page, linkShot[1]!, nextShot[1]!), `chapter ${n}: timeline by link and by Next`).toBe(0);
+    }
+  });
+});
+
+for (const width of [360, 390, 430]) {
+  test(`no horizontal scroll at ${width} px, with and without the walkthrough`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto('./');
+    await ready(page);
+    const overflow = () => page.evaluate(() => ({ doc: document.documentElement.scrollWidth, win: window.innerWidth, wide: [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && getComputedStyle(e).position !== 'fixed').slice(0, 5).map((e) => `${e.tagName}.${e.className}`) }));
+    let o = await overflow();
+    expect(o.doc, `page wider than ${width}: ${o.wide.join(', ')}`).toBeLessThanOrEqual(o.win);
+    await page.getByTestId('walkthrough-toggle').click();
+    await settled(page, 1);
+    o = await overflow();
+    expect(o.doc, `with the walkthrough: ${o.wide.join(', ')}`).toBeLessThanOrEqual(o.win);
+  });
+}
+
+test.describe('the scrubber', () => {
+  for (const target of ['scrub-track', 'timeline-svg'] as const) {
+    test(`dragging on the ${target === 'scrub-track' ? 'track' : 'chart'} moves the time monotonically with the pointer`, async ({ page }) => {
+      await page.goto('./?t=0');
+      await ready(page);
+      const box = (await page.getByTestId(target).boundingBox())!;
+      // On the chart, the plot starts right of the lane names.
+      const x0 = box.x + (target === 'timeline-svg' ? 130 : 4);
+      const x1 = box.x + box.width - 16;
+      const y = box.y + box.height / 2;
+      const now = async () => Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+      await page.mouse.move(x0, y);
+      await page.mouse.down();
+      const seen = [await now()];
+      for (let i = 1; i <= 8; i++) {
+        await page.mouse.move(x0 + ((x1 - x0) * i) / 8, y, { steps: 2 });
+        seen.push(await now());
+      }
+      await page.mouse.up();
+      for (let i = 1; i < seen.length; i++) expect(seen[i], `step ${i}: ${seen.join(', ')}`).toBeGreaterThan(seen[i - 1]!);
+      // Back left: the time follows the pointer back.
+      await page.mouse.move(x1, y);
+      await page.mouse.down();
+      await page.mouse.move(x0 + (x1 - x0) / 2, y, { steps: 3 });
+      expect(await now()).toBeLessThan(seen.at(-1)!);
+      await page.mouse.up();
+    });
+  }
+
+  test.describe('on a touch screen', () => {
+    test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    test('a finger dragged along the track scrubs forward', async ({ page }) => {
+      await page.goto('./?t=0');
+      await ready(page);
+      await page.getByTestId('scrub-track').scrollIntoViewIfNeeded();
+      const box = (await page.getByTestId('scrub-track').boundingBox())!;
+      const y = box.y + box.height / 2;
+      const now = async () => Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+      // Real touch events through the browser's input pipeline (they become pointer events of type touch).
+      const cdp = await page.context().newCDPSession(page);
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      await touch('touchStart', box.x + 4);
+      const seen = [await now()];
+      for (let i = 1; i <= 5; i++) {
+        await touch('touchMove', box.x + 4 + ((box.width - 8) * i) / 5);
+        seen.push(await now());
+      }
+      await touch('touchEnd', box.x + box.width - 4);
+      for (let i = 1; i < seen.length; i++) expect(seen[i], seen.join(', ')).toBeGreaterThan(seen[i - 1]!);
+    });
+  });
+
+  test('named jumps: first violation, next and previous leak', async ({ page }) => {
+    await page.goto('./?t=0');
+    await ready(page);
+    const now = async () => Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+    await expect(page.getByTestId('prev-leak')).toBeDisabled();
+    await page.getByTestId('next-leak').click();
+    const first = await now();
+    expect(first).toBeGreaterThan(0);
+    await page.getByTestId('next-leak').click();
+    expect(await now()).toBeGreaterThan(first);
+    await page.getByTestId('prev-leak').click();
+    expect(await now()).toBe(first);
+    await page.getByTestId('first-violation').click();
+    expect(await now()).toBeLessThanOrEqual(first);
+  });
+});
+
+test.describe('the comparison side by side', () => {
+  for (const size of SIZES) {
+    test(`two responses for the selected request, the divergence named (${size.name})`, async ({ page }) => {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.goto('./?s=demo');
+      await ready(page);
+      await page.getByTestId('compare-select').selectOption('buggyRejectPath');
+      const divergence = page.getByTestId('divergence');
+      await expect(divergence).toContainText(/First different outcome: \S+, 200 \+ leak( \+ wrong output)? vs 400/);
+      await page.getByTestId('divergence-go').click();
+      await expect(page.getByTestId('compare-main-status')).toContainText('HTTP 200');
+      await expect(page.getByTestId('compare-fixed-status')).toContainText('HTTP 400');
+      // The fix lane shows what the fix did although the fixed run leaks nothing.
+      await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
+      expect(await page.locator('g.marks-compare path').count()).toBeGreaterThan(0);
+      await page.getByTestId('compare-panel').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/${size.name}-compare.png` });
+      await page.locator('.timeline').screenshot({ path: `${shots}/${size.name}-compare-timeline.png` });
+    });
+  }
+
+  test('the outcome matrix is a table whose rows set the switches', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await page.getByText('Outcome matrix').click();
+    const table = page.getByTestId('matrix');
+    await expect(table.locator('thead th')).toHaveCount(7);
+    const row = table.locator('tbody tr').filter({ hasText: 'neither defect' });
+    await row.getByTestId('matrix-link').click();
+    await expect(row).toHaveAttribute('aria-current', 'true');
+    expect(new URL(page.url()).searchParams.get('d')).toBe('');
+    await page.screenshot({ path: `${shots}/laptop-matrix.png`, fullPage: true });
+  });
+});
+
+test.describe('invariant lanes', () => {
+  test('each property has a lane and a jump to its first breach, for the run and the comparison', async ({ page }) => {
+    await page.goto('./?s=demo&t=0');
+    await ready(page);
+    const conf = page.locator('[data-invariant="confidentiality"]');
+    await expect(conf).not.toHaveAttribute('data-breaches', '0');
+    await page.getByTestId('first-confidentiality').click();
+    const at = Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
+    expect(at).toBeGreaterThan(0);
+    await page.getByTestId('compare-select').selectOption('clearPagesOnFree');
+    // Clearing pages keeps confidentiality, not integrity.
+    await expect(conf).toContainText('with fix: holds');
+    await expect(page.getByTestId('first-integrity-compare')).toBeVisible();
+  });
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`axe finds no violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await page.goto('./?s=demo&cmp=path');
+    await ready(page);
+    await page.screenshot({ path: `${shots}/laptop-${colorScheme}.png` });
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  });
+}
+
+for (const size of SIZES) {
+  test(`screenshots of every view (${size.name})`, async ({ page }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.goto('./');
+    await ready(page);
+    for (const tab of ['Cluster', 'Transfer', 'Response'] as const) {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.locator('.views').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/${size.name}-view-${tab.toLowerCase()}.png` });
+    }
+    await page.locator('.timeline').scrollIntoViewIfNeeded();
+    await page.locator('.timeline').screenshot({ path: `${shots}/${size.name}-view-timeline.png` });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+}
+
+test('presenter mode zooms the views, not only the text', async ({ page }) => {
+  await page.goto('./?ch=1');
+  await expect(panel(page)).toHaveAttribute('data-chapter', '1');
+  const plain = await page.locator('canvas').first().evaluate((e) => e.getBoundingClientRect().width);
+  await page.goto('./?ch=1&pm=1');
+  await expect(panel(page)).toHaveAttribute('data-chapter', '1');
+  await ready(page);
+  const zoom = await page.locator('.views').evaluate((e) => Number(getComputedStyle(e).zoom));
+  expect(zoom).toBeGreaterThan(1.1);
+  // The page grid itself is drawn larger on screen, though the panel takes more of the width.
+  await expect.poll(() => page.locator('canvas').first().evaluate((e) => e.getBoundingClientRect().width)).toBeGreaterThan(plain);
+  await page.screenshot({ path: `${shots}/laptop-presenter.png` });
+});

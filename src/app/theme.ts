@@ -1,0 +1,26 @@
+/**
+ * The design tokens (theme.css) for code that draws on a canvas: one helper reads a custom property
+ * from the document as the page's colour scheme resolves it, so that canvas pictures follow light and
+ * dark mode like the rest of the page.
+ */
+
+/** A colour token as CSS text, e.g. themeColor('--canvas'); `fallback` when it is not set (tests, Node). */
+export function themeColor(name: `--${string}`, fallback = '#888888'): string {
+  if (typeof document === 'undefined' || typeof getComputedStyle === 'undefined') return fallback;
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/** A colour token as [r, g, b] (0–255), for drawing into an ImageData; tokens are written as #rrggbb or #rgb. */
+export function themeRgb(name: `--${string}`, fallback: [number, number, number] = [136, 136, 136]): [number, number, number] {
+  return parseRgb(themeColor(name, '')) ?? fallback;
+}
+
+export function parseRgb(css: string): [number, number, number] | null {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(css.trim());
+  if (hex) {
+    const h = hex[1]!.length === 3 ? [...hex[1]!].map((c) => c + c).join('') : hex[1]!;
+    return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)];
+  }
+  const rgb = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)/i.exec(css.trim());
+  return rgb ? [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])] : null;
+}
