@@ -161,13 +161,30 @@ test.describe('the stage', () => {
     await expect(stage(page)).toHaveAttribute('data-tokens-shown', String(response.tokens.length));
   });
 
-  test('with the fixed reject path compared, a second row refuses the request with 400 at admission', async ({ page }) => {
+  test('with the fixed reject path compared, a second row refuses the request with 400 at admission', async ({ page }, info) => {
+    const fixed = runScenario(runSpecOf({ scenario: 'demo', overrides: { rejectPath: 'fixed' } }), { keepDetails: true }).details!.events[LEAK]!;
+    const reject = fixed.find((e) => e.type === 'reject');
+    expect(reject && reject.type === 'reject' ? reject.stage : null).toBe('admission');
+    expect(fixed.some((e) => e.type === 'decode-reserve')).toBe(false);
     await open(page, link(into(step('stream'), 0.5), LEAK, '&cmp=path'));
     const fix = page.getByTestId('stage-fix');
     await expect(fix).toBeVisible({ timeout: 30_000 });
     await expect(fix).toHaveAttribute('data-status', '400');
     await expect(fix).toHaveAttribute('data-reserved-lit', '0');
     await expect(stage(page)).toHaveAttribute('data-status', '');
+    await expect(fix.getByTestId('stage-refused')).toContainText('refused at admission');
+    await page.getByTestId('stage').screenshot({ path: info.outputPath('fix-path.png') });
+  });
+
+  test('with the integrity check compared, the second row fails closed: no token is read out', async ({ page }, info) => {
+    await open(page, link(step('reuse').start, LEAK, '&cmp=integrity'));
+    const fix = page.getByTestId('stage-fix');
+    await expect(fix).toBeVisible({ timeout: 30_000 });
+    await expect(fix).toHaveAttribute('data-tokens-shown', '0');
+    await expect(fix).not.toHaveAttribute('data-status', '200');
+    await expect(fix).toContainText('integrity check failed');
+    await expect(stage(page)).toHaveAttribute('data-status', '200');
+    await page.getByTestId('stage').screenshot({ path: info.outputPath('fix-integrity.png') });
   });
 
   test('axe finds no serious or critical violation on the stage', async ({ page }) => {

@@ -278,6 +278,12 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
               {t('stageScheduler')}
             </text>
           </g>
+          {frame.refusedAt ? (
+            <text x={layout.router.x + 8} y={layout.router.y + 36} className="st-sub st-bad st-strong" data-testid={row === 'main' ? undefined : 'stage-refused'}>
+              {'\u2716 '}
+              {t(frame.refusedAt === 'tokenizer' ? 'stageRefusedTokenizer' : 'stageRefusedAdmission')}
+            </text>
+          ) : null}
           <line x1={layout.client.x + layout.client.w} y1={layout.client.y + 30} x2={layout.router.x} y2={layout.router.y + 30} className="st-wire" />
           {prefillPool ? (
             <line

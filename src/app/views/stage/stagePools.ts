@@ -48,15 +48,17 @@ const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c
 
 /** Packed colours per tenant (−1: nobody's), at full strength and at each fade the pools use: built once. */
 const FADES = [0, 0.2, 0.62] as const;
-const tenantColours = new Map<number, Uint32Array>();
+const MAX_TENANTS = 4096;
+const tenantColours = FADES.map(() => new Uint32Array(MAX_TENANTS + 1));
 function colourOf(tenant: number, fade: 0 | 0.2 | 0.62): number {
-  let c = tenantColours.get(tenant);
-  if (!c) {
-    const rgb = tenant >= 0 ? tenantRgb(tenant) : UNKNOWN;
-    c = Uint32Array.from(FADES, (k) => pack(mix(rgb, k)));
-    tenantColours.set(tenant, c);
+  const table = tenantColours[fade === 0 ? 0 : fade === 0.2 ? 1 : 2]!;
+  const i = tenant < 0 ? 0 : tenant >= MAX_TENANTS ? MAX_TENANTS : tenant + 1;
+  let c = table[i]!;
+  if (c === 0) {
+    c = pack(mix(tenant >= 0 ? tenantRgb(tenant) : UNKNOWN, fade));
+    table[i] = c;
   }
-  return c[FADES.indexOf(fade)]!;
+  return c;
 }
 const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
 const PACKED_DOT = pack(DOT);

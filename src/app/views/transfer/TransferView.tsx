@@ -10,6 +10,7 @@ import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { describeEvent } from '../shared/engineText.ts';
+import { stageSteps, stepIndexAt } from '../stage/stageFrame.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -132,19 +133,15 @@ export function TransferView({ run }: { run: RunSummary }) {
   const set = useApp((s) => s.set);
   const detail = useRequestDetail(run, req);
   const events = detail.data?.events ?? [];
-  // Several steps can share one instant; a step chosen here stays chosen while time stays put.
-  const [pinned, setPinned] = useState<{ req: number | null; index: number; t: number } | null>(null);
-  let current = -1;
-  events.forEach((e, i) => {
-    if (e.t <= time) current = i;
-  });
-  if (pinned && pinned.req === req && pinned.t === time && events[pinned.index]?.t === time) current = pinned.index;
+  // The stage's steps (one derivation for both views): events that share one instant get their own
+  // moments in its gap, so the step shown is a function of the time alone.
+  const stageStepList = useMemo(() => stageSteps(events), [events]);
+  const onStep = stepIndexAt(stageStepList, time);
+  const current = onStep < 0 ? -1 : stageStepList[onStep]!.event;
   const go = (i: number) => {
     const index = Math.max(0, Math.min(events.length - 1, i));
-    const e = events[index];
-    if (!e) return;
-    setPinned({ req, index, t: e.t });
-    set({ time: e.t, playing: false });
+    const s = stageStepList.find((x) => x.event === index);
+    if (s) set({ time: s.start, playing: false });
   };
   const reserve = events.find((e) => e.type === 'decode-reserve');
   const blockPages = useMemo(() => {
