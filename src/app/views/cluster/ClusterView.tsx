@@ -31,7 +31,9 @@ function useWidth(ref: React.RefObject<HTMLElement | null>): number {
   return width;
 }
 
-function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime, focus, run }: { node: NodeSnapshot; layout: GridLayout; pageSize: number; t: number; focus: Focus | null; run: RunSummary }) {
+function NodeGrid({ node, maxWidth, pageSize: snapshotPageSize, t: snapshotTime, focus, run }: { node: NodeSnapshot; maxWidth: number; pageSize: number; t: number; focus: Focus | null; run: RunSummary }) {
+  // One layout object while the size holds: the drawing effects key on it.
+  const layout: GridLayout = useMemo(() => gridLayout(node.pageCount, maxWidth), [node.pageCount, maxWidth]);
   const t = useT();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
@@ -68,12 +70,10 @@ function NodeGrid({ node, layout, pageSize: snapshotPageSize, t: snapshotTime, f
     el.dataset.focus = focus ? String(focus.req) : '';
     // Lets the scrub benchmark see when the frame for a given time is drawn.
     el.dataset.drawnT = String(snapshotTime);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [node, layout, focus, snapshotTime, dark]);
   // Selection, hover and the linked page move on the overlay alone, on the page's one frame clock.
   useEffect(() => {
     onNextFrame(`overlay:${node.name}`, paintOverlay);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [selectedHere, hovered?.page, linked, layout]);
 
   const select = (page: number | null) => {
@@ -246,7 +246,7 @@ export function ClusterView({ run }: { run: RunSummary }) {
       <div className="cluster-body">
         <div ref={box} className="grids" {...highlightable('grids')}>
           {snapshot
-            ? snapshot.nodes.map((node) => <NodeGrid key={node.name} run={run} node={node} focus={focus} pageSize={snapshot.pageSize} t={snapshot.t} layout={gridLayout(node.pageCount, Math.max(200, width))} />)
+            ? snapshot.nodes.map((node) => <NodeGrid key={node.name} run={run} node={node} focus={focus} pageSize={snapshot.pageSize} t={snapshot.t} maxWidth={Math.max(200, width)} />)
             : <p role="status">{t('loading')}</p>}
         </div>
         <div className="side">

@@ -3,11 +3,12 @@
  * the matrix and the exports, one key (E) or one button away from the first screen. A non-modal
  * dialog in the page's flow (the page stays usable around it): opening moves focus into it, Tab
  * stays inside while it is open, Escape closes it and focus returns to where it was. While a
- * walkthrough is open the drawer stays open, since its chapters point at the switches and counters.
+ * walkthrough step points at something inside it (the switches, the counters), it is shown too.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
+import { highlightSelector, type HighlightId } from '../shared/highlight.ts';
 
 export const EXPLORE_ID = 'explore-drawer';
 export const EXPLORE_KEY = 'e';
@@ -43,7 +44,24 @@ export function ExploreDrawer({ open, onClose, children }: { open: boolean; onCl
   const chapter = useApp((s) => s.chapter);
   const box = useRef<HTMLDivElement>(null);
   const returnTo = useRef<HTMLElement | null>(null);
-  const shown = open || chapter !== null;
+  // The walkthrough names what it points at on <body data-walk-highlight>; shown while that is in here.
+  const [pointedAt, setPointedAt] = useState(false);
+  useEffect(() => {
+    if (chapter === null) {
+      setPointedAt(false);
+      return;
+    }
+    const check = () => {
+      const id = document.body.dataset.walkHighlight as HighlightId | undefined;
+      const el = id ? document.querySelector(highlightSelector(id)) : null;
+      setPointedAt(!!el && !!box.current?.contains(el));
+    };
+    check();
+    const watch = new MutationObserver(check);
+    watch.observe(document.body, { attributes: true, attributeFilter: ['data-walk-highlight'] });
+    return () => watch.disconnect();
+  }, [chapter]);
+  const shown = open || pointedAt;
 
   useEffect(() => {
     if (!open) return;

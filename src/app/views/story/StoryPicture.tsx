@@ -1,6 +1,8 @@
 /**
  * The mechanism picture of the first screen, in one component so that it can be swapped whole: for
- * now the transfer view (the handoff step by step, the block table, the "done" message).
+ * now the transfer view (the handoff step by step, the block table, the "done" message). A picture
+ * that marks the page a hovered response token drew on takes it from the store
+ * (`useApp((s) => s.linkedPage)`), as the grids and the block-table strip do.
  */
 import type { RunSummary } from '../../run/hooks.ts';
 import { TransferView } from '../transfer/TransferView.tsx';
