@@ -20,12 +20,11 @@ import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts'
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { TransferView } from './views/transfer/TransferView.tsx';
-import { StageView } from './views/stage/StageView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
 import { Probe } from './views/story/Probe.tsx';
 import { StoryScreen } from './views/story/StoryScreen.tsx';
-import { STORY_PICTURE_ID, STORY_PICTURE_SHOWS_TRANSFER } from './views/story/StoryPicture.tsx';
+import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
@@ -284,20 +283,17 @@ function Dashboard() {
           <div id={`panel-${view}`} role="tabpanel" aria-labelledby={`tab-${view}`} ref={viewRoot} tabIndex={-1}>
             {!run ? <p role="status">{t('loading')}</p> : null}
             {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
-            {run && !run.refused && view === 'transfer' ? (
-              STORY_PICTURE_SHOWS_TRANSFER ? (
-                <p className="hint" data-testid="transfer-above">
-                  {t('transferAbove')}{' '}
-                  <button type="button" className="linklike" onClick={() => document.getElementById(STORY_PICTURE_ID)?.focus()}>
-                    {t('transferAboveGo')}
-                  </button>
-                </p>
-              ) : (
-                <TransferView run={run} />
-              )
+            {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
+            {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={false} /> : null}
+            {run && !run.refused && view === STORY_PICTURE_VIEW ? (
+              // The first screen already draws this view: one copy, so that its ids and live region stay unique.
+              <p className="hint" data-testid="picture-above">
+                {t('pictureAbove')}{' '}
+                <button type="button" className="linklike" onClick={() => document.getElementById(STORY_PICTURE_ID)?.focus()}>
+                  {t('pictureAboveGo')}
+                </button>
+              </p>
             ) : null}
-            {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={!STORY_PICTURE_SHOWS_TRANSFER} /> : null}
-            {run && !run.refused && view === 'stage' ? <StageView /> : null}
           </div>
         </div>
       </main>

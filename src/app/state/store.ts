@@ -125,7 +125,7 @@ export const DEFAULT_STATE: UrlState = {
   time: 0,
   selectedRequest: null,
   selectedPage: null,
-  view: 'stage',
+  view: 'cluster',
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,

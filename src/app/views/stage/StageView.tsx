@@ -525,7 +525,7 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
       <h2 id="stage-h">
         {t('stageTitle')} <ModelBadge />
       </h2>
-      <p className="hint">
+      <p className="hint stage-intro">
         {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" />
       </p>
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}

@@ -1,21 +1,21 @@
 /**
- * The mechanism picture of the first screen, in one component so that it can be swapped whole: for
- * now the transfer view (the handoff step by step, the block table, the "done" message). A picture
- * that marks the page a hovered response token drew on takes it from the store
- * (`useApp((s) => s.linkedPage)`), as the grids and the block-table strip do.
+ * The mechanism picture of the first screen, in one component so that it can be swapped whole: the
+ * stage (one request's handoff, animated from the engine's events at the scrubber's instant).
  */
-import type { RunSummary } from '../../run/hooks.ts';
-import { TransferView } from '../transfer/TransferView.tsx';
+import { useApp, type ViewName } from '../../state/store.ts';
+import { StageView } from '../stage/StageView.tsx';
 
-/** While the picture is the transfer view, the Transfer tab points up here instead of drawing it twice. */
-export const STORY_PICTURE_SHOWS_TRANSFER = true;
+/** The view the first screen already shows: its tab points up here instead of drawing it twice. */
+export const STORY_PICTURE_VIEW: ViewName = 'stage';
 
 export const STORY_PICTURE_ID = 'story-picture';
 
-export function StoryPicture({ run }: { run: RunSummary }) {
+export function StoryPicture() {
+  // The page a hovered response token drew on, ringed on the stage as on the grids.
+  const linkedPage = useApp((s) => s.linkedPage);
   return (
     <div className="story-picture" id={STORY_PICTURE_ID} tabIndex={-1}>
-      <TransferView run={run} />
+      <StageView linkedPage={linkedPage} />
     </div>
   );
 }

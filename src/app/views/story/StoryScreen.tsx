@@ -137,7 +137,7 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
         ) : null}
       </div>
       <div className="story-side">
-        {run && !run.refused ? <StoryPicture run={run} /> : <div className="picture-pending">{t('picturePending')}</div>}
+        {run && !run.refused ? <StoryPicture /> : <div className="picture-pending">{t('picturePending')}</div>}
         <LeakCounter run={run} />
       </div>
     </section>
