@@ -405,6 +405,9 @@ export class TimelineChart {
         .filter((m) => !m.dayOnly && visible(m.epochMs - data.startEpochMs))
         .map((m) => ({ key: `m-${m.id}-${m.epochMs}`, x: toX(m.epochMs - data.startEpochMs) + 2, text: m.id, title: m.label })),
     ];
+    // A label near the right edge is pulled left to stay inside the chart (room for a "+n" too).
+    const maxX = this.width - 2;
+    for (const it of labelItems) it.x = Math.min(it.x, maxX - (it.text.length + 3) * LABEL_CHAR_W);
     const placed = stackLabels(labelItems, LABEL_ROWS, LABEL_CHAR_W);
     const labelTop = this.lanesBottom;
     const labels = this.svg
