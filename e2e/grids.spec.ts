@@ -97,8 +97,8 @@ test.describe('grids by what a page is to the selected request', () => {
       { node, p: Number(pageId) },
     );
     expect(ringed).toBe(true);
-    // The block table of the first screen marks it too.
-    await expect(page.getByTestId('block-table')).not.toHaveAttribute('data-linked-index', '-1');
+    // The stage on the first screen rings it too, named by node and page.
+    await expect(page.getByTestId('stage-linked')).toContainText(`${node}:${pageId}`);
     const source = page.getByTestId('story-tokens-source');
     await expect(source).toContainText(`${node}, page ${Number(pageId).toLocaleString('en-US')}`);
     await expect(source).toContainText('of acme');

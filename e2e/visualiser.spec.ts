@@ -126,7 +126,9 @@ test.describe('visualiser', () => {
     await page.getByTestId('first-violation').isDisabled();
     await page.getByRole('tab', { name: 'Response' }).click();
     await page.getByTestId('request-picker').selectOption({ index: 1 });
-    await page.waitForTimeout(400);
+    // The address follows the state after a short debounce: wait until it carries the instant on screen.
+    const now = (await page.getByTestId('scrubber').getAttribute('aria-valuenow'))!;
+    await expect.poll(() => new URL(page.url()).searchParams.get('t')?.split('.')[0]).toBe(now);
     const url = page.url();
     expect(url).toContain('m=clear');
     expect(url).toContain('view=response');
@@ -141,7 +143,7 @@ test.describe('visualiser', () => {
 
     // History holds situations, not frames: back leaves the response view, back again unticks the switch.
     await page.goBack();
-    await expect(page.getByRole('tab', { name: 'Stage' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Cluster' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
     await page.goBack();
     await expect(page.getByRole('switch', { name: /Clear pages on free/ })).not.toBeChecked();
