@@ -211,12 +211,12 @@ function Dashboard() {
       {main.progress ? (
         <RunProgress
           progress={main.progress}
-          label={scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')}
+          label={(scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')) + (main.recomputing ? ` — ${t('recomputing')}` : '')}
           startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
         />
       ) : null}
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : null}
-      <main className="layout">
+      <main className="layout" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <Controls run={run} compare={compare.data} />
         <div className="views panel" id="views">
           <div className="tabs-row">
