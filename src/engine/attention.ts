@@ -41,7 +41,22 @@ export interface DecodeModel {
   readonly weights: Float32Array;
 }
 
+/** Models built so far, by vocabulary size and config: a model is a pure function of both, and building one takes ~100 ms. */
+const modelCache = new Map<string, DecodeModel>();
+const MODEL_CACHE_SIZE = 4;
+
+/** The decode model for a vocabulary size and config; every simulation of the same ones shares it (it is never written). */
 export function buildDecodeModel(vocabSize: number, config: DecodeModelConfig): DecodeModel {
+  const key = JSON.stringify([vocabSize, config.dim, config.sharpness, config.repetitionPenalty, config.weightsSeed]);
+  const cached = modelCache.get(key);
+  if (cached) return cached; // its config holds the same values (they make the key)
+  const model = computeDecodeModel(vocabSize, config);
+  modelCache.set(key, model);
+  if (modelCache.size > MODEL_CACHE_SIZE) modelCache.delete(modelCache.keys().next().value!);
+  return model;
+}
+
+function computeDecodeModel(vocabSize: number, config: DecodeModelConfig): DecodeModel {
   if (vocabSize > MAX_VOCAB) throw new Error(`vocabulary of ${vocabSize} exceeds the model's ${MAX_VOCAB}`);
   const { dim, sharpness } = config;
   const rng = new Prng(config.weightsSeed);

@@ -45,40 +45,125 @@ export class PoolSummaries {
   constructor(private readonly pool: KvPool, readonly segmentPages: number) {
     if (!(Number.isInteger(segmentPages) && segmentPages >= 1)) throw new Error(`segmentPages must be a positive integer, got ${segmentPages}`);
     this.segmentCount = Math.floor(pool.pageCount / segmentPages);
-    this.stale = new Uint8Array(this.segmentCount).fill(1);
+    this.stale = new Uint8Array(this.segmentCount).fill(WRITTEN);
     this.cache = new Array<SlotSummary | null>(this.segmentCount).fill(null);
   }
 
   /** Marks the segment holding `page` stale (its pages' slots are about to change or just did). */
   touch(page: number): void {
     const g = Math.floor(page / this.segmentPages);
-    if (g < this.segmentCount) this.stale[g] = 1;
+    if (g < this.segmentCount) this.stale[g] = WRITTEN;
   }
 
   invalidateAll(): void {
-    this.stale.fill(1);
+    this.stale.fill(WRITTEN);
   }
 
-  /** The summary of pages segment·S … segment·S + S − 1 as their slots are now; null past the last whole segment. */
+  /**
+   * The summary of pages segment·S … segment·S + S − 1 as their slots are now; null past the last
+   * whole segment, and at the first read after a write: summarising costs about two slot visits, so
+   * contents read once (most of a fresh pool, the small scenarios) are visited slot by slot, and the
+   * summary is built at the second read of the same contents, to serve every read after.
+   */
   segment(segment: number): SlotSummary | null {
     if (!(segment >= 0 && segment < this.segmentCount)) return null;
-    if (this.stale[segment] === 1 || this.cache[segment] === null) {
+    const state = this.stale[segment];
+    if (state === WRITTEN) {
+      this.stale[segment] = READ_ONCE;
+      return null;
+    }
+    if (state === READ_ONCE) {
       const ps = this.pool.pageSize;
       this.cache[segment] = summarizeSlots(this.pool, segment * this.segmentPages * ps, this.segmentPages * ps);
-      this.stale[segment] = 0;
+      this.stale[segment] = SUMMARISED;
       this.builds++;
     }
     return this.cache[segment]!;
   }
 }
 
+/** Segment states: written since its last summary, read once since, summarised. */
+const WRITTEN = 1;
+const READ_ONCE = 2;
+const SUMMARISED = 0;
+
 /** Scratch for `summarizeSlots`, grown to the largest run summarised so far. */
+const DIRECT_TOKENS = 1024; // every vocabulary the engine builds fits (vocab.ts MAX_VOCABULARY)
+let entryOfPair = new Int32Array(0);
+let nextSamePair = new Int32Array(0);
+
+/**
+ * Groups n slots from `base` by (key, value, writer): one pass, each (key, value) pair looked up in a
+ * table indexed by the pair itself (token ids below 1,024; other memory takes the hashed path), the
+ * few writers that share a pair chained behind it.
+ */
+function summarizeSlots(pool: KvPool, base: number, n: number): SlotSummary {
+  if (entryOfPair.length === 0) entryOfPair = new Int32Array(DIRECT_TOKENS * DIRECT_TOKENS);
+  if (entryScratch.length < 4 * n) entryScratch = new Int32Array(4 * n);
+  if (writerScratch.length < 2 * n) writerScratch = new Int32Array(2 * n);
+  if (nextSamePair.length < n) nextSamePair = new Int32Array(n);
+  const table = entryOfPair;
+  const next = nextSamePair;
+  const ent = entryScratch;
+  const wr = writerScratch;
+  const { keyTokens, valueTokens, slotWriter } = pool;
+  let entries = 0;
+  let writers = 0;
+  let runWriter = -2; // no writer is −2 (NO_REQUEST is −1)
+  let runAt = -1;
+  let direct = true;
+  for (let i = 0; i < n; i++) {
+    const slot = base + i;
+    const k = keyTokens[slot]!;
+    const v = valueTokens[slot]!;
+    if ((k | v) >= DIRECT_TOKENS) {
+      direct = false;
+      break;
+    }
+    const w = slotWriter[slot]!;
+    if (w !== runWriter) {
+      runWriter = w;
+      runAt = 0;
+      while (runAt < writers && wr[2 * runAt] !== w) runAt++;
+      if (runAt === writers) {
+        wr[2 * writers] = w;
+        wr[2 * writers++ + 1] = 0;
+      }
+    }
+    wr[2 * runAt + 1]!++;
+    const pair = (k << 10) | v;
+    const head = table[pair]! - 1;
+    let e = head;
+    while (e >= 0 && ent[4 * e + 1] !== w) e = next[e]!;
+    if (e < 0) {
+      e = entries++;
+      next[e] = head;
+      table[pair] = e + 1;
+      ent[4 * e] = (k << 16) | v;
+      ent[4 * e + 1] = w;
+      ent[4 * e + 2] = 1;
+    } else {
+      ent[4 * e + 2]!++;
+    }
+    ent[4 * e + 3] = i;
+  }
+  for (let e = 0; e < entries; e++) {
+    const kv = ent[4 * e]!;
+    table[((kv >>> 16) << 10) | (kv & 0xffff)] = 0; // leave the table empty for the next run
+  }
+  if (!direct) return summarizeSlotsHashed(pool, base, n);
+  const data = new Int32Array(4 * entries + 2 * writers);
+  data.set(ent.subarray(0, 4 * entries));
+  data.set(wr.subarray(0, 2 * writers), 4 * entries);
+  return { entries, writerCount: writers, data };
+}
+
 let hashSlots = new Int32Array(0);
 let entryScratch = new Int32Array(0);
 let writerScratch = new Int32Array(0);
 let entryOfSlot = new Int32Array(0);
 
-function summarizeSlots(pool: KvPool, base: number, n: number): SlotSummary {
+function summarizeSlotsHashed(pool: KvPool, base: number, n: number): SlotSummary {
   let size = 16;
   while (size < 2 * n) size <<= 1;
   if (hashSlots.length < size) hashSlots = new Int32Array(size);
