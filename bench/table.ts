@@ -6,7 +6,7 @@
 export interface BenchRow {
   what: string;
   now: number;
-  unit: 's' | 'ms' | 'KiB';
+  unit: 's' | 'ms' | 'KiB' | '%' | 'n';
   /** Range, percentiles, anything that qualifies `now`. */
   detail?: string;
   baselineLabel: string;
@@ -21,7 +21,7 @@ export function report(rows: BenchRow[]): void {
   for (const r of rows) console.log(ROW_PREFIX + JSON.stringify(r));
 }
 
-const fmt = (n: number | null, unit: string) => (n === null ? '—' : `${unit === 'KiB' ? n.toFixed(1) : unit === 's' ? n.toFixed(2) : n.toFixed(1)} ${unit}`);
+const fmt = (n: number | null, unit: string) => (n === null ? '—' : unit === 'n' ? String(n) : `${unit === 's' ? n.toFixed(2) : n.toFixed(1)} ${unit}`);
 
 export function printTable(rows: BenchRow[]): void {
   const lines = rows.map((r) => [

@@ -6,6 +6,8 @@ import { formatUtcDayRange } from './i18n/format.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
+import { liveWorkerNames } from './run/rpc.ts';
+import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
@@ -158,7 +160,13 @@ function Dashboard() {
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {
-      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState() };
+      (window as unknown as { __stalePages: unknown }).__stalePages = {
+        seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }),
+        state: () => useApp.getState(),
+        // The benchmarks' baselines and checks: the matrix started at once (as every load did), live workers.
+        matrix: () => runMatrixInWorker(),
+        workers: () => liveWorkerNames(),
+      };
     }
   }, []);
   useEffect(() => {
