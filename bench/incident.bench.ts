@@ -91,6 +91,6 @@ const line = (label: string, s: number[]) =>
 line('seek from checkpoints', fromCheckpoints);
 line('baseline: seek replaying from the start', fromStart);
 report([
-  { what: 'full 27 Aug–9 Sep replay in Node (best of 2)', now: best / 1000, unit: 's', detail: `CPU ${(Math.min(rows[0]![2], rows[1]![2]) / 1000).toFixed(2)} s`, baselineLabel: 'per-slot decode', baseline: Math.min(...perSlot) / 1000, goal: 2.0 },
+  { what: 'full 27 Aug–9 Sep replay in Node (best of 2)', now: best / 1000, unit: 's', detail: `CPU ${(Math.min(rows[0]![2], rows[1]![2]) / 1000).toFixed(2)} s vs ${(Math.min(...rows.filter((r) => r[0].startsWith('baseline: per-slot')).map((r) => r[2])) / 1000).toFixed(2)} s`, baselineLabel: 'per-slot decode', baseline: Math.min(...perSlot) / 1000, goal: 2.0 },
   { what: 'seek from checkpoints (p95)', now: percentile(fromCheckpoints, 0.95), unit: 'ms', detail: `p50 ${percentile(fromCheckpoints, 0.5).toFixed(2)} ms`, baselineLabel: 'replay from start', baseline: percentile(fromStart, 0.95), goal: null },
 ]);

@@ -21,7 +21,15 @@ export const DEFAULT_RUN_REQUEST: RunRequest = {
   traffic: { requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay, tenants: DEFAULT_TRAFFIC.tenants },
 };
 
-export const PREBUILT_REQUESTS: readonly RunRequest[] = [DEFAULT_RUN_REQUEST];
+/**
+ * Prebuilt: the opening run, and the two small scenarios at the incident's switches (a link to
+ * `s=demo` or `s=matrix` then needs no worker before its first picture; 10–20 KB each).
+ */
+export const PREBUILT_REQUESTS: readonly RunRequest[] = [
+  DEFAULT_RUN_REQUEST,
+  { scenario: 'demo', overrides: overridesOf(INCIDENT_SWITCHES) },
+  { scenario: 'matrix', overrides: overridesOf(INCIDENT_SWITCHES) },
+];
 
 /** Where a prebuilt run lies in the site: named by its run key's hash, so a changed run is a new file. */
 export function prebuiltRunFile(runKey: string): string {
