@@ -1,11 +1,12 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { prebuiltRuns } from './scripts/prebuiltRuns.ts';
 
 export default defineConfig({
   // Relative asset URLs: the built site works from any sub-path (and from a file server offline).
   base: './',
-  plugins: [react()],
+  plugins: [react(), prebuiltRuns()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   test: {

@@ -6,6 +6,8 @@ import { formatUtcDayRange } from './i18n/format.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
+import { liveWorkerNames } from './run/rpc.ts';
+import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
@@ -169,7 +171,14 @@ function Dashboard() {
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {
-      (window as unknown as { __stalePages: unknown }).__stalePages = { seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }), state: () => useApp.getState(), gridRedraw: setGridRedraw };
+      (window as unknown as { __stalePages: unknown }).__stalePages = {
+        seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }),
+        state: () => useApp.getState(),
+        gridRedraw: setGridRedraw,
+        // The benchmarks' baselines and checks: the matrix started at once (as every load did), live workers.
+        matrix: () => runMatrixInWorker(),
+        workers: () => liveWorkerNames(),
+      };
     }
   }, []);
   useEffect(() => {
@@ -250,7 +259,7 @@ function Dashboard() {
           main.progress ? (
             <RunProgress
               progress={main.progress}
-              label={scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')}
+              label={(scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')) + (main.recomputing ? ` — ${t('recomputing')}` : '')}
               startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
             />
           ) : null
@@ -269,7 +278,7 @@ function Dashboard() {
       <div className="story-probe">
         <Probe after={run} />
       </div>
-      <main className="layout layout-views">
+      <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">
           <div className="tabs-row">
             <div role="tablist" aria-label={t('views')} onKeyDown={onTabKey}>

@@ -21,6 +21,7 @@
 import { Prng } from './prng.ts';
 import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './vocab.ts';
 import type { DecodeModelConfig } from './config.ts';
+import type { SlotSummary } from './kvPool.ts';
 
 /** The most distinct tokens the model takes (vocab.ts explains the figure). */
 export const MAX_VOCAB = MAX_VOCABULARY;
@@ -40,7 +41,22 @@ export interface DecodeModel {
   readonly weights: Float32Array;
 }
 
+/** Models built so far, by vocabulary size and config: a model is a pure function of both, and building one takes ~100 ms. */
+const modelCache = new Map<string, DecodeModel>();
+const MODEL_CACHE_SIZE = 4;
+
+/** The decode model for a vocabulary size and config; every simulation of the same ones shares it (it is never written). */
 export function buildDecodeModel(vocabSize: number, config: DecodeModelConfig): DecodeModel {
+  const key = JSON.stringify([vocabSize, config.dim, config.sharpness, config.repetitionPenalty, config.weightsSeed]);
+  const cached = modelCache.get(key);
+  if (cached) return cached; // its config holds the same values (they make the key)
+  const model = computeDecodeModel(vocabSize, config);
+  modelCache.set(key, model);
+  if (modelCache.size > MODEL_CACHE_SIZE) modelCache.delete(modelCache.keys().next().value!);
+  return model;
+}
+
+function computeDecodeModel(vocabSize: number, config: DecodeModelConfig): DecodeModel {
   if (vocabSize > MAX_VOCAB) throw new Error(`vocabulary of ${vocabSize} exceeds the model's ${MAX_VOCAB}`);
   const { dim, sharpness } = config;
   const rng = new Prng(config.weightsSeed);
@@ -76,6 +92,18 @@ export interface KvContext {
   pageSize: number;
   blockTable: ArrayLike<number>;
   seqLen: number;
+  /**
+   * Grouped summaries of aligned runs of pages (kvPool.ts `PoolSummaries`). Where the block table
+   * holds such a run whole and in order, the counting pass adds its summary instead of visiting its
+   * slots; absent or null, every slot is visited (the reference path).
+   */
+  summaries?: ContextSummaries | null;
+}
+
+export interface ContextSummaries {
+  readonly segmentPages: number;
+  /** Summary of pages segment·segmentPages … (segment + 1)·segmentPages − 1; null where none is kept. */
+  segment(segment: number): SlotSummary | null;
 }
 
 /** Maps a slot's writer (a request id, or −1) to CLASS_OWN / CLASS_FOREIGN / CLASS_EMPTY. */
@@ -209,10 +237,22 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
   const onSlots = who.onSlots;
   const first = s.touchedCount;
   let touchedCount = first;
+  const summaries = ctx.summaries ?? null;
+  const S = summaries ? summaries.segmentPages : 0;
+  const segmentSlots = S * pageSize;
   let logical = 0;
   let p = 0;
   while (logical < seqLen) {
     const page = blockTable[p]!;
+    if (summaries !== null && page % S === 0 && logical + segmentSlots <= seqLen && p + S <= blockTable.length && holdsRun(blockTable, p, page, S)) {
+      const summary = summaries.segment(page / S);
+      if (summary !== null) {
+        touchedCount = addSummary(summary, V, cl, touched, touchedCount, requestTenant, tenant, onSlots, logical);
+        logical += segmentSlots;
+        p += S;
+        continue;
+      }
+    }
     const base = page * pageSize;
     const n = Math.min(pageSize, seqLen - logical);
     // Pages are usually written whole by one request: classify once per page when they are.
@@ -263,6 +303,43 @@ function countContext(V: number, s: GroupScratch, ctx: KvContext, who: WriterCla
     cl[at] = 0;
   }
   s.touchedCount = touchedCount;
+}
+
+/** True when blockTable[p … p + S − 1] are the pages first, first + 1, …, first + S − 1. */
+function holdsRun(blockTable: ArrayLike<number>, p: number, first: number, S: number): boolean {
+  for (let j = 1; j < S; j++) if (blockTable[p + j] !== first + j) return false;
+  return true;
+}
+
+/**
+ * Adds a run's summary as the slot loop above would add its slots, from logical position `logical`:
+ * entries come in first-appearance order, so groups are first touched in the same order, and a
+ * group's latest slot is the latest of its entries.
+ */
+function addSummary(
+  summary: SlotSummary, V: number, cl: Int32Array, touched: Int32Array, touchedCount: number,
+  requestTenant: ArrayLike<number>, tenant: number, onSlots: ((writer: number, slots: number) => void) | undefined, logical: number,
+): number {
+  const VV = V * V;
+  const { data, entries } = summary;
+  for (let at4 = 0, end = 4 * entries; at4 < end; at4 += 4) {
+    const w = data[at4 + 1]!;
+    const cls = w < 0 ? CLASS_EMPTY : requestTenant[w] === tenant ? CLASS_OWN : CLASS_FOREIGN;
+    const kvPacked = data[at4]!;
+    const kv = (kvPacked >>> 16) * V + (kvPacked & 0xffff);
+    const at = (cls * VV + kv) << 1;
+    const c = cl[at]!;
+    const slot = logical + data[at4 + 3]!;
+    if (c === 0) {
+      touched[touchedCount++] = kv * CLASS_COUNT + cls;
+      cl[at + 1] = slot;
+    } else if (slot > cl[at + 1]!) {
+      cl[at + 1] = slot;
+    }
+    cl[at] = c + data[at4 + 2]!;
+  }
+  if (onSlots) for (let k = 4 * entries, end = data.length; k < end; k += 2) onSlots(data[k]!, data[k + 1]!);
+  return touchedCount;
 }
 
 /**

@@ -18,6 +18,243 @@ export type PageState = typeof PAGE_ZERO | typeof PAGE_LIVE | typeof PAGE_STALE 
 
 export const NO_REQUEST = -1;
 
+/**
+ * What a run of slots holds, grouped: one entry per distinct (key token, value token, writer), in
+ * order of first appearance, with how many slots hold it and the offset of the latest. Decode's
+ * counting pass (attention.ts) adds these up instead of visiting every slot: the grouped counts,
+ * first-seen order and latest positions are exactly what a slot-by-slot pass would find.
+ */
+export interface SlotSummary {
+  readonly entries: number;
+  readonly writerCount: number;
+  /**
+   * `entries` × [key token << 16 | value token, writer, slots, offset of the latest slot from the
+   * run's first], then `writerCount` × [writer, slots it wrote in the run], writers in order of
+   * first appearance. One array, so a summary is one allocation and one cache-friendly read.
+   */
+  readonly data: Int32Array;
+}
+
+export class PoolSummaries {
+  readonly segmentCount: number;
+  private readonly stale: Uint8Array;
+  private readonly cache: (SlotSummary | null)[];
+  /** Segments built so far (a bench and tests read it). */
+  builds = 0;
+
+  constructor(private readonly pool: KvPool, readonly segmentPages: number) {
+    if (!(Number.isInteger(segmentPages) && segmentPages >= 1)) throw new Error(`segmentPages must be a positive integer, got ${segmentPages}`);
+    this.segmentCount = Math.floor(pool.pageCount / segmentPages);
+    this.stale = new Uint8Array(this.segmentCount).fill(WRITTEN);
+    this.cache = new Array<SlotSummary | null>(this.segmentCount).fill(null);
+  }
+
+  /** Marks the segment holding `page` stale (its pages' slots are about to change or just did). */
+  touch(page: number): void {
+    const g = Math.floor(page / this.segmentPages);
+    if (g < this.segmentCount) this.stale[g] = WRITTEN;
+  }
+
+  invalidateAll(): void {
+    this.stale.fill(WRITTEN);
+  }
+
+  /**
+   * The summary of pages segment·S … segment·S + S − 1 as their slots are now; null past the last
+   * whole segment, and at the first read after a write: summarising costs about two slot visits, so
+   * contents read once (most of a fresh pool, the small scenarios) are visited slot by slot, and the
+   * summary is built at the second read of the same contents, to serve every read after.
+   */
+  segment(segment: number): SlotSummary | null {
+    if (!(segment >= 0 && segment < this.segmentCount)) return null;
+    const state = this.stale[segment];
+    if (state === WRITTEN) {
+      this.stale[segment] = READ_ONCE;
+      return null;
+    }
+    if (state === READ_ONCE) {
+      const ps = this.pool.pageSize;
+      this.cache[segment] = summarizeSlots(this.pool, segment * this.segmentPages * ps, this.segmentPages * ps);
+      this.stale[segment] = SUMMARISED;
+      this.builds++;
+    }
+    return this.cache[segment]!;
+  }
+}
+
+/** Segment states: written since its last summary, read once since, summarised. */
+const WRITTEN = 1;
+const READ_ONCE = 2;
+const SUMMARISED = 0;
+
+/** Scratch for `summarizeSlots`, grown to the largest run summarised so far. */
+const DIRECT_TOKENS = 1024; // every vocabulary the engine builds fits (vocab.ts MAX_VOCABULARY)
+let entryOfPair = new Int32Array(0);
+let nextSamePair = new Int32Array(0);
+
+/**
+ * Groups n slots from `base` by (key, value, writer): one pass, each (key, value) pair looked up in a
+ * table indexed by the pair itself (token ids below 1,024; other memory takes the hashed path), the
+ * few writers that share a pair chained behind it.
+ */
+function summarizeSlots(pool: KvPool, base: number, n: number): SlotSummary {
+  if (entryOfPair.length === 0) entryOfPair = new Int32Array(DIRECT_TOKENS * DIRECT_TOKENS);
+  if (entryScratch.length < 4 * n) entryScratch = new Int32Array(4 * n);
+  if (writerScratch.length < 2 * n) writerScratch = new Int32Array(2 * n);
+  if (nextSamePair.length < n) nextSamePair = new Int32Array(n);
+  const table = entryOfPair;
+  const next = nextSamePair;
+  const ent = entryScratch;
+  const wr = writerScratch;
+  const { keyTokens, valueTokens, slotWriter } = pool;
+  let entries = 0;
+  let writers = 0;
+  let runWriter = -2; // no writer is −2 (NO_REQUEST is −1)
+  let runAt = -1;
+  let direct = true;
+  for (let i = 0; i < n; i++) {
+    const slot = base + i;
+    const k = keyTokens[slot]!;
+    const v = valueTokens[slot]!;
+    if ((k | v) >= DIRECT_TOKENS) {
+      direct = false;
+      break;
+    }
+    const w = slotWriter[slot]!;
+    if (w !== runWriter) {
+      runWriter = w;
+      runAt = 0;
+      while (runAt < writers && wr[2 * runAt] !== w) runAt++;
+      if (runAt === writers) {
+        wr[2 * writers] = w;
+        wr[2 * writers++ + 1] = 0;
+      }
+    }
+    wr[2 * runAt + 1]!++;
+    const pair = (k << 10) | v;
+    const head = table[pair]! - 1;
+    let e = head;
+    while (e >= 0 && ent[4 * e + 1] !== w) e = next[e]!;
+    if (e < 0) {
+      e = entries++;
+      next[e] = head;
+      table[pair] = e + 1;
+      ent[4 * e] = (k << 16) | v;
+      ent[4 * e + 1] = w;
+      ent[4 * e + 2] = 1;
+    } else {
+      ent[4 * e + 2]!++;
+    }
+    ent[4 * e + 3] = i;
+  }
+  for (let e = 0; e < entries; e++) {
+    const kv = ent[4 * e]!;
+    table[((kv >>> 16) << 10) | (kv & 0xffff)] = 0; // leave the table empty for the next run
+  }
+  if (!direct) return summarizeSlotsHashed(pool, base, n);
+  const data = new Int32Array(4 * entries + 2 * writers);
+  data.set(ent.subarray(0, 4 * entries));
+  data.set(wr.subarray(0, 2 * writers), 4 * entries);
+  return { entries, writerCount: writers, data };
+}
+
+let hashSlots = new Int32Array(0);
+let entryScratch = new Int32Array(0);
+let writerScratch = new Int32Array(0);
+let entryOfSlot = new Int32Array(0);
+
+function summarizeSlotsHashed(pool: KvPool, base: number, n: number): SlotSummary {
+  let size = 16;
+  while (size < 2 * n) size <<= 1;
+  if (hashSlots.length < size) hashSlots = new Int32Array(size);
+  if (entryScratch.length < 4 * n) entryScratch = new Int32Array(4 * n);
+  if (writerScratch.length < 2 * n) writerScratch = new Int32Array(2 * n);
+  if (entryOfSlot.length < n) entryOfSlot = new Int32Array(n);
+  const table = hashSlots;
+  const mask = size - 1;
+  const ent = entryScratch;
+  const wr = writerScratch;
+  const entryOf = entryOfSlot;
+  const { keyTokens, valueTokens, slotWriter } = pool;
+
+  // Slots per writer, from the writer runs (a page is usually one request's).
+  let writers = 0;
+  for (let i = 0; i < n; ) {
+    const w = slotWriter[base + i]!;
+    let j = i + 1;
+    while (j < n && slotWriter[base + j] === w) j++;
+    let k = 0;
+    while (k < writers && wr[2 * k] !== w) k++;
+    if (k === writers) {
+      wr[2 * writers] = w;
+      wr[2 * writers++ + 1] = 0;
+    }
+    wr[2 * k + 1]! += j - i;
+    i = j;
+  }
+
+  let entries = 0;
+  let period = 0;
+  for (let i = 0; i < n; ) {
+    // Prompts are written from cyclic sources, so a slot usually repeats the one a period back
+    // (the distance between the last two sightings of an entry). A stretch that does adds no new
+    // entry: each entry of the period before it gains its repeats, in O(period), not per slot.
+    if (period > 0 && i >= period) {
+      let end = i;
+      while (end < n) {
+        const slot = base + end;
+        const back = slot - period;
+        if (keyTokens[back] !== keyTokens[slot] || valueTokens[back] !== valueTokens[slot] || slotWriter[back] !== slotWriter[slot]) break;
+        end++;
+      }
+      if (end > i) {
+        for (let j = i - period, to = Math.min(i, end - period); j < to; j++) {
+          const e = entryOf[j]!;
+          const repeats = Math.floor((end - 1 - j) / period);
+          ent[4 * e + 2]! += repeats;
+          const latest = j + repeats * period;
+          if (latest > ent[4 * e + 3]!) ent[4 * e + 3] = latest;
+        }
+        for (let x = i; x < end; x += period) entryOf.copyWithin(x, x - period, Math.min(end, x + period) - period);
+        i = end;
+        continue;
+      }
+    }
+    const slot = base + i;
+    const kv = (keyTokens[slot]! << 16) | valueTokens[slot]!;
+    const w = slotWriter[slot]!;
+    let h = (Math.imul(kv ^ Math.imul(w, 0x9e3779b1), 0x85ebca6b) >>> 7) & mask;
+    for (;;) {
+      const e = table[h]! - 1;
+      if (e < 0) {
+        table[h] = entries + 1;
+        entryOf[i] = entries;
+        const at = 4 * entries++;
+        ent[at] = kv;
+        ent[at + 1] = w;
+        ent[at + 2] = 1;
+        ent[at + 3] = i;
+        break;
+      }
+      const at = 4 * e;
+      if (ent[at] === kv && ent[at + 1] === w) {
+        period = i - ent[at + 3]!;
+        entryOf[i] = e;
+        ent[at + 2]!++;
+        ent[at + 3] = i;
+        break;
+      }
+      h = (h + 1) & mask;
+    }
+    i++;
+  }
+  table.fill(0, 0, size); // leave the scratch empty for the next run
+  const data = new Int32Array(4 * entries + 2 * writers);
+  data.set(ent.subarray(0, 4 * entries));
+  data.set(wr.subarray(0, 2 * writers), 4 * entries);
+  return { entries, writerCount: writers, data };
+}
+
 /** Whole pages a pool of `capacityTokens` holds: the pool is cut into pages, and a partial page is not one. */
 export function poolPageCount(capacityTokens: number, pageSize: number): number {
   return Math.floor(capacityTokens / pageSize);
@@ -44,12 +281,16 @@ export class KvPool {
   /** Bit set = page free. Scanning words makes lowest-id-first allocation cheap even when fragmented. */
   private readonly freeBits: Uint32Array;
   private freeCount: number;
+  /** Grouped summaries of its segments, read by decode instead of every slot (null: slot by slot). */
+  readonly summaries: PoolSummaries | null;
 
   constructor(
     readonly kind: NodeKind,
     readonly index: number,
     readonly capacityTokens: number,
     readonly pageSize: number,
+    /** Pages per summarised segment; 0 keeps no summaries. */
+    summaryPages = 0,
   ) {
     this.pageCount = poolPageCount(capacityTokens, pageSize);
     this.slotCount = this.pageCount * pageSize;
@@ -64,6 +305,7 @@ export class KvPool {
     this.freeBits = new Uint32Array(Math.ceil(this.pageCount / 32));
     for (let p = 0; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
     this.freeCount = this.pageCount;
+    this.summaries = summaryPages > 0 ? new PoolSummaries(this, summaryPages) : null;
   }
 
   get name(): string {
@@ -124,6 +366,7 @@ export class KvPool {
   /** Wipes a page's KV and what it records of its last write. */
   private zeroPage(page: number): void {
     const base = page * this.pageSize;
+    this.summaries?.touch(page);
     this.keyTokens.fill(0, base, base + this.pageSize);
     this.valueTokens.fill(0, base, base + this.pageSize);
     this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
@@ -189,6 +432,7 @@ export class KvPool {
 
   /** Marks a page as written for a request's handoff (its slots were set by the caller). */
   markWritten(page: number, request: number, handoff: number, time: number): void {
+    this.summaries?.touch(page);
     this.pageWrittenFor[page] = request;
     this.pageWriteHandoff[page] = handoff;
     this.pageWriteTime[page] = time;

@@ -12,7 +12,7 @@ import { DeploymentRefused, prefillInputLimit, type EngineConfig } from './confi
 import type { EngineEvent } from './events.ts';
 import { NO_REQUEST } from './kvPool.ts';
 import { PageOpMapper, PageRecorder, PageSeeker, newPageArrays, nodeLayouts, pageTimelineBuffers, type NodeLayout, type PageArrays, type PageTimelineData } from './pages.ts';
-import { Simulation, type ResponseRecord } from './simulation.ts';
+import { DEFAULT_SUMMARY_PAGES, Simulation, type ResponseRecord } from './simulation.ts';
 import type { Trace } from './trace.ts';
 
 /** Request flags: one vocabulary for the engine, the worker and the views. */
@@ -174,6 +174,8 @@ export interface RunOptions {
   audit?: boolean;
   /** Engine shortcuts (default true); tests turn them off to check they change nothing. */
   shortcuts?: boolean;
+  /** Pages per decode summary segment (default 64; 0: decode visits every slot, the reference path). */
+  summaryPages?: number;
   /** Keep every request's events and response (default false). */
   keepDetails?: boolean;
   onProgress?: (p: RunProgress) => void;
@@ -362,7 +364,7 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
     if (out.table.promptTokens[g]! > result.prefillLimit) out.table.flags[g]! |= FLAG_OVER_LIMIT;
   }
   try {
-    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, onEvent, onResponse });
+    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, summaryPages: o.summaryPages ?? DEFAULT_SUMMARY_PAGES, onEvent, onResponse });
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     result.refused = e.message;

@@ -215,6 +215,9 @@ function less(a: QueueItem, b: QueueItem): boolean {
   return a.t < b.t || (a.t === b.t && a.seq < b.seq);
 }
 
+/** Pages per decode summary segment: 64 pages of 64 tokens group ~50 times fewer entries than slots in the incident replay. */
+export const DEFAULT_SUMMARY_PAGES = 64;
+
 export interface SimulationOptions {
   /** Keep every event object (the views need them); the hash is computed either way. */
   keepEvents?: boolean;
@@ -228,6 +231,12 @@ export interface SimulationOptions {
    * result; tests run traces both ways and compare every response. Default true.
    */
   shortcuts?: boolean;
+  /**
+   * Decode counts what it reads from grouped summaries of aligned runs of this many pages
+   * (kvPool.ts `PoolSummaries`) where its block table holds such a run whole; 0 visits every slot,
+   * the reference path. The same responses and event log either way (property tests). Default 64.
+   */
+  summaryPages?: number;
   /** Keep every ResponseRecord in `responses` (default true); a long replay harvests them through onResponse. */
   keepResponses?: boolean;
   onResponse?: (response: ResponseRecord) => void;
@@ -296,7 +305,7 @@ export class Simulation {
     }
     this.config = config;
     this.trace = trace;
-    this.options = { keepEvents: true, audit: true, shortcuts: true, keepResponses: true, ...options };
+    this.options = { keepEvents: true, audit: true, shortcuts: true, summaryPages: DEFAULT_SUMMARY_PAGES, keepResponses: true, ...options };
     this.inputLimit = prefillInputLimit(config);
     this.rules = poolRules(config.mitigations);
 
@@ -318,7 +327,7 @@ export class Simulation {
     });
 
     this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize));
-    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize));
+    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages));
     this.decodeWaiting = this.decodePools.map(() => []);
     this.prefillWaiting = this.prefillPools.map(() => []);
 
@@ -438,7 +447,10 @@ export class Simulation {
     }
     this.now = item.t;
     const what = item.what;
-    this.options.beforeStep?.(this, { t: item.t, kind: what.kind, req: what.req });
+    if (this.options.beforeStep) {
+      this.options.beforeStep(this, { t: item.t, kind: what.kind, req: what.req });
+      for (const pool of this.decodePools) pool.summaries?.invalidateAll(); // it may have written slots directly
+    }
     switch (what.kind) {
       case 'arrive':
         this.arrive(what.req);
@@ -861,7 +873,7 @@ export class Simulation {
     r.pagesReadZero = zero;
     // Every output token, the first included, is a decode step over the whole block table; the first
     // step's query is the last token prefill computed (docs/MODEL.md says why the first is not prefill's).
-    const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt };
+    const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt, summaries: pool.summaries };
     let out: GeneratedToken[];
     if (unwritten === 0 && r.promptOutput) {
       out = r.promptOutput.map((t) => redescribe(t, ctx));

@@ -4,7 +4,7 @@
  * same path: a worker runs it (react-query caches it by its run key and cancels it when superseded),
  * and the page seeks it locally.
  */
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RunProgress } from '../../engine/index.ts';
@@ -23,6 +23,8 @@ export interface RunState {
   error: Error | null;
   /** Progress while the run is computed (null once it is there). */
   progress: RunProgress | null;
+  /** `data` is the previous run of the same scenario, kept on screen while this one is computed. */
+  recomputing: boolean;
 }
 
 type RunInputs = Pick<AppState, 'scenario' | 'switches' | 'requestsPerDay' | 'tenants'>;
@@ -50,9 +52,20 @@ export function ensureRun(client: QueryClient, s: RunInputs): Promise<RunSummary
 
 function useRunOf(request: RunRequest | null): RunState {
   const [progress, setProgress] = useState<RunProgress | null>(null);
-  const q = useQuery({ ...runQuery(request ?? { scenario: 'demo', overrides: {} }, setProgress), enabled: request !== null });
-  if (!request) return { data: undefined, isError: false, error: null, progress: null };
-  return { data: q.data, isError: q.isError, error: q.error, progress: q.isFetching ? (progress ?? { fraction: 0, simulatedT: 0, phase: '' }) : null };
+  const q = useQuery({
+    ...runQuery(request ?? { scenario: 'demo', overrides: {} }, setProgress),
+    enabled: request !== null,
+    // Switching a defect or a mitigation keeps the last result of the same scenario on screen (its
+    // time axis still holds) until the new one is there; another scenario starts empty.
+    placeholderData: (previous: RunSummary | undefined) => (previous && request && scenarioOfKey(previous.runKey) === request.scenario ? previous : undefined),
+  });
+  if (!request) return { data: undefined, isError: false, error: null, progress: null, recomputing: false };
+  return { data: q.data, isError: q.isError, error: q.error, progress: q.isFetching ? (progress ?? { fraction: 0, simulatedT: 0, phase: '' }) : null, recomputing: q.isPlaceholderData };
+}
+
+/** A run key's scenario (`runKeyOf` keys are JSON arrays that start with it). */
+function scenarioOfKey(runKey: string): string {
+  return (JSON.parse(runKey) as [string])[0];
 }
 
 function useInputs(): RunInputs {
@@ -91,8 +104,13 @@ export function useRequestDetail(run: RunSummary | undefined, req: number | null
   });
 }
 
+/**
+ * The outcome matrix, in its own worker, started only once no run is being computed: its two
+ * seconds of simulation never compete with a first picture or a switch for the machine's cores.
+ */
 export function useMatrix() {
-  return useQuery({ queryKey: ['matrix'], queryFn: runMatrixInWorker, staleTime: Infinity });
+  const runsInFlight = useIsFetching({ queryKey: ['run'] });
+  return useQuery({ queryKey: ['matrix'], queryFn: runMatrixInWorker, staleTime: Infinity, enabled: runsInFlight === 0 });
 }
 
 /** Any run request through the same worker path (the probe's small custom traces); null: none. */

@@ -38,6 +38,13 @@ export function abortError(message = 'cancelled'): DOMException {
   return new DOMException(message, 'AbortError');
 }
 
+/** Workers started by clients and not yet stopped, by name (the soak benchmark checks none is left behind). */
+const liveWorkers = new Map<Worker, string>();
+
+export function liveWorkerNames(): string[] {
+  return [...liveWorkers.values()];
+}
+
 /**
  * A client over one lazily started worker. `onEvent` hears what the worker sends unasked.
  * `terminateOnCancel`: a worker whose calls run synchronously to the end (a replay) cannot hear a
@@ -61,6 +68,7 @@ export function rpcClient<P extends Protocol, Event = never>(
     if (worker) return worker;
     const w = start();
     worker = w;
+    liveWorkers.set(w, name);
     w.onmessage = (e: MessageEvent<ReplyMessage>) => {
       const msg = e.data;
       if ('event' in msg) return options.onEvent?.(msg.event as Event);
@@ -74,11 +82,13 @@ export function rpcClient<P extends Protocol, Event = never>(
     w.onerror = (e) => {
       failAll(new Error(e.message || `${name} failed`));
       w.terminate();
+      liveWorkers.delete(w);
       if (worker === w) worker = null;
     };
     return w;
   };
   const terminate = () => {
+    if (worker) liveWorkers.delete(worker);
     worker?.terminate();
     worker = null;
     failAll(abortError(`${name} stopped`));

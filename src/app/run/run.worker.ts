@@ -5,8 +5,8 @@
  * The worker then stays to answer for single requests (their events and response), asked for only
  * when a person opens one.
  */
-import { runBuffers, runMatrix, runScenario, type RequestDetails } from '../../engine/index.ts';
-import { runSpecOf } from '../../engine/runs/index.ts';
+import { runBuffers, runMatrix, type RequestDetails } from '../../engine/index.ts';
+import { computeRun } from './computeRun.ts';
 import { serveRpc } from './rpc.ts';
 import type { RunProtocol } from './runProtocol.ts';
 
@@ -16,8 +16,7 @@ serveRpc<RunProtocol>(self as unknown as DedicatedWorkerGlobalScope, {
   run(request, ctx) {
     const started = performance.now();
     let lastPost = -Infinity;
-    const result = runScenario(runSpecOf(request), {
-      record: true,
+    const computed = computeRun(request, {
       keepDetails: true,
       onProgress: (p) => {
         const now = performance.now();
@@ -26,8 +25,8 @@ serveRpc<RunProtocol>(self as unknown as DedicatedWorkerGlobalScope, {
         ctx.progress(p);
       },
     });
-    details = result.details;
-    const { details: _kept, ...rest } = result;
+    details = computed.details;
+    const rest = computed.run;
     ctx.transfer(runBuffers(rest));
     return { ...rest, elapsedMs: performance.now() - started };
   },

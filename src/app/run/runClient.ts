@@ -1,13 +1,17 @@
+/// <reference path="./prebuilt.d.ts" />
 /**
  * Starts runs in workers: one worker per run (a replay runs synchronously to its end, so cancelling
  * it stops its worker), kept afterwards to answer for single requests; the few most recent runs keep
- * theirs. The matrix has a worker of its own.
+ * theirs. The matrix has a worker of its own. A run the build prebuilt (`__PREBUILT_RUNS__`) is
+ * loaded from its file instead, and replayed in a worker only when one request's detail is asked for.
  */
 import type { RunProgress } from '../../engine/index.ts';
 import type { RunRequest } from '../../engine/runs/index.ts';
 import { rpcClient, type RpcClient } from './rpc.ts';
 import type { RunProtocol } from './runProtocol.ts';
 import { summaryOf, type RunSummary } from './summary.ts';
+import { decodeRunAsset } from './runAsset.ts';
+import type { RequestDetailReply } from './runProtocol.ts';
 
 const startWorker = () => new Worker(new URL('./run.worker.ts', import.meta.url), { type: 'module' });
 
@@ -24,7 +28,48 @@ export function liveRunWorkers(): number {
   return kept.length;
 }
 
+/** The prebuilt run's file, inflated and decoded; null when this run key has none or the browser cannot inflate it. */
+async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined) {
+  const file = __PREBUILT_RUNS__[runKey];
+  if (!file || typeof DecompressionStream === 'undefined') return null;
+  const response = await fetch(new URL(file, document.baseURI), signal ? { signal } : {});
+  if (!response.ok || !response.body) throw new Error(`prebuilt run ${file}: HTTP ${response.status}`);
+  const bytes = await new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  const asset = decodeRunAsset(bytes);
+  if (asset.runKey !== runKey) throw new Error(`prebuilt run ${file} holds another run`);
+  return asset.run;
+}
+
+/** Details of a prebuilt run: its replay in a worker, started at the first request asked for. */
+function detailsByReplay(request: RunRequest): (req: number) => Promise<RequestDetailReply> {
+  let client: Promise<RpcClient<RunProtocol>> | null = null;
+  return (req) => {
+    client ??= (async () => {
+      const c = rpcClient<RunProtocol>(startWorker, 'run worker', { terminateOnCancel: true });
+      try {
+        await c.call('run', request);
+      } catch (e) {
+        c.terminate();
+        client = null;
+        throw e;
+      }
+      keep(c);
+      return c;
+    })();
+    return client.then((c) => c.call('detail', { req }));
+  };
+}
+
 export async function startRun(request: RunRequest, runKey: string, options: { signal?: AbortSignal; onProgress?: (p: RunProgress) => void } = {}): Promise<RunSummary> {
+  const started = performance.now();
+  try {
+    const prebuilt = await loadPrebuilt(runKey, options.signal);
+    if (prebuilt) return summaryOf({ ...prebuilt, elapsedMs: performance.now() - started }, runKey, detailsByReplay(request));
+  } catch (e) {
+    if (options.signal?.aborted) throw e;
+    // A missing or damaged file costs the first picture's speed, not the run: replay it live.
+    console.warn(e instanceof Error ? e.message : e);
+  }
   const client = rpcClient<RunProtocol>(startWorker, 'run worker', { terminateOnCancel: true });
   try {
     const result = await client.call('run', request, options);

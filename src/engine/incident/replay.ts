@@ -63,6 +63,8 @@ export interface ReplayOptions {
   audit?: boolean;
   /** Engine shortcuts (default true); tests turn them off to check they change nothing. */
   shortcuts?: boolean;
+  /** Pages per decode summary segment (default 64; 0: decode visits every slot, the reference path). */
+  summaryPages?: number;
   onProgress?: (p: ReplayProgress) => void;
   /** Simulated ms between progress reports and between chances to yield (default 1 hour). */
   progressEveryMs?: number;

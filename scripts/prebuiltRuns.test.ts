@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { computeRun } from '../src/app/run/computeRun.ts';
+import { runRequestOf } from '../src/app/run/hooks.ts';
+import { decodeRunAsset, encodeRunAsset } from '../src/app/run/runAsset.ts';
+import { DEFAULT_STATE } from '../src/app/state/store.ts';
+import { runKeyOf } from '../src/engine/runs/index.ts';
+import { DEFAULT_RUN_REQUEST, PREBUILT_REQUESTS, inflateRunFile, prebuiltRunBytes, prebuiltRunFile } from './prebuiltRuns.ts';
+
+/** A run as text, each typed array as its kind, length and a hash of its bytes (a deep compare of 13 MB of arrays is too heavy). */
+function fingerprint(run: unknown): string {
+  return JSON.stringify(run, (_k, v: unknown) =>
+    ArrayBuffer.isView(v) ? `${v.constructor.name}(${v.byteLength}) ${createHash('sha256').update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength)).digest('hex')}` : v,
+  );
+}
+
+describe('the prebuilt default run', () => {
+  const key = runKeyOf(DEFAULT_RUN_REQUEST);
+
+  it('is the run the page opens on, and the small scenarios are the ones a link to them opens', () => {
+    expect(runKeyOf(runRequestOf(DEFAULT_STATE))).toBe(key);
+    for (const scenario of ['demo', 'matrix'] as const) expect(PREBUILT_REQUESTS.map(runKeyOf)).toContain(runKeyOf(runRequestOf({ ...DEFAULT_STATE, scenario })));
+  });
+
+  it('small scenarios: each file is byte-identical to a live replay', () => {
+    for (const request of PREBUILT_REQUESTS.filter((r) => r.scenario !== 'incident')) {
+      const live = encodeRunAsset(runKeyOf(request), computeRun(request, { keepDetails: true }).run);
+      expect(Buffer.compare(Buffer.from(prebuiltRunBytes(request)), Buffer.from(live))).toBe(0);
+      const built = join(process.cwd(), 'dist', prebuiltRunFile(runKeyOf(request)));
+      if (existsSync(built)) expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built))), Buffer.from(live))).toBe(0);
+    }
+  });
+
+  it('is byte-identical to a live replay as the worker runs it, and decodes to that run', () => {
+    const asset = prebuiltRunBytes(DEFAULT_RUN_REQUEST);
+    let reports = 0;
+    const live = computeRun(DEFAULT_RUN_REQUEST, { keepDetails: true, onProgress: () => reports++ });
+    expect(reports).toBeGreaterThan(0);
+    const liveBytes = encodeRunAsset(key, live.run);
+    expect(asset.length).toBe(liveBytes.length);
+    expect(Buffer.compare(Buffer.from(asset), Buffer.from(liveBytes))).toBe(0);
+    const decoded = decodeRunAsset(asset.buffer as ArrayBuffer);
+    expect(decoded.runKey).toBe(key);
+    expect(fingerprint(decoded.run) === fingerprint(live.run)).toBe(true);
+    // A site built earlier must hold this very run: a stale file fails here.
+    const built = join(process.cwd(), 'dist', prebuiltRunFile(key));
+    if (existsSync(built)) expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built))), Buffer.from(asset))).toBe(0);
+  }, 180_000); // two replays of the two weeks, on two shared cores
+
+  it('refuses a file that is not a run asset, saying why', () => {
+    expect(() => decodeRunAsset(new TextEncoder().encode('<!doctype html><html>').buffer as ArrayBuffer)).toThrow(/not a run asset/);
+    const asset = encodeRunAsset('k', { ...computeRun({ scenario: 'demo', overrides: {} }).run });
+    expect(() => decodeRunAsset(asset.slice(0, asset.length - 64).buffer as ArrayBuffer)).toThrow(/truncated/);
+  });
+});

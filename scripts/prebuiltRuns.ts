@@ -1,0 +1,76 @@
+/**
+ * Vite plugin: the default scenario's run, computed at build time and written into the site as one
+ * gzip-compressed binary (src/app/run/runAsset.ts), so the page draws its first picture from a file
+ * instead of replaying two weeks. The dev server computes it on first request and serves the same
+ * bytes. The page learns which runs are prebuilt, and where, from `__PREBUILT_RUNS__` (run key →
+ * file, relative to the site), and loads one only for the exact run key it stands for.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+import { computeRun } from '../src/app/run/computeRun.ts';
+import { encodeRunAsset } from '../src/app/run/runAsset.ts';
+import { fnv64Hex } from '../src/engine/hash.ts';
+import { DEFAULT_TRAFFIC } from '../src/engine/incident/traffic.ts';
+import { runKeyOf, type RunRequest } from '../src/engine/runs/index.ts';
+import { INCIDENT_SWITCHES, overridesOf } from '../src/engine/switches.ts';
+
+/** The page's opening run: the incident as it happened at the default traffic (the store's DEFAULT_STATE; a test holds them equal). */
+export const DEFAULT_RUN_REQUEST: RunRequest = {
+  scenario: 'incident',
+  overrides: overridesOf(INCIDENT_SWITCHES),
+  traffic: { requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay, tenants: DEFAULT_TRAFFIC.tenants },
+};
+
+/**
+ * Prebuilt: the opening run, and the two small scenarios at the incident's switches (a link to
+ * `s=demo` or `s=matrix` then needs no worker before its first picture; 10–20 KB each).
+ */
+export const PREBUILT_REQUESTS: readonly RunRequest[] = [
+  DEFAULT_RUN_REQUEST,
+  { scenario: 'demo', overrides: overridesOf(INCIDENT_SWITCHES) },
+  { scenario: 'matrix', overrides: overridesOf(INCIDENT_SWITCHES) },
+];
+
+/** Where a prebuilt run lies in the site: named by its run key's hash, so a changed run is a new file. */
+export function prebuiltRunFile(runKey: string): string {
+  return `runs/${fnv64Hex(runKey)}.run`;
+}
+
+/** The uncompressed asset of a run, as the build writes it. */
+export function prebuiltRunBytes(request: RunRequest): Uint8Array {
+  return encodeRunAsset(runKeyOf(request), computeRun(request).run);
+}
+
+/** The file as served: gzip (level 9, no timestamp), which the page inflates with DecompressionStream. */
+export function prebuiltRunFileBytes(request: RunRequest): Uint8Array {
+  return gzipSync(prebuiltRunBytes(request), { level: 9 });
+}
+
+export function inflateRunFile(file: Uint8Array): Uint8Array {
+  return gunzipSync(file);
+}
+
+export function prebuiltRuns(requests: readonly RunRequest[] = PREBUILT_REQUESTS): Plugin {
+  const files = new Map(requests.map((r) => [prebuiltRunFile(runKeyOf(r)), r] as const));
+  const manifest = Object.fromEntries(requests.map((r) => [runKeyOf(r), prebuiltRunFile(runKeyOf(r))]));
+  const served = new Map<string, Uint8Array>();
+  return {
+    name: 'stale-pages:prebuilt-runs',
+    config: () => ({ define: { __PREBUILT_RUNS__: JSON.stringify(manifest) } }),
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0]!.replace(/^\/+/, '');
+        const request = files.get(path);
+        if (!request) return next();
+        let bytes = served.get(path);
+        if (!bytes) served.set(path, (bytes = prebuiltRunFileBytes(request)));
+        res.setHeader('Content-Type', 'application/octet-stream');
+        res.setHeader('Cache-Control', 'no-cache');
+        res.end(Buffer.from(bytes));
+      });
+    },
+    generateBundle() {
+      for (const [fileName, request] of files) this.emitFile({ type: 'asset', fileName, source: prebuiltRunFileBytes(request) });
+    },
+  };
+}
