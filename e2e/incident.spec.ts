@@ -13,8 +13,10 @@ test.describe('the incident window', () => {
     await page.getByTestId('fact-F2').first().focus();
     await expect(page.getByTestId('fact-F2').first().getByRole('tooltip')).toContainText('155 réponses touchées entre le 27 août et le 9 septembre 2026');
     // Milestones on the timeline carry their fact ids: the report's minutes as lines, its days (F7) as bands.
-    for (const id of ['F10', 'F11', 'F12', 'F13']) await expect(page.locator('g.milestones text', { hasText: id }).first()).toBeAttached();
-    for (const id of ['F7', 'F8', 'F9']) await expect(page.locator('g.day-bands text', { hasText: id }).first()).toBeAttached();
+    // At two weeks' scale 9 September's labels gather into "F… +n", whose tooltip names each of them.
+    for (const id of ['F10', 'F11', 'F12', 'F13']) await expect(page.locator('g.milestones title', { hasText: id }).first()).toBeAttached();
+    for (const id of ['F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13']) await expect(page.locator('g.milestone-labels g', { hasText: id }).first()).toBeAttached();
+    for (const id of ['F7', 'F8', 'F9']) await expect(page.locator('g.day-bands title', { hasText: id }).first()).toBeAttached();
 
     // Opened without a time, the page starts at the first cross-tenant read, request selected.
     await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuetext', /Aug 2026/);
