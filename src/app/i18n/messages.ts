@@ -505,6 +505,16 @@ const en = {
   screenSourceArticle: 'Source: \u201c{title}\u201d, a French news article summarising Cloudflare\u2019s analysis',
   screenEndSources: 'Public sources',
   screenModelTag: 'model',
+  screenLiveKeys: 'Screen layout. Right arrow, Page Down or Space: next; Left arrow or Page Up: back; 1 to 9: answer a question; B: blank screen; Escape: back to the page.',
+  screenLayout: 'Screen layout',
+  screenLayoutHint: 'Opens this chapter in the stage layout for a projector (Escape comes back)',
+  screenCompareTitle: 'The same request, two outcomes',
+  screenCompareAsHappened: 'As it happened',
+  screenCompareWithFix: 'With {fix}',
+  screenCompareLeak: 'answered from pages written by {tenants}',
+  screenCompareNoLeak: 'no other tenant\u2019s pages in the answer',
+  screenCompareStopped: 'stopped before answering',
+  screenCompareAnswered: 'answered',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -1015,6 +1025,16 @@ const fr: Record<BaseKey, string> = {
   screenSourceArticle: 'Source : « {title} », article de presse en français résumant l\u2019analyse de Cloudflare',
   screenEndSources: 'Sources publiques',
   screenModelTag: 'modèle',
+  screenLiveKeys: 'Mise en page pour écran. Flèche droite, Page suivante ou Espace : suivant ; flèche gauche ou Page précédente : retour ; 1 à 9 : répondre à une question ; B : écran noir ; Échap : retour à la page.',
+  screenLayout: 'Mise en page écran',
+  screenLayoutHint: 'Ouvre ce chapitre dans la mise en page pour projecteur (Échap pour revenir)',
+  screenCompareTitle: 'La même requête, deux issues',
+  screenCompareAsHappened: 'Tel que c\u2019est arrivé',
+  screenCompareWithFix: 'Avec {fix}',
+  screenCompareLeak: 'réponse tirée de pages écrites par {tenants}',
+  screenCompareNoLeak: 'aucune page d\u2019un autre client dans la réponse',
+  screenCompareStopped: 'arrêtée avant de répondre',
+  screenCompareAnswered: 'répondue',
 };
 
 /**

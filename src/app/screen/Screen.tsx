@@ -251,7 +251,7 @@ export function Screen({ frame }: { frame: ScreenFrame }) {
             </div>
             {frame.beat && ch.checkpoint ? <PredictPanel ch={ch} beat={frame.beat} lang={lang} /> : null}
           </div>
-          <div className="screen-band">{frame.cue ? <Caption cue={frame.cue} frame={frame.cue.elapsed} /> : null}</div>
+          <div className="screen-band" aria-live="polite">{frame.cue ? <Caption cue={frame.cue} frame={frame.cue.elapsed} /> : null}</div>
         </>
       ) : null}
     </div>
