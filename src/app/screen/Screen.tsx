@@ -170,6 +170,14 @@ export function highlightSelectors(highlight: string): string[] {
   return [highlight === 'steps' ? '.screen .no-such-part' : `.screen ${highlightSelector(highlight as HighlightId)}`, ...steps];
 }
 
+/** The outline's width plus its offset: the room a highlighted part needs around it. */
+const OUTLINE_PX = 8;
+
+/** An element's top within a scrolling ancestor's content (independent of the current scroll). */
+function offsetIn(el: HTMLElement, scroller: HTMLElement): number {
+  return el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+}
+
 /** The outline on what the chapter points at: a rule, so it follows re-renders; it breathes with the frame. */
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
@@ -182,11 +190,21 @@ function useHighlightRule(highlight: string | null, frame: number) {
     const selectors = highlight ? highlightSelectors(highlight) : [];
     const alpha = (0.65 + 0.35 * Math.cos((frame / 30) * Math.PI * 2 * 0.7)).toFixed(3);
     style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid rgb(194 65 12 / ${alpha}) !important; outline-offset: 3px; }` : '';
-    // The transfer's steps the caption speaks of (else its current step) stay in the middle of the list.
+    // The transfer's steps the caption speaks of (else its current step) stay in the middle of the
+    // list; only the list scrolls (scrollIntoView would also scroll the picture, cutting off tops).
     const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');
-    step?.scrollIntoView({ block: 'center', behavior: 'instant' });
-    // Instant, so the frame is the same on every render.
-    if (selectors[0]) document.querySelector<HTMLElement>(selectors[0])?.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    const list = step?.closest<HTMLElement>('.steps');
+    if (step && list) list.scrollTop = Math.max(0, offsetIn(step, list) - (list.clientHeight - step.offsetHeight) / 2);
+    // The picture scrolls only when what is pointed at would be out of it, and then puts its top,
+    // outline included, at the top: never a part cut in half at the top edge.
+    const view = document.querySelector<HTMLElement>('.screen .screen-view');
+    const pointed = selectors[0] ? document.querySelector<HTMLElement>(selectors[0]) : null;
+    // A node's grid scrolls in with its caption (the node's name) above it.
+    const target = pointed?.closest<HTMLElement>('.node-grid') ?? pointed;
+    if (view) {
+      const out = pointed && target && view.contains(pointed) && offsetIn(pointed, view) + pointed.offsetHeight + OUTLINE_PX > view.clientHeight;
+      view.scrollTop = out ? Math.max(0, offsetIn(target, view) - OUTLINE_PX) : 0;
+    }
   }, [highlight, frame]);
 }
 
