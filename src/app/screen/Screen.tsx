@@ -178,6 +178,28 @@ function offsetIn(el: HTMLElement, scroller: HTMLElement): number {
   return el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
 }
 
+/**
+ * How far the picture scrolls: not at all while the part pointed at (with its outline) fits; else
+ * just far enough to show its foot, moved up to where a part begins — a node's grid with its name,
+ * or else the first element that starts below the minimum — so nothing is cut off at the top edge.
+ */
+function pictureScroll(view: HTMLElement, pointed: HTMLElement | null): number {
+  view.scrollTop = 0;
+  if (!pointed) return 0;
+  const box = view.getBoundingClientRect();
+  const need = pointed.getBoundingClientRect().bottom + OUTLINE_PX - box.bottom;
+  if (need <= 0) return 0;
+  const grid = pointed.closest<HTMLElement>('.node-grid');
+  if (grid) return Math.max(0, offsetIn(grid, view) - OUTLINE_PX);
+  const limit = offsetIn(pointed, view) - OUTLINE_PX;
+  let best = limit;
+  for (const el of view.querySelectorAll<HTMLElement>('*')) {
+    const top = offsetIn(el, view) - 4;
+    if (top >= need && top < best && !el.contains(pointed)) best = top;
+  }
+  return Math.max(0, Math.min(best, limit));
+}
+
 /** The outline on what the chapter points at: a rule, so it follows re-renders; it breathes with the frame. */
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
@@ -199,12 +221,7 @@ function useHighlightRule(highlight: string | null, frame: number) {
     // outline included, at the top: never a part cut in half at the top edge.
     const view = document.querySelector<HTMLElement>('.screen .screen-view');
     const pointed = selectors[0] ? document.querySelector<HTMLElement>(selectors[0]) : null;
-    // A node's grid scrolls in with its caption (the node's name) above it.
-    const target = pointed?.closest<HTMLElement>('.node-grid') ?? pointed;
-    if (view) {
-      const out = pointed && target && view.contains(pointed) && offsetIn(pointed, view) + pointed.offsetHeight + OUTLINE_PX > view.clientHeight;
-      view.scrollTop = out ? Math.max(0, offsetIn(target, view) - OUTLINE_PX) : 0;
-    }
+    if (view) view.scrollTop = pictureScroll(view, pointed && view.contains(pointed) ? pointed : null);
   }, [highlight, frame]);
 }
 
