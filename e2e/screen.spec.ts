@@ -58,18 +58,23 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
   expect(page.url()).not.toContain('screen=');
 });
 
-test('presenter mode offers the screen layout for the current chapter; French', async ({ page }) => {
-  await page.goto('?ch=6&pm=1&lang=fr');
+test('presenter mode offers the screen layout for the current chapter; French; chapter 10 shows the two outcomes', async ({ page }) => {
+  await page.goto('?ch=10&pm=1&lang=fr');
   const link = page.getByTestId('walk-screen-layout');
   await expect(link).toHaveText('Mise en page écran');
   await expect(link).toHaveAttribute('href', /screen=1/);
-  await expect(link).toHaveAttribute('href', /ch=6/);
+  await expect(link).toHaveAttribute('href', /ch=10/);
   await link.click();
   const live = page.getByTestId('screen-live');
-  await expect(live).toHaveAttribute('data-chapter', '6');
-  await expect(page.locator('[data-card="chapter-6"]')).toContainText('Chapitre 6');
+  await expect(live).toHaveAttribute('data-chapter', '10');
+  await expect(page.locator('[data-card="chapter-10"]')).toContainText('Chapitre 10');
   await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('screen-caption')).not.toHaveText('', { timeout: 30_000 });
+  await expect(page.getByTestId('screen-caption')).toContainText('HTTP 500', { timeout: 30_000 });
+  // The picture shows what the caption says: the selected request answered with a leak, and stopped with the check.
+  await expect(page.getByTestId('screen-outcome-actual')).toHaveAttribute('data-status', '200', { timeout: 30_000 });
+  await expect(page.getByTestId('screen-outcome-actual')).toContainText('réponse tirée de pages écrites par');
+  await expect(page.getByTestId('screen-outcome-fixed')).toHaveAttribute('data-status', '500');
+  await expect(page.getByTestId('screen-outcome-fixed')).toContainText('contrôle d’intégrité à chaque lecture');
   await expect(page.getByTestId('screen')).toHaveAttribute('lang', 'fr');
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);

@@ -29,6 +29,9 @@ function factIdsOf(ch: Chapter): string[] {
   return [...new Set(ch.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
 }
 
+/** Longer than the video's cues (which split at 84 characters): a live caption is a step's whole text, set smaller to stay in its band. */
+const LONG_CAPTION = 100;
+
 function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: number }) {
   // Words light up as the narration reaches them (by characters, over the cue's spoken frames).
   const words = cue.text.split(' ');
@@ -36,7 +39,7 @@ function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: 
   const said = cue.spoken > 0 ? Math.min(1, frame / cue.spoken) * total : total;
   let acc = 0;
   return (
-    <p className="screen-caption" data-testid="screen-caption" data-cue={cue.key}>
+    <p className={cue.text.length > LONG_CAPTION ? 'screen-caption long' : 'screen-caption'} data-testid="screen-caption" data-cue={cue.key}>
       {words.map((w, i) => {
         const lit = acc < said;
         acc += w.length + 1;

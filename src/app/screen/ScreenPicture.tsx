@@ -142,7 +142,7 @@ function DayStrip({ run }: { run: RunSummary }) {
 }
 
 /** One outcome of the selected request: its HTTP status, whether it answered, whose pages it read. */
-function Outcome({ run, id, heading, testId }: { run: RunSummary; id: string; heading: string; testId: string }) {
+function Outcome({ run, id, heading, hint, testId }: { run: RunSummary; id: string; heading: string; hint?: string; testId: string }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const req = run.requests.ids.indexOf(id);
@@ -154,6 +154,7 @@ function Outcome({ run, id, heading, testId }: { run: RunSummary; id: string; he
   return (
     <div className={`screen-outcome ${answered ? 'answered' : 'stopped'}${leak ? ' leak' : ''}`} data-testid={testId} data-status={r.status}>
       <h3>{heading}</h3>
+      {hint ? <p className="outcome-hint">{hint}</p> : null}
       <p className="outcome-status">
         HTTP <b>{r.status}</b> <span className="outcome-verb">{t(answered ? 'screenCompareAnswered' : 'screenCompareStopped')}</span>
       </p>
@@ -186,7 +187,7 @@ function Comparison({ run, compare }: { run: RunSummary; compare: RunSummary | n
       </h3>
       <div className="screen-compare-row">
         <Outcome run={run} id={id} heading={t('screenCompareAsHappened')} testId="screen-outcome-actual" />
-        <Outcome run={compare} id={id} heading={t('screenCompareWithFix', { fix: t(`switch.${fix}.fix`) })} testId="screen-outcome-fixed" />
+        <Outcome run={compare} id={id} heading={t('screenCompareWithFix', { fix: t(`switch.${fix}.fix`) })} hint={t(`switch.${fix}.hint`)} testId="screen-outcome-fixed" />
       </div>
     </div>
   );
