@@ -36,6 +36,10 @@ const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then(
 // The video renderer's screen (`?screen=render`) loads only when asked for.
 const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
 
+// The live screen layout (`?screen`) loads only when opened.
+const LiveScreen = lazy(() => import('./screen/LiveScreen.tsx').then((m) => ({ default: m.LiveScreen })));
+const liveNotice = (ignored: string[]) => ignoredNotice(useApp.getState().lang, ignored);
+
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
 /**
@@ -136,6 +140,17 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
 export function App() {
   // Read once: the screen layout is a way of opening the page, not a setting that changes.
   const screen = useMemo(() => parseUrl(window.location.search).state.screen ?? 'off', []);
+  // The live layout is entered and left in the page (Escape, the walkthrough's link): followed in the store.
+  // The store reads the URL in an effect (urlSync); the first render already knows from the URL.
+  useMemo(() => screen === 'live' && useApp.getState().set({ screen: 'live' }), [screen]);
+  const live = useApp((s) => s.screen === 'live');
+  if (screen !== 'render' && live) {
+    return (
+      <Suspense fallback={null}>
+        <LiveScreen notice={liveNotice} />
+      </Suspense>
+    );
+  }
   if (screen === 'render') {
     return (
       <Suspense fallback={null}>

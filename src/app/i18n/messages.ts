@@ -631,6 +631,16 @@ const en = {
   asItHappened: "As it happened",
   withTheFix: "With the fix: {fix}",
   speedFit: "whole run in 30 s ({x}×)",
+  screenLiveKeys: 'Screen layout. Right arrow, Page Down or Space: next; Left arrow or Page Up: back; 1 to 9: answer a question; B: blank screen; Escape: back to the page.',
+  screenLayout: 'Screen layout',
+  screenLayoutHint: 'Opens this chapter in the stage layout for a projector (Escape comes back)',
+  screenCompareTitle: 'The same request, two outcomes',
+  screenCompareAsHappened: 'As it happened',
+  screenCompareWithFix: 'With {fix}',
+  screenCompareLeak: 'answered from pages written by {tenants}',
+  screenCompareNoLeak: 'no other tenant\u2019s pages in the answer',
+  screenCompareStopped: 'stopped before answering',
+  screenCompareAnswered: 'answered',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -1267,6 +1277,16 @@ const fr: Record<BaseKey, string> = {
   asItHappened: "Tel que c’est arrivé",
   withTheFix: "Avec le correctif : {fix}",
   speedFit: "tout en 30 s ({x}×)",
+  screenLiveKeys: 'Mise en page pour écran. Flèche droite, Page suivante ou Espace : suivant ; flèche gauche ou Page précédente : retour ; 1 à 9 : répondre à une question ; B : écran noir ; Échap : retour à la page.',
+  screenLayout: 'Mise en page écran',
+  screenLayoutHint: 'Ouvre ce chapitre dans la mise en page pour projecteur (Échap pour revenir)',
+  screenCompareTitle: 'La même requête, deux issues',
+  screenCompareAsHappened: 'Tel que c\u2019est arrivé',
+  screenCompareWithFix: 'Avec {fix}',
+  screenCompareLeak: 'réponse tirée de pages écrites par {tenants}',
+  screenCompareNoLeak: 'aucune page d\u2019un autre client dans la réponse',
+  screenCompareStopped: 'arrêtée avant de répondre',
+  screenCompareAnswered: 'répondue',
 };
 
 /**

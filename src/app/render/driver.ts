@@ -94,7 +94,13 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<Map<string, n
     const s = baseOf(scene.chapter);
     const visit = async () => {
       const run = await runOf(client, s);
-      if (s.compare) await runOf(client, { ...s, switches: withFix(s.switches, s.compare) });
+      if (s.compare) {
+        const other = await runOf(client, { ...s, switches: withFix(s.switches, s.compare) });
+        // The comparison picture shows the selected request's outcome in both runs.
+        const id = s.selectedRequest !== null ? run.requests.ids[s.selectedRequest] : undefined;
+        const j = id === undefined ? -1 : other.requests.ids.indexOf(id);
+        if (j >= 0) await detailOf(client, other, j);
+      }
       if (s.selectedRequest !== null && s.selectedRequest < run.requests.count) await detailOf(client, run, s.selectedRequest);
       // The capacity gauge reads the over-long request of the demo.
       const over = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);

@@ -249,9 +249,15 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
         // The question's last cue stays up until the reveal.
         if (q.length) cues[cues.length - 1]!.to = beatEnd;
         steps.push({ at: qFrom, index: i, step: s, frames: beatEnd - qFrom });
+        // The answer is said over what it describes: the instant steps right after the checkpoint
+        // (a switch set, a highlight) take effect at the reveal, not after the answer.
+        i++;
+        while (i < list.length && ('set' in list[i]! || 'highlight' in list[i]!)) {
+          steps.push({ at: beatEnd, index: i, step: list[i]!, frames: 0 });
+          i++;
+        }
         at = say(cs.answer, beatEnd);
         beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
-        i++;
         continue;
       }
       if (!('caption' in s)) {

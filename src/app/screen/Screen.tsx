@@ -29,6 +29,9 @@ function factIdsOf(ch: Chapter): string[] {
   return [...new Set(ch.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
 }
 
+/** Longer than the video's cues (which split at 84 characters): a live caption is a step's whole text, set smaller to stay in its band. */
+const LONG_CAPTION = 100;
+
 function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: number }) {
   // Words light up as the narration reaches them (by characters, over the cue's spoken frames).
   const words = cue.text.split(' ');
@@ -36,7 +39,7 @@ function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: 
   const said = cue.spoken > 0 ? Math.min(1, frame / cue.spoken) * total : total;
   let acc = 0;
   return (
-    <p className="screen-caption" data-testid="screen-caption" data-cue={cue.key}>
+    <p className={cue.text.length > LONG_CAPTION ? 'screen-caption long' : 'screen-caption'} data-testid="screen-caption" data-cue={cue.key}>
       {words.map((w, i) => {
         const lit = acc < said;
         acc += w.length + 1;
@@ -170,6 +173,36 @@ export function highlightSelectors(highlight: string): string[] {
   return [highlight === 'steps' ? '.screen .no-such-part' : `.screen ${highlightSelector(highlight as HighlightId)}`, ...steps];
 }
 
+/** The outline's width plus its offset: the room a highlighted part needs around it. */
+const OUTLINE_PX = 8;
+
+/** An element's top within a scrolling ancestor's content (independent of the current scroll). */
+function offsetIn(el: HTMLElement, scroller: HTMLElement): number {
+  return el.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop;
+}
+
+/**
+ * How far the picture scrolls: not at all while the part pointed at (with its outline) fits; else
+ * just far enough to show its foot, moved up to where a part begins — a node's grid with its name,
+ * or else the first element that starts below the minimum — so nothing is cut off at the top edge.
+ */
+function pictureScroll(view: HTMLElement, pointed: HTMLElement | null): number {
+  view.scrollTop = 0;
+  if (!pointed) return 0;
+  const box = view.getBoundingClientRect();
+  const need = pointed.getBoundingClientRect().bottom + OUTLINE_PX - box.bottom;
+  if (need <= 0) return 0;
+  const grid = pointed.closest<HTMLElement>('.node-grid');
+  if (grid) return Math.max(0, offsetIn(grid, view) - OUTLINE_PX);
+  const limit = offsetIn(pointed, view) - OUTLINE_PX;
+  let best = limit;
+  for (const el of view.querySelectorAll<HTMLElement>('*')) {
+    const top = offsetIn(el, view) - 4;
+    if (top >= need && top < best && !el.contains(pointed)) best = top;
+  }
+  return Math.max(0, Math.min(best, limit));
+}
+
 /** The outline on what the chapter points at: a rule, so it follows re-renders; it breathes with the frame. */
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
@@ -182,11 +215,16 @@ function useHighlightRule(highlight: string | null, frame: number) {
     const selectors = highlight ? highlightSelectors(highlight) : [];
     const alpha = (0.65 + 0.35 * Math.cos((frame / 30) * Math.PI * 2 * 0.7)).toFixed(3);
     style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid rgb(194 65 12 / ${alpha}) !important; outline-offset: 3px; }` : '';
-    // The transfer's steps the caption speaks of (else its current step) stay in the middle of the list.
+    // The transfer's steps the caption speaks of (else its current step) stay in the middle of the
+    // list; only the list scrolls (scrollIntoView would also scroll the picture, cutting off tops).
     const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');
-    step?.scrollIntoView({ block: 'center', behavior: 'instant' });
-    // Instant, so the frame is the same on every render.
-    if (selectors[0]) document.querySelector<HTMLElement>(selectors[0])?.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    const list = step?.closest<HTMLElement>('.steps');
+    if (step && list) list.scrollTop = Math.max(0, offsetIn(step, list) - (list.clientHeight - step.offsetHeight) / 2);
+    // The picture scrolls only when what is pointed at would be out of it, and then puts its top,
+    // outline included, at the top: never a part cut in half at the top edge.
+    const view = document.querySelector<HTMLElement>('.screen .screen-view');
+    const pointed = selectors[0] ? document.querySelector<HTMLElement>(selectors[0]) : null;
+    if (view) view.scrollTop = pictureScroll(view, pointed && view.contains(pointed) ? pointed : null);
   }, [highlight, frame]);
 }
 
@@ -251,7 +289,7 @@ export function Screen({ frame }: { frame: ScreenFrame }) {
             </div>
             {frame.beat && ch.checkpoint ? <PredictPanel ch={ch} beat={frame.beat} lang={lang} /> : null}
           </div>
-          <div className="screen-band">{frame.cue ? <Caption cue={frame.cue} frame={frame.cue.elapsed} /> : null}</div>
+          <div className="screen-band" aria-live="polite">{frame.cue ? <Caption cue={frame.cue} frame={frame.cue.elapsed} /> : null}</div>
         </>
       ) : null}
     </div>

@@ -142,6 +142,58 @@ function DayStrip({ run }: { run: RunSummary }) {
   );
 }
 
+/** One outcome of the selected request: its HTTP status, whether it answered, whose pages it read. */
+function Outcome({ run, id, heading, hint, testId }: { run: RunSummary; id: string; heading: string; hint?: string; testId: string }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const req = run.requests.ids.indexOf(id);
+  const detail = useRequestDetail(run, req >= 0 ? req : null);
+  const r = detail.data?.response;
+  if (!r) return <div className="screen-outcome" data-testid={testId} />;
+  const answered = r.status === 200;
+  const leak = r.leakedFrom.length > 0;
+  return (
+    <div className={`screen-outcome ${answered ? 'answered' : 'stopped'}${leak ? ' leak' : ''}`} data-testid={testId} data-status={r.status}>
+      <h3>{heading}</h3>
+      {hint ? <p className="outcome-hint">{hint}</p> : null}
+      <p className="outcome-status">
+        HTTP <b>{r.status}</b> <span className="outcome-verb">{t(answered ? 'screenCompareAnswered' : 'screenCompareStopped')}</span>
+      </p>
+      <p className={leak ? 'outcome-leak' : 'outcome-clean'}>
+        {leak ? '⚠ ' : '✓ '}
+        {leak ? t('screenCompareLeak', { tenants: r.leakedFrom.join(', ') }) : t('screenCompareNoLeak')}
+      </p>
+      {answered && r.text ? (
+        <p className="outcome-text">
+          {lang === 'fr' ? '«\u00a0' : '\u201c'}
+          {r.text.length > 150 ? `${r.text.slice(0, 150)}…` : r.text}
+          {lang === 'fr' ? '\u00a0»' : '\u201d'} <span className="outcome-tag">{t('screenModelTag')}</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The same request in the run as it happened and in the comparison run with a fix on (same-family chapter). */
+function Comparison({ run, compare }: { run: RunSummary; compare: RunSummary | null }) {
+  const t = useT();
+  const selected = useApp((s) => s.selectedRequest);
+  const fix = useApp((s) => s.compare);
+  const id = selected !== null ? run.requests.ids[selected] : undefined;
+  if (!id || !compare || !fix) return null;
+  return (
+    <div className="screen-compare" data-testid="screen-compare">
+      <h3 className="screen-compare-title">
+        {t('screenCompareTitle')} <span className="outcome-id">{id}</span>
+      </h3>
+      <div className="screen-compare-row">
+        <Outcome run={run} id={id} heading={t('screenCompareAsHappened')} testId="screen-outcome-actual" />
+        <Outcome run={compare} id={id} heading={t('screenCompareWithFix', { fix: t(`switch.${fix}.fix`) })} hint={t(`switch.${fix}.hint`)} testId="screen-outcome-fixed" />
+      </div>
+    </div>
+  );
+}
+
 export function ScreenPicture() {
   const lang = useApp((s) => s.lang);
   const view = useApp((s) => s.view);
@@ -159,6 +211,14 @@ export function ScreenPicture() {
     return (
       <div className="screen-picture window" data-picture="window">
         <LeakCounter run={run} big />
+        {timeline}
+      </div>
+    );
+  }
+  if (id === 'same-family') {
+    return (
+      <div className="screen-picture compare" data-picture="compare">
+        <Comparison run={run} compare={compare.data ?? null} />
         {timeline}
       </div>
     );

@@ -17,6 +17,7 @@ import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
 import { useChapterRunner, type Answer } from './runner.ts';
+import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import './walkthrough.css';
 
 const CHAPTER_COUNT = CHAPTERS.length;
@@ -367,6 +368,7 @@ export function Walkthrough() {
             <button type="button" aria-pressed={presenter} onClick={() => set({ presenter: !presenter })} data-testid="walk-presenter">
               {t('walkPresenter')}
             </button>
+            {presenter ? <ScreenLayoutLink /> : null}
             <button type="button" aria-pressed={notesOpen} aria-keyshortcuts="N" onClick={() => setNotesOpen(!notesOpen)} data-testid="walk-notes">
               {t('walkNotes')}
             </button>

@@ -1,0 +1,83 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures.ts';
+
+/** The live screen layout (`?screen`): a person moves through a chapter with clicker keys. */
+
+test('the screen layout plays a chapter live: keys step it, the predict beat counts down, the answer shows on a key, Escape returns to the page', async ({ page }) => {
+  await page.goto('?screen&ch=4');
+  const live = page.getByTestId('screen-live');
+  await expect(live).toHaveAttribute('data-scene', 'card');
+  await expect(page.locator('[data-card="chapter-4"]')).toBeVisible();
+  // No app chrome: no play controls, no switch panel.
+  await expect(page.getByTestId('scrubber')).toHaveCount(0);
+
+  await page.keyboard.press('ArrowRight');
+  await expect(live).toHaveAttribute('data-scene', 'body');
+  const caption = page.getByTestId('screen-caption');
+  await expect(caption).toHaveText(/800,000-token prompt arrives at the router/, { timeout: 30_000 });
+
+  // The checkpoint: the question with a countdown from the frame clock.
+  const predict = page.getByTestId('screen-predict');
+  await expect(predict).toBeVisible({ timeout: 30_000 });
+  const countdown = predict.locator('.countdown-n');
+  await expect(countdown).toBeVisible();
+  const first = Number(await countdown.textContent());
+  expect(first).toBeGreaterThan(0);
+  await expect(countdown).not.toHaveText(String(first));
+  await expect(predict.locator('li.right')).toHaveCount(0);
+
+  // Next reveals the answer, in the panel and in the caption band.
+  await page.keyboard.press('PageDown');
+  await expect(predict.locator('li.right')).toHaveCount(1);
+  await expect(predict.locator('.countdown')).toHaveCount(0);
+  await expect(caption).toHaveAttribute('data-cue', /answer$/);
+  // The answer stays up until the next key; then the runner resumes and the next caption follows.
+  await expect(caption).toContainText('Answer:');
+  await page.keyboard.press('ArrowRight');
+  await expect(predict).toHaveCount(0);
+  await expect(caption).toHaveText(/Marked aborted/, { timeout: 30_000 });
+
+  // B blanks the screen and B brings it back.
+  await page.keyboard.press('b');
+  await expect(page.getByTestId('screen-blank')).toBeVisible();
+  await page.keyboard.press('b');
+  await expect(page.getByTestId('screen-blank')).toHaveCount(0);
+
+  // Back goes to the chapter's card; next plays it again.
+  await page.keyboard.press('ArrowLeft');
+  await expect(live).toHaveAttribute('data-scene', 'card');
+  await page.keyboard.press(' ');
+  await expect(live).toHaveAttribute('data-scene', 'body');
+
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+
+  await page.keyboard.press('Escape');
+  await expect(live).toHaveCount(0);
+  await expect(page.getByTestId('walkthrough')).toHaveAttribute('data-chapter', '4');
+  expect(page.url()).not.toContain('screen=');
+});
+
+test('presenter mode offers the screen layout for the current chapter; French; chapter 10 shows the two outcomes', async ({ page }) => {
+  await page.goto('?ch=10&pm=1&lang=fr');
+  const link = page.getByTestId('walk-screen-layout');
+  await expect(link).toHaveText('Mise en page écran');
+  await expect(link).toHaveAttribute('href', /screen=1/);
+  await expect(link).toHaveAttribute('href', /ch=10/);
+  await link.click();
+  const live = page.getByTestId('screen-live');
+  await expect(live).toHaveAttribute('data-chapter', '10');
+  await expect(page.locator('[data-card="chapter-10"]')).toContainText('Chapitre 10');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('screen-caption')).toContainText('HTTP 500', { timeout: 30_000 });
+  // The picture shows what the caption says: the selected request answered with a leak, and stopped with the check.
+  await expect(page.getByTestId('screen-outcome-actual')).toHaveAttribute('data-status', '200', { timeout: 30_000 });
+  await expect(page.getByTestId('screen-outcome-actual')).toContainText('réponse tirée de pages écrites par');
+  await expect(page.getByTestId('screen-outcome-fixed')).toHaveAttribute('data-status', '500');
+  await expect(page.getByTestId('screen-outcome-fixed')).toContainText('contrôle d’intégrité à chaque lecture');
+  await expect(page.getByTestId('screen')).toHaveAttribute('lang', 'fr');
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.length}`)).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('walkthrough')).toBeVisible();
+});

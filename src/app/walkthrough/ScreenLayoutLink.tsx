@@ -1,0 +1,30 @@
+/**
+ * Presenter mode's way into the stage layout (`?screen`, src/app/screen/LiveScreen.tsx) at the
+ * current chapter. A link, so it can also open in a window on the projector; a plain click switches
+ * this page without reloading it (the runs stay computed).
+ */
+import { useT } from '../i18n/i18n.ts';
+import { useApp } from '../state/store.ts';
+import { serializeUrl } from '../state/url.ts';
+
+export function ScreenLayoutLink() {
+  const t = useT();
+  const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }));
+  return (
+    <a
+      className="walk-screen-link"
+      href={href}
+      title={t('screenLayoutHint')}
+      data-testid="walk-screen-layout"
+      onClick={(e) => {
+        if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        // The URL first, as its own history entry: the screen reads it when it mounts.
+        window.history.pushState(null, '', href + window.location.hash);
+        useApp.getState().set({ screen: 'live' });
+      }}
+    >
+      {t('screenLayout')}
+    </a>
+  );
+}
