@@ -63,7 +63,7 @@ const SCRUB_IN_PAGE = `(async () => {
   const hook = window.__stalePages;
   const end = Number(document.querySelector('[role="slider"]').getAttribute('aria-valuemax'));
   const around = hook.state().time;
-  const canvases = () => [...document.querySelectorAll('#views canvas[data-drawn-t]')];
+  const canvases = () => [...document.querySelectorAll('canvas[data-drawn-t]')];
   const drawn = (t) => canvases().length > 0 && canvases().every((c) => c.dataset.drawnT === String(t));
   let seed = 12345;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
@@ -77,7 +77,7 @@ const SCRUB_IN_PAGE = `(async () => {
     await new Promise((resolve) => {
       if (drawn(target)) return resolve();
       const mo = new MutationObserver(() => { if (drawn(target)) { mo.disconnect(); resolve(); } });
-      mo.observe(document.getElementById('views'), { attributes: true, subtree: true, attributeFilter: ['data-drawn-t'] });
+      mo.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-drawn-t'] });
     });
     times.push(performance.now() - t0);
     await new Promise((r) => requestAnimationFrame(() => r(null)));
@@ -95,7 +95,7 @@ const results: Record<string, Measured> = {};
 for (const view of ['cluster', 'stage']) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.goto(`http://127.0.0.1:${PORT}/?s=incident&view=${view}&bench`);
-  await page.waitForSelector('#views canvas[data-drawn-t]', { timeout: 300_000 });
+  await page.waitForSelector('canvas[data-drawn-t]', { timeout: 300_000 });
   await page.waitForTimeout(500);
   const scrub = (await page.evaluate(SCRUB_IN_PAGE)) as Measured['scrub'];
   const frame = (await page.evaluate(PLAY_IN_PAGE)) as Measured['frame'];

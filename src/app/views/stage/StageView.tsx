@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
@@ -98,6 +98,53 @@ function litRanges(ranges: readonly [number, number][], lit: number): [number, n
   }
   return out;
 }
+
+interface ChipProps {
+  x: number;
+  y: number;
+  w: number;
+  word: string;
+  /** The tenant whose KV the token drew on most (−1: none). */
+  writer: number;
+  foreign: boolean;
+  active: boolean;
+}
+
+/** One response token; memoised, so a frame re-renders only the chips whose state changed. */
+const TokenChip = memo(function TokenChip({ x, y, w, word, writer, foreign, active }: ChipProps) {
+  return (
+    <g lang="en" className={`st-chip${foreign ? ' st-foreign' : ''}${active ? ' st-active' : ''}`}>
+      <rect x={x} y={y - 14} width={w} height={20} rx={3} fill={writer >= 0 ? tenantCss(writer) : '#ddd'} />
+      <text x={x + w / 2} y={y} textAnchor="middle" fill={writer >= 0 ? tenantInk(writer) : '#222'}>
+        {word}
+      </text>
+    </g>
+  );
+});
+
+interface SlotsProps {
+  x: number;
+  y: number;
+  slots: number;
+  cols: number;
+  slotW: number;
+  slotH: number;
+  written: boolean;
+  fill: string;
+}
+
+/** The slots of page 0 of the block table; memoised: they change only when the page is written. */
+const ZoomSlots = memo(function ZoomSlots({ x: x0, y: y0, slots, cols, slotW, slotH, written, fill }: SlotsProps) {
+  return (
+    <>
+      {Array.from({ length: slots }, (_, s) => {
+        const x = x0 + (s % cols) * slotW;
+        const y = y0 + Math.floor(s / cols) * (slotH + 2);
+        return <rect key={s} x={x + 0.5} y={y} width={slotW - 1} height={slotH} className={!written ? 'st-slot-empty' : s === 0 ? 'st-slot-placeholder' : 'st-slot-copied'} fill={written && s === 0 ? fill : undefined} />;
+      })}
+    </>
+  );
+});
 
 interface RowProps {
   run: RunSummary;
@@ -421,14 +468,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
               const p = prov[c.i];
               const wt = p?.writerTenant ? run.tenants.indexOf(p.writerTenant) : -1;
               const foreign = p?.writerTenant !== null && p?.writerTenant !== detail.response.tenant;
-              return (
-                <g key={c.i} lang="en" className={`st-chip${foreign ? ' st-foreign' : ''}${c.i === frame.activeToken ? ' st-active' : ''}`}>
-                  <rect x={c.x} y={c.y - 14} width={c.w} height={20} rx={3} fill={wt >= 0 ? tenantCss(wt) : '#ddd'} />
-                  <text x={c.x + c.w / 2} y={c.y} textAnchor="middle" fill={wt >= 0 ? tenantInk(wt) : '#222'}>
-                    {c.word}
-                  </text>
-                </g>
-              );
+              return <TokenChip key={c.i} x={c.x} y={c.y} w={c.w} word={c.word} writer={wt} foreign={foreign} active={c.i === frame.activeToken} />;
             })}
           </g>
           {active && activeCenter && activeProv ? (
@@ -458,11 +498,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
               <text x={layout.zoom.x + 10} y={layout.zoom.y + 33} className="st-sub">
                 {t('stageZoomPage', { node: decodePool.node, page: String(page0) })}
               </text>
-              {Array.from({ length: slots }, (_, s) => {
-                const x = layout.zoom.x + 10 + (s % zoomCols) * slotW;
-                const y = layout.zoom.y + 42 + Math.floor(s / zoomCols) * (slotH + 2);
-                return <rect key={s} x={x + 0.5} y={y} width={slotW - 1} height={slotH} className={!page0Written ? 'st-slot-empty' : s === 0 ? 'st-slot-placeholder' : 'st-slot-copied'} fill={page0Written && s === 0 ? tenantCss(tenant) : undefined} />;
-              })}
+              <ZoomSlots x={layout.zoom.x + 10} y={layout.zoom.y + 42} slots={slots} cols={zoomCols} slotW={slotW} slotH={slotH} written={page0Written} fill={tenantCss(tenant)} />
               {page0Written && frame.computedTokens === 1 ? (
                 <>
                   <text x={layout.zoom.x + 10} y={layout.zoom.y + 42 + Math.ceil(slots / zoomCols) * (slotH + 2) + 14} className="st-sub">

@@ -44,6 +44,17 @@ let pagePattern = new Uint8Array(0);
 let pageColour = new Uint32Array(0);
 let pageGround = new Uint32Array(0);
 
+/**
+ * What each pool's pages looked like on the canvas's last draw, so that a frame repaints and puts
+ * only the page rows that changed (a few rows while playing, instead of every pool's pixels).
+ */
+interface PoolDrawn {
+  pattern: Uint8Array;
+  colour: Uint32Array;
+  ground: Uint32Array;
+}
+const drawnCache = new WeakMap<CanvasRenderingContext2D, { key: string; pools: Map<string, PoolDrawn> }>();
+
 const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c[1]) << 8) | Math.round(c[0])) >>> 0;
 
 /** Packed colours per tenant (−1: nobody's), at full strength and at each fade the pools use: built once. */
@@ -75,6 +86,13 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
   if (!image || image.width !== W || image.height !== H) {
     image = ctx.createImageData(W, H);
     imageCache.set(ctx, image);
+  }
+  // A new size, scale or layout: everything is drawn afresh.
+  const key = `${W}x${H}@${scale}:${layout.width}x${layout.height}:${layout.pools.map((p) => `${p.node}/${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h},${p.cols},${p.rows}`).join(';')}`;
+  let drawn = drawnCache.get(ctx);
+  if (!drawn || drawn.key !== key) {
+    drawn = { key, pools: new Map() };
+    drawnCache.set(ctx, drawn);
   }
   const px = new Uint32Array(image.data.buffer);
   const f = paint.frame;
@@ -160,8 +178,28 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
         pageColour[p] = state === PAGE_CLEARED ? PACKED_CLEARED : groundFaded;
       }
     }
-    // Pixels of the pool's box; each maps to the page whose cell holds its centre.
+    // Which page rows differ from the last draw (all of them on the first draw of this pool).
     const { rect, cols } = pool;
+    let before = drawn.pools.get(pool.node);
+    const fresh = !before || before.pattern.length !== n;
+    if (!before || fresh) {
+      before = { pattern: new Uint8Array(n), colour: new Uint32Array(n), ground: new Uint32Array(n) };
+      drawn.pools.set(pool.node, before);
+    }
+    const rowDirty = new Uint8Array(pool.rows);
+    let anyDirty = false;
+    for (let p = 0; p < n; p++) {
+      if (fresh || before.pattern[p] !== pagePattern[p] || before.colour[p] !== pageColour[p] || before.ground[p] !== pageGround[p]) {
+        rowDirty[Math.floor(p / cols)] = 1;
+        anyDirty = true;
+      }
+    }
+    if (fresh) rowDirty.fill(1);
+    if (!anyDirty && !fresh) continue;
+    before.pattern.set(pagePattern.subarray(0, n));
+    before.colour.set(pageColour.subarray(0, n));
+    before.ground.set(pageGround.subarray(0, n));
+    // Pixels of the pool's box; each maps to the page whose cell holds its centre.
     const x0 = Math.max(0, Math.floor(rect.x * scale));
     const x1 = Math.min(W, Math.ceil((rect.x + rect.w) * scale));
     const y0 = Math.max(0, Math.floor(rect.y * scale));
@@ -170,15 +208,28 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const ch = (rect.h / pool.rows) * scale;
     const ox = rect.x * scale;
     const oy = rect.y * scale;
-    dirty.push([x0, y0, x1 - x0, y1 - y0]);
     const colOf = new Int32Array(x1 - x0);
     for (let x = x0; x < x1; x++) colOf[x - x0] = Math.min(cols - 1, Math.floor((x + 0.5 - ox) / cw));
+    // Runs of pixel lines whose page row changed, each put as one rectangle.
+    let runStart = -1;
+    const endRun = (y: number) => {
+      if (runStart >= 0) dirty.push([x0, runStart, x1 - x0, y - runStart]);
+      runStart = -1;
+    };
     for (let y = y0; y < y1; y++) {
       const row = Math.floor((y + 0.5 - oy) / ch);
       if (row < 0 || row >= pool.rows) {
-        px.fill(0, y * W + x0, y * W + x1);
+        if (fresh) {
+          px.fill(0, y * W + x0, y * W + x1);
+          if (runStart < 0) runStart = y;
+        } else endRun(y);
         continue;
       }
+      if (!rowDirty[row]) {
+        endRun(y);
+        continue;
+      }
+      if (runStart < 0) runStart = y;
       const base = row * cols;
       const line = y * W;
       for (let x = x0; x < x1; x++) {
@@ -200,7 +251,9 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
         px[line + x] = c;
       }
     }
+    endRun(y1);
   }
-  // Only the pools change: the rest of the canvas stays transparent under the SVG.
+  // Only changed page rows of the pools: the rest of the canvas keeps its pixels (transparent outside
+  // the pools, under the SVG).
   for (const [x, y, w, h] of dirty) ctx.putImageData(image, 0, 0, x, y, w, h);
 }
