@@ -213,6 +213,10 @@ export function createRenderApi(client: QueryClient): RenderApi {
         if (drawn === frame && client.isFetching() === 0) break;
         if (i > 600) throw new Error(`render: frame ${frame} never settled (fetching ${client.isFetching()})`);
       }
+      // What this frame's commit asked of the next frame (an overlay's repaint) belongs to this frame:
+      // run it at the same instant, so a frame never shows the one rendered before it.
+      advanceFrame((frame * 1000) / timeline.fps);
+      await nextPaint();
       await nextPaint();
     },
   };

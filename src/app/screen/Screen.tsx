@@ -223,8 +223,18 @@ function useHighlightRule(highlight: string | null, frame: number) {
     // The picture scrolls only when what is pointed at would be out of it, and then puts its top,
     // outline included, at the top: never a part cut in half at the top edge.
     const view = document.querySelector<HTMLElement>('.screen .screen-view');
-    const pointed = selectors[0] ? document.querySelector<HTMLElement>(selectors[0]) : null;
-    if (view) view.scrollTop = pictureScroll(view, pointed && view.contains(pointed) ? pointed : null);
+    if (!view) return;
+    const place = () => {
+      const pointed = selectors[0] ? document.querySelector<HTMLElement>(selectors[0]) : null;
+      view.scrollTop = pictureScroll(view, pointed && view.contains(pointed) ? pointed : null);
+    };
+    place();
+    // A picture that sizes itself after mounting (the stage measures its width first) changes what
+    // fits: place it again once it has, so the scroll depends on the frame's final layout alone, not on
+    // whether the picture was already on screen in the frame rendered before.
+    const ro = new ResizeObserver(place);
+    for (const child of view.children) ro.observe(child);
+    return () => ro.disconnect();
   }, [highlight, frame]);
 }
 
