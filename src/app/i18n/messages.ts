@@ -1173,7 +1173,7 @@ const fr: Record<BaseKey, string> = {
   stageComputed: '{tokens} {tokenWord} calculés',
   stageResponse: 'Réponse',
   stageTokensOut: '{shown} jetons sur {count}',
-  stageZoomTitle: 'Page 0 de la table des pages, emplacement par emplacement',
+  stageZoomTitle: 'La page 0, emplacement par emplacement',
   stageZoomPage: '{node}, page {page}',
   stageZoomPlaceholder: 'emplacement 0 : le jeton de substitution',
   stageZoomCopied: 'emplacements 1 à {last} : copiés avec lui depuis la page de préparation',
