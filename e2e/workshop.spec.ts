@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
 const SIZES = [
@@ -167,6 +167,8 @@ test.describe('the scrubber', () => {
     test(`dragging on the ${target === 'scrub-track' ? 'track' : 'chart'} moves the time monotonically with the pointer`, async ({ page }) => {
       await page.goto('./?t=0');
       await ready(page);
+      // The first screen sits above the timeline: a pointer only drags what is on screen.
+      await page.getByTestId(target).scrollIntoViewIfNeeded();
       const box = (await page.getByTestId(target).boundingBox())!;
       // On the chart, the plot starts right of the lane names.
       const x0 = box.x + (target === 'timeline-svg' ? 130 : 4);
@@ -239,6 +241,8 @@ test.describe('the comparison side by side', () => {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.goto('./?s=demo');
       await ready(page);
+      // The switches and the comparison live in the Explore drawer now, closed on the first screen.
+      await openExplore(page);
       await page.getByTestId('compare-select').selectOption('buggyRejectPath');
       const divergence = page.getByTestId('divergence');
       await expect(divergence).toContainText(/First different outcome: \S+, 200 \+ leak( \+ wrong output)? vs 400/);
@@ -257,6 +261,7 @@ test.describe('the comparison side by side', () => {
   test('the outcome matrix is a table whose rows set the switches', async ({ page }) => {
     await page.goto('./?s=demo');
     await ready(page);
+    await openExplore(page);
     await page.getByText('Outcome matrix').click();
     const table = page.getByTestId('matrix');
     await expect(table.locator('thead th')).toHaveCount(7);
@@ -277,6 +282,7 @@ test.describe('invariant lanes', () => {
     await page.getByTestId('first-confidentiality').click();
     const at = Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
     expect(at).toBeGreaterThan(0);
+    await openExplore(page);
     await page.getByTestId('compare-select').selectOption('clearPagesOnFree');
     // Clearing pages keeps confidentiality, not integrity.
     await expect(conf).toContainText('with fix: holds');
