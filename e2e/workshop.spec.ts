@@ -116,6 +116,17 @@ test.describe('a chapter by link is the chapter by Next', () => {
       return q.toString();
     };
     const picture = async (name: string) => {
+      // A chapter is done once its steps have run; the run it set may still be recomputing, and the
+      // first screen's stage loads its request after the run, moving everything below it. Wait for
+      // the page to stop moving, else the element shots differ in size by a rounded sub-pixel.
+      await expect(page.locator('main')).not.toHaveAttribute('data-recomputing', /.*/, { timeout: 60_000 });
+      await expect(page.locator('.story-picture [role="status"], .picture-pending')).toHaveCount(0, { timeout: 60_000 });
+      const place = () => page.evaluate(() => ['.story', '.views', '.timeline'].map((s) => JSON.stringify(document.querySelector(s)?.getBoundingClientRect())).join());
+      await expect(async () => {
+        const before = await place();
+        await page.waitForTimeout(300);
+        expect(await place()).toBe(before);
+      }).toPass({ timeout: 30_000 });
       // The views and the timeline, not the panel (focus and its scroll position differ by design).
       await page.mouse.move(0, 0);
       await page.evaluate(() => window.scrollTo(0, 0));
