@@ -73,6 +73,23 @@ async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number
   );
 }
 
+/**
+ * Waits until the page stops moving. A chapter is done once its steps have run and ready() once the
+ * counters are there, while the run may still be recomputing and the first screen's stage still
+ * loading its request: when it arrives everything below the first screen moves down (about 450 px
+ * on a laptop), which shifts element shots by a rounded sub-pixel and pointer targets by far more.
+ */
+async function stopsMoving(page: Page) {
+  await expect(page.locator('main')).not.toHaveAttribute('data-recomputing', /.*/, { timeout: 60_000 });
+  await expect(page.locator('.story-picture [role="status"], .picture-pending')).toHaveCount(0, { timeout: 60_000 });
+  const place = () => page.evaluate(() => ['.story', '.views', '.timeline'].map((s) => JSON.stringify(document.querySelector(s)?.getBoundingClientRect())).join());
+  await expect(async () => {
+    const before = await place();
+    await page.waitForTimeout(300);
+    expect(await place()).toBe(before);
+  }).toPass({ timeout: 30_000 });
+}
+
 async function waitScrolled(page: Page) {
   // Smooth scrolling is off under reduced motion; two frames let the views lay out.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -116,17 +133,7 @@ test.describe('a chapter by link is the chapter by Next', () => {
       return q.toString();
     };
     const picture = async (name: string) => {
-      // A chapter is done once its steps have run; the run it set may still be recomputing, and the
-      // first screen's stage loads its request after the run, moving everything below it. Wait for
-      // the page to stop moving, else the element shots differ in size by a rounded sub-pixel.
-      await expect(page.locator('main')).not.toHaveAttribute('data-recomputing', /.*/, { timeout: 60_000 });
-      await expect(page.locator('.story-picture [role="status"], .picture-pending')).toHaveCount(0, { timeout: 60_000 });
-      const place = () => page.evaluate(() => ['.story', '.views', '.timeline'].map((s) => JSON.stringify(document.querySelector(s)?.getBoundingClientRect())).join());
-      await expect(async () => {
-        const before = await place();
-        await page.waitForTimeout(300);
-        expect(await place()).toBe(before);
-      }).toPass({ timeout: 30_000 });
+      await stopsMoving(page);
       // The views and the timeline, not the panel (focus and its scroll position differ by design).
       await page.mouse.move(0, 0);
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -178,7 +185,8 @@ test.describe('the scrubber', () => {
     test(`dragging on the ${target === 'scrub-track' ? 'track' : 'chart'} moves the time monotonically with the pointer`, async ({ page }) => {
       await page.goto('./?t=0');
       await ready(page);
-      // The first screen sits above the timeline: a pointer only drags what is on screen.
+      // The first screen sits above the timeline: a pointer only drags what is on screen, where it stays.
+      await stopsMoving(page);
       await page.getByTestId(target).scrollIntoViewIfNeeded();
       const box = (await page.getByTestId(target).boundingBox())!;
       // On the chart, the plot starts right of the lane names.
