@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
 const SIZES = [
@@ -73,6 +73,23 @@ async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number
   );
 }
 
+/**
+ * Waits until the page stops moving. A chapter is done once its steps have run and ready() once the
+ * counters are there, while the run may still be recomputing and the first screen's stage still
+ * loading its request: when it arrives everything below the first screen moves down (about 450 px
+ * on a laptop), which shifts element shots by a rounded sub-pixel and pointer targets by far more.
+ */
+async function stopsMoving(page: Page) {
+  await expect(page.locator('main')).not.toHaveAttribute('data-recomputing', /.*/, { timeout: 60_000 });
+  await expect(page.locator('.story-picture [role="status"], .picture-pending')).toHaveCount(0, { timeout: 60_000 });
+  const place = () => page.evaluate(() => ['.story', '.views', '.timeline'].map((s) => JSON.stringify(document.querySelector(s)?.getBoundingClientRect())).join());
+  await expect(async () => {
+    const before = await place();
+    await page.waitForTimeout(300);
+    expect(await place()).toBe(before);
+  }).toPass({ timeout: 30_000 });
+}
+
 async function waitScrolled(page: Page) {
   // Smooth scrolling is off under reduced motion; two frames let the views lay out.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -116,6 +133,7 @@ test.describe('a chapter by link is the chapter by Next', () => {
       return q.toString();
     };
     const picture = async (name: string) => {
+      await stopsMoving(page);
       // The views and the timeline, not the panel (focus and its scroll position differ by design).
       await page.mouse.move(0, 0);
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -167,6 +185,9 @@ test.describe('the scrubber', () => {
     test(`dragging on the ${target === 'scrub-track' ? 'track' : 'chart'} moves the time monotonically with the pointer`, async ({ page }) => {
       await page.goto('./?t=0');
       await ready(page);
+      // The first screen sits above the timeline: a pointer only drags what is on screen, where it stays.
+      await stopsMoving(page);
+      await page.getByTestId(target).scrollIntoViewIfNeeded();
       const box = (await page.getByTestId(target).boundingBox())!;
       // On the chart, the plot starts right of the lane names.
       const x0 = box.x + (target === 'timeline-svg' ? 130 : 4);
@@ -239,6 +260,8 @@ test.describe('the comparison side by side', () => {
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.goto('./?s=demo');
       await ready(page);
+      // The switches and the comparison live in the Explore drawer now, closed on the first screen.
+      await openExplore(page);
       await page.getByTestId('compare-select').selectOption('buggyRejectPath');
       const divergence = page.getByTestId('divergence');
       await expect(divergence).toContainText(/First different outcome: \S+, 200 \+ leak( \+ wrong output)? vs 400/);
@@ -257,6 +280,7 @@ test.describe('the comparison side by side', () => {
   test('the outcome matrix is a table whose rows set the switches', async ({ page }) => {
     await page.goto('./?s=demo');
     await ready(page);
+    await openExplore(page);
     await page.getByText('Outcome matrix').click();
     const table = page.getByTestId('matrix');
     await expect(table.locator('thead th')).toHaveCount(7);
@@ -277,6 +301,7 @@ test.describe('invariant lanes', () => {
     await page.getByTestId('first-confidentiality').click();
     const at = Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'));
     expect(at).toBeGreaterThan(0);
+    await openExplore(page);
     await page.getByTestId('compare-select').selectOption('clearPagesOnFree');
     // Clearing pages keeps confidentiality, not integrity.
     await expect(conf).toContainText('with fix: holds');

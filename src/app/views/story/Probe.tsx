@@ -72,7 +72,7 @@ export function Probe({ after }: { after: unknown }) {
     setTokens(n);
   };
   return (
-    <div className="probe" role="group" aria-labelledby={`${id}-h`} data-testid="probe">
+    <section className="probe" aria-labelledby={`${id}-h`} data-testid="probe">
       <h3 id={`${id}-h`}>
         {t('probeTitle')} <ModelBadge />
       </h3>
@@ -133,6 +133,6 @@ export function Probe({ after }: { after: unknown }) {
                 ? t('probeLeaking', { tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
                 : t('probeServed', { tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}
       </p>
-    </div>
+    </section>
   );
 }
