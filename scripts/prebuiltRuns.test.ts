@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeRun } from '../src/app/run/computeRun.ts';
+import { computeRun, storedDetailsOf } from '../src/app/run/computeRun.ts';
 import { runRequestOf } from '../src/app/run/hooks.ts';
 import { decodeRunAsset, encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { DEFAULT_STATE } from '../src/app/state/store.ts';
@@ -26,7 +26,8 @@ describe('the prebuilt default run', () => {
 
   it('small scenarios: each file is byte-identical to a live replay', () => {
     for (const request of PREBUILT_REQUESTS.filter((r) => r.scenario !== 'incident')) {
-      const live = encodeRunAsset(runKeyOf(request), computeRun(request, { keepDetails: true }).run);
+      const computed = computeRun(request, { keepDetails: true });
+      const live = encodeRunAsset(runKeyOf(request), computed.run, storedDetailsOf(computed.run, computed.details!));
       expect(Buffer.compare(Buffer.from(prebuiltRunBytes(request)), Buffer.from(live))).toBe(0);
       const built = join(process.cwd(), 'dist', prebuiltRunFile(runKeyOf(request)));
       if (existsSync(built)) expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built))), Buffer.from(live))).toBe(0);
@@ -38,12 +39,16 @@ describe('the prebuilt default run', () => {
     let reports = 0;
     const live = computeRun(DEFAULT_RUN_REQUEST, { keepDetails: true, onProgress: () => reports++ });
     expect(reports).toBeGreaterThan(0);
-    const liveBytes = encodeRunAsset(key, live.run);
+    const liveBytes = encodeRunAsset(key, live.run, storedDetailsOf(live.run, live.details!));
     expect(asset.length).toBe(liveBytes.length);
     expect(Buffer.compare(Buffer.from(asset), Buffer.from(liveBytes))).toBe(0);
     const decoded = decodeRunAsset(asset.buffer as ArrayBuffer);
     expect(decoded.runKey).toBe(key);
     expect(fingerprint(decoded.run) === fingerprint(live.run)).toBe(true);
+    // The leaking requests' details ride along, equal to what the worker would answer for them.
+    const leaking = Object.keys(decoded.details!.byRequest).map(Number);
+    expect(leaking).toHaveLength(155);
+    for (const req of leaking.slice(0, 5)) expect(JSON.stringify(decoded.details!.byRequest[req])).toBe(JSON.stringify({ events: live.details!.events[req], response: live.details!.responses[req] }));
     // A site built earlier must hold this very run: a stale file fails here.
     const built = join(process.cwd(), 'dist', prebuiltRunFile(key));
     if (existsSync(built)) expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built))), Buffer.from(asset))).toBe(0);

@@ -7,7 +7,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
-import { computeRun } from '../src/app/run/computeRun.ts';
+import { computeRun, storedDetailsOf } from '../src/app/run/computeRun.ts';
 import { encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { fnv64Hex } from '../src/engine/hash.ts';
 import { DEFAULT_TRAFFIC } from '../src/engine/incident/traffic.ts';
@@ -38,7 +38,8 @@ export function prebuiltRunFile(runKey: string): string {
 
 /** The uncompressed asset of a run, as the build writes it. */
 export function prebuiltRunBytes(request: RunRequest): Uint8Array {
-  return encodeRunAsset(runKeyOf(request), computeRun(request).run);
+  const { run, details } = computeRun(request, { keepDetails: true });
+  return encodeRunAsset(runKeyOf(request), run, details ? storedDetailsOf(run, details) : undefined);
 }
 
 /** The file as served: gzip (level 9, no timestamp), which the page inflates with DecompressionStream. */

@@ -3,9 +3,10 @@
  * calls it to write the prebuilt run, and its test holds that asset byte-identical to what the
  * worker would transfer.
  */
-import { runScenario, type RequestDetails, type RunProgress } from '../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE, runScenario, type RequestDetails, type RunProgress } from '../../engine/index.ts';
 import { runSpecOf, type RunRequest } from '../../engine/runs/index.ts';
 import type { RunTransfer } from './runProtocol.ts';
+import type { StoredDetails } from './runAsset.ts';
 
 export type ComputedRun = Omit<RunTransfer, 'elapsedMs'>;
 
@@ -13,4 +14,17 @@ export function computeRun(request: RunRequest, options: { keepDetails?: boolean
   const result = runScenario(runSpecOf(request), { record: true, keepDetails: options.keepDetails ?? false, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   const { details, ...run } = result;
   return { run, details };
+}
+
+/**
+ * The leaking requests' events and responses, stored with a prebuilt run: they are what the first
+ * screen opens on (the leaked answer, its handoff on the stage), so they must not wait for a replay.
+ */
+export function storedDetailsOf(run: ComputedRun, details: RequestDetails): StoredDetails {
+  const byRequest: StoredDetails['byRequest'] = {};
+  for (let req = 0; req < run.requests.count; req++) {
+    if (!(run.requests.flags[req]! & FLAG_LEAK_PROVENANCE)) continue;
+    byRequest[req] = { events: details.events[req] ?? [], response: details.responses[req] ?? null };
+  }
+  return { words: details.words, byRequest };
 }

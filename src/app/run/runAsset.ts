@@ -7,6 +7,16 @@
  *   "SPRUN001" | u32 header bytes | header (UTF-8 JSON) | padding to 8 | buffer 0 | padding | buffer 1 …
  */
 import type { ComputedRun } from './computeRun.ts';
+import type { RequestDetailReply } from './runProtocol.ts';
+
+/**
+ * Some requests' events and responses, stored with the run so that the first screen can show the
+ * leaked answer and its handoff without replaying two weeks for them (the leaking requests).
+ */
+export interface StoredDetails {
+  words: string[];
+  byRequest: Record<number, Omit<RequestDetailReply, 'words'>>;
+}
 
 const MAGIC = 'SPRUN001';
 
@@ -17,13 +27,13 @@ const ARRAYS: Record<ArrayName, new (b: ArrayBuffer, offset: number, length: num
 
 interface ArrayRef { $array: ArrayName; buffer: number; offset: number; length: number }
 interface NumberRef { $number: 'NaN' | 'Infinity' | '-Infinity' }
-interface Header { runKey: string; buffers: number[]; run: unknown }
+interface Header { runKey: string; buffers: number[]; run: unknown; details?: unknown }
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-export function encodeRunAsset(runKey: string, run: ComputedRun): Uint8Array {
+export function encodeRunAsset(runKey: string, run: ComputedRun, details?: StoredDetails): Uint8Array {
   const buffers: ArrayBufferLike[] = [];
-  const json = JSON.stringify(run, function (this: unknown, _key, value: unknown) {
+  const replacer = function (this: unknown, _key: string, value: unknown) {
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
       const name = value.constructor.name as ArrayName;
       if (!(name in ARRAYS)) throw new Error(`cannot store a ${name} in a run asset`);
@@ -34,9 +44,15 @@ export function encodeRunAsset(runKey: string, run: ComputedRun): Uint8Array {
     }
     if (typeof value === 'number' && !Number.isFinite(value)) return { $number: String(value) } as NumberRef;
     return value;
-  });
-  const header: Header = { runKey, buffers: buffers.map((b) => b.byteLength), run: '$RUN' };
-  const headerBytes = new TextEncoder().encode(JSON.stringify(header).replace('"$RUN"', json));
+  };
+  const json = JSON.stringify(run, replacer);
+  const header: Header = { runKey, buffers: buffers.map((b) => b.byteLength), run: '$RUN', ...(details ? { details: '$DETAILS' } : {}) };
+  let headerText = JSON.stringify(header).replace('"$RUN"', () => json);
+  if (details) {
+    const detailsJson = JSON.stringify(details, replacer);
+    headerText = headerText.replace('"$DETAILS"', () => detailsJson);
+  }
+  const headerBytes = new TextEncoder().encode(headerText);
   let size = align8(12 + headerBytes.length);
   for (const b of buffers) size = align8(size + b.byteLength);
   const out = new Uint8Array(size);
@@ -52,7 +68,7 @@ export function encodeRunAsset(runKey: string, run: ComputedRun): Uint8Array {
 }
 
 /** The run stored by `encodeRunAsset`, its arrays viewing `bytes` (no copy); throws naming what is wrong. */
-export function decodeRunAsset(bytes: ArrayBuffer): { runKey: string; run: ComputedRun } {
+export function decodeRunAsset(bytes: ArrayBuffer): { runKey: string; run: ComputedRun; details: StoredDetails | null } {
   const head = new Uint8Array(bytes, 0, Math.min(12, bytes.byteLength));
   const magic = String.fromCharCode(...head.subarray(0, 8));
   if (magic !== MAGIC) throw new Error(`not a run asset of this version (starts with ${JSON.stringify(magic)}, expected ${MAGIC})`);
@@ -78,5 +94,5 @@ export function decodeRunAsset(bytes: ArrayBuffer): { runKey: string; run: Compu
     for (const k of Object.keys(o)) out[k] = revive(o[k]);
     return out;
   };
-  return { runKey: header.runKey, run: revive(header.run) as ComputedRun };
+  return { runKey: header.runKey, run: revive(header.run) as ComputedRun, details: header.details ? (revive(header.details) as StoredDetails) : null };
 }
