@@ -6,9 +6,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
 
-/** Builds the site (unless BENCH_NO_BUILD) and serves it; `stop` ends the server. */
-export async function serveSite(port: number, root = process.cwd()): Promise<{ stop: () => void }> {
-  if (!process.env.BENCH_NO_BUILD) {
+/** Builds the site (unless BENCH_NO_BUILD or `build: false`: the caller built it) and serves it; `stop` ends the server. */
+export async function serveSite(port: number, root = process.cwd(), options: { build?: boolean } = {}): Promise<{ stop: () => void }> {
+  if ((options.build ?? true) && !process.env.BENCH_NO_BUILD) {
     const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`vite build failed:\n${build.stderr}`);
   }

@@ -10,10 +10,9 @@
  * than the page keeps (3 run workers + the matrix's), and Chromium runs no worker the page lost.
  * Only `npm run bench -- soak` runs it.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { report } from './table.ts';
+import { launchChromium, serveSite } from './harness.ts';
 
 const flag = (name: string, fallback: number) => {
   const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
@@ -26,29 +25,8 @@ const KEPT_WORKERS = 3 + 1; // runClient's MAX_KEPT_WORKERS run workers and the 
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
 const root = process.cwd();
 
-if (!process.env.BENCH_NO_BUILD) {
-  const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8' });
-  if (build.status !== 0) {
-    console.error(build.stderr);
-    process.exit(1);
-  }
-}
-const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
-const stop = () => {
-  try {
-    process.kill(-server.pid!);
-  } catch {
-    // already gone
-  }
-};
-process.on('exit', stop);
-await new Promise((r) => setTimeout(r, 2500));
-
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const browser = await chromium.launch({
-  ...(executablePath ? { executablePath } : {}),
-  args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
-});
+const { stop } = await serveSite(PORT, root);
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
 const cdp = await page.context().newCDPSession(page);
 await page.goto(`http://127.0.0.1:${PORT}/?s=incident&bench`);

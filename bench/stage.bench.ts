@@ -4,36 +4,15 @@
  * the next frame), each with the stage on and, as the baseline measured in the same run, with the
  * cluster view (the page grids) in its place.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chromium } from '@playwright/test';
+import { launchChromium, serveSite } from './harness.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4322);
 const root = process.cwd();
 const FRAME_GOAL_MS = 16.7;
 const SCRUB_GOAL_MS = 8;
 
-const build = spawnSync('npx', ['vite', 'build'], { cwd: root, encoding: 'utf8' });
-if (build.status !== 0) {
-  console.error(build.stderr);
-  process.exit(1);
-}
-const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
-const stop = () => {
-  try {
-    process.kill(-server.pid!);
-  } catch {
-    // already gone
-  }
-};
-process.on('exit', stop);
-await new Promise((r) => setTimeout(r, 2500));
-
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const browser = await chromium.launch({
-  ...(executablePath ? { executablePath } : {}),
-  args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
-});
+const { stop } = await serveSite(PORT, root);
+const browser = await launchChromium();
 
 // Runs in the page (a string: the TS runner would inject helpers the page lacks).
 const PLAY_IN_PAGE = `(async () => {

@@ -8,12 +8,12 @@
  *   instants, at full scale, beside the same step at a tenth of the volume;
  * - the initial JS the page loads, gzipped, beside all the site's JS (lazy chunks and workers).
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from '@playwright/test';
 import { report, type BenchRow } from './table.ts';
+import { launchChromium, serveSite } from './harness.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
@@ -35,22 +35,9 @@ const initialKiB = gzipKiB(initial);
 console.log(`initial JS: ${initial.length} file(s), ${initialKiB.toFixed(1)} KiB gzip; all ${allJs.length} JS files ${gzipKiB(allJs).toFixed(1)} KiB`);
 rows.push({ what: 'initial JS, gzip', now: initialKiB, unit: 'KiB', detail: `${initial.length} files`, baselineLabel: 'all JS of the site', baseline: gzipKiB(allJs), goal: 150 });
 
-const server = spawn('npx', ['vite', 'preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore', detached: true });
-const stop = () => {
-  try {
-    process.kill(-server.pid!);
-  } catch {
-    // already gone
-  }
-};
-process.on('exit', stop);
-await new Promise((r) => setTimeout(r, 2500));
-
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const browser = await chromium.launch({
-  ...(executablePath ? { executablePath } : {}),
-  args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update'],
-});
+// Built above for the size line; served as built.
+const { stop } = await serveSite(PORT, root, { build: false });
+const browser = await launchChromium();
 
 const USABLE_IN_PAGE = () => {
   const slider = document.querySelector('[role="slider"]');
