@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, openExplore, test } from './fixtures.ts';
 
 test.describe('the opening run', () => {
   // Each test waits for one live replay of the two weeks, shared with the other specs' two cores.
@@ -11,6 +11,8 @@ test.describe('the opening run', () => {
     await expect(page.getByTestId('count-leaked')).toHaveText('155');
     await expect(page.getByTestId('replay-progress')).toHaveCount(0);
 
+    // The switches live in the Explore drawer.
+    await openExplore(page);
     await page.getByRole('switch', { name: /Clear pages on free/ }).check();
     // While the worker replays, the previous result stays, marked as being recomputed.
     await expect(page.getByTestId('replay-progress')).toBeVisible();
