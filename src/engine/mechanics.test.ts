@@ -4,23 +4,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_CONFIG, pagesFor, tokenizerRefusal, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
+import { pagesFor, tokenizerRefusal, type EngineConfig } from './config.ts';
 import { pagesOf, type EngineEvent } from './events.ts';
 import { ABORT_RACE_TIMING } from './scenarios.ts';
 import { Simulation } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
 import { TENANT_NAMES } from './vocab.ts';
+import { OVER, SMALL, small } from './smallDeployment.ts';
 
-/** The same scaled-down deployment as simulation.test.ts: same shape, small numbers. */
-const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
-  pageSize: 16,
-  advertisedContextTokens: 4096,
-  prefillCapacityTokens: 2048,
-  decodeCapacityTokens: 6144,
-  outputTokens: 10,
-});
-const small = (o: ConfigOverrides = {}) => withOverrides(SMALL, o);
-const OVER = SMALL.prefillCapacityTokens;
 
 /** Warm tenants fill the pools, then a fresh tenant sends prompts, some longer than the prefill cache. */
 const workloadArb = fc

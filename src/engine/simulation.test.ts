@@ -7,17 +7,8 @@ import { demoTrace } from './scenarios.ts';
 import { Simulation, UnansweredRequests, simulate } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
 import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './vocab.ts';
+import { OVER, SMALL, small } from './smallDeployment.ts';
 
-/** A scaled-down deployment (same shape, small numbers) so property tests run many workloads fast. */
-const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
-  pageSize: 16,
-  advertisedContextTokens: 4096,
-  prefillCapacityTokens: 2048,
-  decodeCapacityTokens: 6144,
-  outputTokens: 10,
-});
-const small = (o: ConfigOverrides = {}) => withOverrides(SMALL, o);
-const OVER = SMALL.prefillCapacityTokens;
 
 /**
  * Random workloads: `warm` tenants fill the decode pools with concurrent prompts, then a different

@@ -1,0 +1,18 @@
+/**
+ * A scaled-down incident deployment (same shape, small numbers) for property tests, so that they
+ * run many workloads fast: one definition for every test that needs it.
+ */
+import { INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
+
+export const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
+  pageSize: 16,
+  advertisedContextTokens: 4096,
+  prefillCapacityTokens: 2048,
+  decodeCapacityTokens: 6144,
+  outputTokens: 10,
+});
+
+export const small = (o: ConfigOverrides = {}): EngineConfig => withOverrides(SMALL, o);
+
+/** The small deployment's prefill cache in tokens: a prompt longer than this is over-long. */
+export const OVER = SMALL.prefillCapacityTokens;
