@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MATRIX_ROWS, runMatrixRow } from './matrix.ts';
-import { MITIGATIONS } from './switches.ts';
+import { DEFECT_COMBINATIONS, GRID_MITIGATIONS, MATRIX_ROWS, describeOutcome, expectationOf, runMatrixRow } from './matrix.ts';
+import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, fixSetting, type SwitchKey } from './switches.ts';
 
 describe('outcome matrix (measured on the warm-cluster trace)', () => {
   const byLabel = (label: string) => runMatrixRow(MATRIX_ROWS.find((r) => r.label === label)!);
@@ -55,10 +55,49 @@ describe('outcome matrix (measured on the warm-cluster trace)', () => {
 
   it('has a row for every mitigation of the registry, each measured as its entry predicts', () => {
     for (const m of MITIGATIONS) {
-      const row = MATRIX_ROWS.find((r) => r.switches[m.key] && MITIGATIONS.every((o) => o.key === m.key || !r.switches[o.key]));
+      const row = MATRIX_ROWS.find((r) => r.isolates === m.key);
       expect(row, m.key).toBeDefined();
       expect(row!.expect).toBe(m.expect);
       expect(runMatrixRow(row!).matches, m.key).toBe(true);
+    }
+  });
+
+  it('measures the whole grid: every defect combination against no mitigation and each mitigation, once, as expected', () => {
+    expect(DEFECT_COMBINATIONS.map((c) => c.on.length)).toEqual([DEFECTS.length, ...DEFECTS.map(() => 1), 0]);
+    for (const c of DEFECT_COMBINATIONS) {
+      for (const m of [null, ...GRID_MITIGATIONS]) {
+        const cells = MATRIX_ROWS.filter((r) => r.cell?.combination === c.id && r.cell.mitigation === m);
+        expect(cells, `${c.id} × ${m}`).toHaveLength(1);
+        const cell = cells[0]!;
+        // The cell's switches are the incident's with the defects not in the combination fixed and that mitigation on.
+        const want = { ...INCIDENT_SWITCHES };
+        for (const d of DEFECTS) if (!c.on.includes(d.key)) want[d.key] = fixSetting(d.key);
+        if (m) want[m] = true;
+        expect(cell.switches, cell.label).toEqual(want);
+        const measured = runMatrixRow(cell);
+        expect(measured.matches, `${cell.label}: ${describeOutcome(measured)}`).toBe(true);
+      }
+    }
+    // Every mitigation of the incident's design is a column; mechanisms and the abort race are not in the grid.
+    expect(GRID_MITIGATIONS).toEqual(MITIGATIONS.filter((m) => !('design' in m)).map((m) => m.key));
+    for (const k of [...MECHANISMS.map((m): SwitchKey => m.key), 'fenceLateWrites'] as SwitchKey[]) expect(MATRIX_ROWS.find((r) => r.isolates === k)!.cell, k).toBeNull();
+  });
+
+  it('a deployment check refuses wherever the capacity gap is, and only there', () => {
+    expect(expectationOf(['capacityGap'], 'deploymentCapacityCheck')).toBe('deployment-refused');
+    expect(expectationOf(['buggyRejectPath'], 'deploymentCapacityCheck')).toBe('served-correctly');
+    const gapOnly = byLabel('capacity gap only + deployment capacity check');
+    expect(gapOnly.refused).toMatch(/1,048,576.*681,280/);
+    const pathOnly = byLabel('buggy reject path only + deployment capacity check');
+    expect(pathOnly.refused).toBeNull();
+    expect(pathOnly.servedCorrectly).toBe(4);
+  });
+
+  it('with one defect fixed a mitigation has nothing to act on: the fixed path still rejects with 400', () => {
+    for (const m of GRID_MITIGATIONS.filter((k) => k !== 'deploymentCapacityCheck')) {
+      const r = runMatrixRow(MATRIX_ROWS.find((x) => x.cell?.combination === 'gap-only' && x.cell.mitigation === m)!);
+      expect(r.rejected400, m).toBe(4);
+      expect(r.errors500 + r.leaked + r.wrongOutput, m).toBe(0);
     }
   });
 });

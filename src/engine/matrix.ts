@@ -1,13 +1,15 @@
 /**
  * The outcome matrix: one warm-cluster trace with over-capacity prompts, run under each combination
  * of defects and mitigations. Every cell is measured from a real run; `expect` states what the
- * mechanism predicts, and `matches` says whether the run agreed. Rows of the abort-race design run
- * their own trace, in which clients cancel while a transfer is in flight.
+ * mechanism predicts, and `matches` says whether the run agreed. The grid (each combination of
+ * defects against no mitigation and each mitigation of the incident's design) is measured whole;
+ * upstream mechanisms are measured over both defects. Rows of the abort-race design run their own
+ * trace, in which clients cancel while a transfer is in flight.
  */
 import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
 import { ABORT_RACE_TIMING, abortRaceTrace, matrixTrace } from './scenarios.ts';
 import { Simulation } from './simulation.ts';
-import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, designOf, fixSetting, overridesOf, type Localised, type Switch, type SwitchDesign, type SwitchKey, type Switches } from './switches.ts';
+import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, designOf, fixSetting, overridesOf, switchSpec, type Localised, type MitigationKey, type Switch, type SwitchDesign, type SwitchKey, type Switches } from './switches.ts';
 import type { Trace } from './trace.ts';
 
 /**
@@ -28,14 +30,22 @@ export interface MatrixRow {
   design: SwitchDesign;
   /** The switch whose setting this row isolates (its fix applied to the row's design), if any. */
   isolates: SwitchKey | null;
+  /** The row's place in the grid of defect combinations × mitigations; null outside it. */
+  cell: MatrixCell | null;
 }
 
-function row(title: Localised, fixed: SwitchKey[], expect: Expectation, isolates: SwitchKey | null = null, design: SwitchDesign = 'incident'): MatrixRow {
+/** A place in the grid: a combination of defects (its id) and one mitigation or none. */
+export interface MatrixCell {
+  combination: string;
+  mitigation: MitigationKey | null;
+}
+
+function row(title: Localised, fixed: SwitchKey[], expect: Expectation, isolates: SwitchKey | null = null, design: SwitchDesign = 'incident', cell: MatrixCell | null = null): MatrixRow {
   const switches = { ...INCIDENT_SWITCHES };
   for (const k of fixed) switches[k] = fixSetting(k);
   const overrides = overridesOf(switches);
   if (design === 'abort-race') overrides.timing = { ...overrides.timing, ...ABORT_RACE_TIMING };
-  return { label: title.en, title, switches, overrides, expect, design, isolates };
+  return { label: title.en, title, switches, overrides, expect, design, isolates, cell };
 }
 
 /** A label inside a sentence: its first letter lower-cased, acronyms (KV, SGLang) kept. */
@@ -44,24 +54,73 @@ const inSentence = (label: string) => label.charAt(0).toLowerCase() + label.slic
 const onIncident = (s: Switch) => designOf(s.key) === 'incident';
 const onRace = (s: Switch) => designOf(s.key) === 'abort-race';
 
+/** A row of the grid: which defects are on (the others fixed). */
+export interface DefectCombination {
+  id: string;
+  title: Localised;
+  /** The defects switched on, as in the incident. */
+  on: SwitchKey[];
+}
+
+const ALL_DEFECTS: SwitchKey[] = (DEFECTS as readonly Switch[]).map((d) => d.key);
+
+/** The grid's rows, from the registry's defects: both (the incident), each fixed alone, neither. */
+export const DEFECT_COMBINATIONS: DefectCombination[] = [
+  { id: 'both', title: { en: 'both defects', fr: 'les deux défauts' }, on: ALL_DEFECTS },
+  // "d only" is the other defect fixed alone.
+  ...(DEFECTS as readonly Switch[]).map((d) => ({ id: `${d.code}-only`, title: { en: `${d.label.en.toLowerCase()} only`, fr: `${d.label.fr.toLowerCase()} seulement` }, on: [d.key] })),
+  { id: 'neither', title: { en: 'neither defect', fr: 'aucun des deux défauts' }, on: [] },
+];
+
+/** The grid's columns after "no mitigation": every mitigation the incident's design can show. */
+export const GRID_MITIGATIONS: MitigationKey[] = (MITIGATIONS as readonly Switch[]).filter(onIncident).map((m) => m.key as MitigationKey);
+
+/**
+ * What the registry predicts for a cell of the grid. Both defects: the mitigation's own expectation
+ * (a leak without one). One defect alone: that defect's (nothing over-long reaches a buggy path, or
+ * the fixed path rejects it at admission, so no mitigation has anything to act on), unless the
+ * mitigation refuses a deployment that has it. Neither: every request served correctly.
+ */
+export function expectationOf(on: readonly SwitchKey[], mitigation: MitigationKey | null): Expectation {
+  const m = mitigation === null ? null : switchSpec(mitigation);
+  if (m?.refusesDeploymentWith !== undefined && on.includes(m.refusesDeploymentWith as SwitchKey)) return 'deployment-refused';
+  if (on.length === ALL_DEFECTS.length) return m?.expect ?? 'leaked-200';
+  if (on.length === 0) return 'served-correctly';
+  if (on.length === 1) return switchSpec(on[0]!).expect;
+  throw new Error(`outcome matrix: no expectation for defects ${on.join(' + ')}`);
+}
+
+const fixedOf = (c: DefectCombination): SwitchKey[] => ALL_DEFECTS.filter((k) => !c.on.includes(k));
+const combination = (id: string) => DEFECT_COMBINATIONS.find((c) => c.id === id)!;
+
+/** The grid's cells not among the rows below: one defect or neither, with a mitigation. */
+const otherGridCells: MatrixRow[] = DEFECT_COMBINATIONS.filter((c) => c.on.length < ALL_DEFECTS.length).flatMap((c) =>
+  GRID_MITIGATIONS.map((key) => {
+    const m = switchSpec(key);
+    return row({ en: `${c.title.en} + ${inSentence(m.label.en)}`, fr: `${c.title.fr} + ${inSentence(m.label.fr)}` }, [...fixedOf(c), key], expectationOf(c.on, key), null, 'incident', { combination: c.id, mitigation: key });
+  }),
+);
+
 /**
  * Every row derives from the registry of switches: no defect, each defect alone, both, both with
- * each mitigation or upstream mechanism switched on; then the abort race without and with each
- * switch of its design (the fixed reject path, clients that cancel mid-transfer).
+ * each mitigation or upstream mechanism switched on; the rest of the grid (one defect or neither,
+ * with each mitigation); then the abort race without and with each switch of its design (the fixed
+ * reject path, clients that cancel mid-transfer).
  */
 export const MATRIX_ROWS: MatrixRow[] = [
-  row({ en: 'neither defect', fr: 'aucun des deux défauts' }, DEFECTS.map((d): SwitchKey => d.key), 'served-correctly'),
-  ...(DEFECTS as readonly Switch[]).map((d) =>
-    row(
-      { en: `${d.label.en.toLowerCase()} only`, fr: `${d.label.fr.toLowerCase()} seulement` },
-      DEFECTS.filter((o) => o.key !== d.key).map((o): SwitchKey => o.key),
-      d.expect,
-      // "d only" is the other defect's fix applied to the incident.
-      DEFECTS.find((o) => o.key !== d.key)?.key ?? null,
+  row(combination('neither').title, fixedOf(combination('neither')), expectationOf([], null), null, 'incident', { combination: 'neither', mitigation: null }),
+  ...(DEFECTS as readonly Switch[]).map((d) => {
+    const c = combination(`${d.code}-only`);
+    // "d only" is the other defect's fix applied to the incident.
+    return row(c.title, fixedOf(c), expectationOf(c.on, null), DEFECTS.find((o) => o.key !== d.key)?.key ?? null, 'incident', { combination: c.id, mitigation: null });
+  }),
+  row(combination('both').title, [], expectationOf(ALL_DEFECTS, null), null, 'incident', { combination: 'both', mitigation: null }),
+  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[])
+    .filter(onIncident)
+    .map((m) =>
+      row({ en: `both + ${inSentence(m.label.en)}`, fr: `les deux + ${inSentence(m.label.fr)}` }, [m.key], m.expect, m.key, 'incident', m.kind === 'mitigation' ? { combination: 'both', mitigation: m.key as MitigationKey } : null),
     ),
-  ),
-  row({ en: 'both defects', fr: 'les deux défauts' }, [], 'leaked-200'),
-  ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onIncident).map((m) => row({ en: `both + ${inSentence(m.label.en)}`, fr: `les deux + ${inSentence(m.label.fr)}` }, [m.key], m.expect, m.key)),
+  ...otherGridCells,
   row({ en: 'abort race, late writes not fenced', fr: 'course à l\u2019abandon, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
   ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onRace).map((m) =>
     row({ en: `abort race + ${inSentence(m.label.en)}`, fr: `course à l\u2019abandon + ${inSentence(m.label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
@@ -74,6 +133,7 @@ export interface MatrixResult {
   switches: Switches;
   expect: Expectation;
   design: SwitchDesign;
+  cell: MatrixCell | null;
   /**
    * The requests the row is about: prompts longer than the incident's prefill cache, or, in the
    * abort race, the requests no client cancelled (field name kept for the page and the CLI).
@@ -108,7 +168,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     return {
-      label: row.label, title: row.title, switches: row.switches, expect: row.expect, design: row.design, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
+      label: row.label, title: row.title, switches: row.switches, expect: row.expect, design: row.design, cell: row.cell, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
       served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0, tokenizer400: 0, cancelled: 0,
       refused: e.message, eventLogHash: null, matches: row.expect === 'deployment-refused',
     };
@@ -121,6 +181,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
     switches: row.switches,
     expect: row.expect,
     design: row.design,
+    cell: row.cell,
     overCapacity: over.length,
     served: served.length,
     servedCorrectly: served.filter((r) => r.correct === true && r.leakedFrom.length === 0).length,

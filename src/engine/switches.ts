@@ -88,6 +88,12 @@ interface SwitchSpec<K extends string> {
   zeroOn?: 'free' | 'allocate';
   /** Default `incident`. */
   design?: SwitchDesign;
+  /**
+   * Outcome matrix, for a check made before a deployment serves: the defect whose presence makes it
+   * refuse the deployment, whatever the other defects are (its expectation in every row of the grid
+   * where that defect is on).
+   */
+  refusesDeploymentWith?: string;
 }
 
 const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
@@ -187,6 +193,7 @@ const mitigations = [
     overrides: (on) => ({ mitigations: { deploymentCapacityCheck: on } }),
     isOn: (c) => c.mitigations.deploymentCapacityCheck === true,
     expect: 'deployment-refused',
+    refusesDeploymentWith: 'capacityGap',
     protocol: { id: 'deploy-check', title: 'Buggy path + gap + deployment capacity check', overrides: { mitigations: { deploymentCapacityCheck: true } }, expectHolds: SAFE, note: 'The deployment is refused before it serves: nothing runs, so nothing can leak.' },
   },
   {
