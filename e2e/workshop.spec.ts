@@ -277,19 +277,7 @@ test.describe('the comparison side by side', () => {
     });
   }
 
-  test('the outcome matrix is a table whose rows set the switches', async ({ page }) => {
-    await page.goto('./?s=demo');
-    await ready(page);
-    await openExplore(page);
-    await page.getByText('Outcome matrix').click();
-    const table = page.getByTestId('matrix');
-    await expect(table.locator('thead th')).toHaveCount(7);
-    const row = table.locator('tbody tr').filter({ hasText: 'neither defect' });
-    await row.getByTestId('matrix-link').click();
-    await expect(row).toHaveAttribute('aria-current', 'true');
-    expect(new URL(page.url()).searchParams.get('d')).toBe('');
-    await page.screenshot({ path: `${shots}/laptop-matrix.png`, fullPage: true });
-  });
+  // The outcome matrix has its own spec: workshop-matrix.spec.ts.
 });
 
 test.describe('invariant lanes', () => {

@@ -641,6 +641,21 @@ const en = {
   screenCompareNoLeak: 'no other tenant\u2019s pages in the answer',
   screenCompareStopped: 'stopped before answering',
   screenCompareAnswered: 'answered',
+  matrixGridCaption: 'What the engine measured for each combination of defects (rows) and mitigation (columns), on a warm cluster (its pages already hold earlier requests\u2019 KV) with four over-capacity prompts. Each cell is a link that sets those switches; the cell of the current switches is marked.',
+  matrixDefectsByMitigation: 'Defects ↓ · mitigation →',
+  matrixNoMitigation: 'No mitigation',
+  matrixOtherCaption: 'Measured apart from the grid',
+  matrixMechanismsGroup: 'Upstream mechanisms, over both defects',
+  matrixAbortRaceGroup: 'Abort race: a trace of its own, clients cancel mid-transfer, on the fixed reject path; counted over the requests no client cancelled',
+  matrixOutcomeCol: 'Outcome (link: set these switches)',
+  matrixLeakedN: '{n} leaked',
+  matrixNoLeak: 'no leak',
+  matrixWrongN: '{n} wrong',
+  matrixCancelledN: '{n} cancelled (499)',
+  matrixUnexpected: 'unexpected',
+  matrixNotMeasured: 'not measured',
+  matrixNoCurrent: 'The current switches are not a cell of these tables.',
+  matrixGridTitle: 'Defects × mitigations',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -1287,6 +1302,21 @@ const fr: Record<BaseKey, string> = {
   screenCompareNoLeak: 'aucune page d\u2019un autre client dans la réponse',
   screenCompareStopped: 'arrêtée avant de répondre',
   screenCompareAnswered: 'répondue',
+  matrixGridCaption: 'Ce que le moteur a mesuré pour chaque combinaison de défauts (lignes) et de protection (colonnes), sur une grappe déjà utilisée (ses pages contiennent des restes de requêtes précédentes), avec quatre requêtes trop longues. Chaque case est un lien qui règle ces interrupteurs ; la case des réglages actuels est marquée.',
+  matrixDefectsByMitigation: 'Défauts ↓ · protection →',
+  matrixNoMitigation: 'Aucune protection',
+  matrixOtherCaption: 'Mesuré hors de la grille',
+  matrixMechanismsGroup: 'Mécanismes de SGLang, avec les deux défauts',
+  matrixAbortRaceGroup: 'Course à l\u2019abandon : une trace à part, des clients abandonnent pendant un transfert, chemin de rejet corrigé ; compté sur les requêtes qu\u2019aucun client n\u2019a abandonnées',
+  matrixOutcomeCol: 'Issue (lien : régler ces interrupteurs)',
+  matrixLeakedN: '{n} avec fuite',
+  matrixNoLeak: 'aucune fuite',
+  matrixWrongN: '{n} fausses',
+  matrixCancelledN: '{n} abandonnées (499)',
+  matrixUnexpected: 'inattendu',
+  matrixNotMeasured: 'non mesuré',
+  matrixNoCurrent: 'Les réglages actuels ne sont pas une case de ces tableaux.',
+  matrixGridTitle: 'Défauts × protections',
 };
 
 /**

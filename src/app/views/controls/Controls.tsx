@@ -179,7 +179,7 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
         </>
       ) : null}
       <Assumptions />
-      <details>
+      <details className="matrix-section">
         <summary>{t('matrixTitle')}</summary>
         <Suspense fallback={null}>
           <OutcomeMatrix />
