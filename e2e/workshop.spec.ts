@@ -277,6 +277,27 @@ test.describe('the comparison side by side', () => {
     });
   }
 
+
+  test('two responses side by side when the fix still answers: one drawn from other tenants, one over zeros', async ({ page }) => {
+    await page.goto('./?s=demo');
+    await ready(page);
+    await openExplore(page);
+    await page.getByTestId('compare-select').selectOption('clearPagesOnFree');
+    await expect(page.getByTestId('divergence')).toContainText(/First different outcome: \S+, 200 \+ leak( \+ wrong output)? vs 200 \+ wrong output/);
+    await page.getByTestId('divergence-go').click();
+    const main = page.getByTestId('compare-main');
+    const fixed = page.getByTestId('compare-fixed');
+    await expect(page.getByTestId('compare-main-status')).toContainText('HTTP 200');
+    await expect(page.getByTestId('compare-fixed-status')).toContainText('HTTP 200');
+    // Both answered, so both show their tokens: other tenants' words in one, none in the other.
+    expect(await main.locator('.tok.foreign').count()).toBeGreaterThan(0);
+    expect(await fixed.locator('.tok').count()).toBeGreaterThan(0);
+    await expect(fixed.locator('.tok.foreign')).toHaveCount(0);
+    await expect(fixed).toContainText('wrong output');
+    await page.getByTestId('compare-panel').scrollIntoViewIfNeeded();
+    await page.getByTestId('compare-panel').screenshot({ path: `${shots}/laptop-compare-clear.png` });
+  });
+
   // The outcome matrix has its own spec: workshop-matrix.spec.ts.
 });
 
