@@ -167,9 +167,42 @@ const MAX_STRETCHES = 4096;
  */
 function summarizeStretch(source: Uint16Array, at: number, firstKey: number, n: number): Int32Array {
   const C = source.length;
+  if (entryOfPair.length === 0) entryOfPair = new Int32Array(DIRECT_TOKENS * DIRECT_TOKENS);
+  if (entryScratch.length < 3 * n) entryScratch = new Int32Array(3 * n);
+  const table = entryOfPair;
+  const ent = entryScratch;
+  let entries = 0;
+  let direct = true;
+  let key = firstKey;
+  for (let i = 0, pos = at; i < n; i++) {
+    const value = source[pos]!;
+    if ((key | value) >= DIRECT_TOKENS) {
+      direct = false;
+      break;
+    }
+    const pair = (key << 10) | value;
+    const e = table[pair]! - 1;
+    if (e < 0) {
+      table[pair] = entries + 1;
+      ent[3 * entries] = (key << 16) | value;
+      ent[3 * entries + 1] = 1;
+      ent[3 * entries++ + 2] = i;
+    } else {
+      ent[3 * e + 1]!++;
+      ent[3 * e + 2] = i;
+    }
+    key = value;
+    if (++pos === C) pos = 0;
+  }
+  for (let e = 0; e < entries; e++) {
+    const kv = ent[3 * e]!;
+    table[((kv >>> 16) << 10) | (kv & 0xffff)] = 0; // leave the table empty for the next run
+  }
+  if (direct) return ent.slice(0, 3 * entries);
+  // Token ids past the direct table's: the same grouping through a map.
   const entryOf = new Map<number, number>();
   const out: number[] = [];
-  let key = firstKey;
+  key = firstKey;
   for (let i = 0, pos = at; i < n; i++) {
     const value = source[pos]!;
     const kv = (key << 16) | value;

@@ -131,6 +131,8 @@ describe('pool summaries', () => {
       length: fc.integer({ min: 1, max: 80 }),
       previous: fc.integer({ min: 0, max: 9 }),
       writer: fc.integer({ min: 0, max: 4 }),
+      // Token ids past 1,023 take the summaries' hashed paths.
+      wide: fc.boolean(),
     });
     let fromSources = 0;
     fc.assert(
@@ -143,7 +145,7 @@ describe('pool summaries', () => {
         for (const o of ops) {
           const pages = pagesAt(o.first, o.pages, o.gap);
           if (pages.length === 0) continue;
-          const source = Uint16Array.from(o.source);
+          const source = Uint16Array.from(o.source, (t) => (o.wide ? t + 2_000 : t));
           const length = Math.min(o.length, pages.length * pageSize);
           if (o.kind === 'prompt') {
             src.writePrompt(pages, source, o.start, length, o.previous, o.writer, 0, 0);
