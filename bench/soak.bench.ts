@@ -8,6 +8,8 @@
  * keeps by design (the runs react-query caches, the three kept run workers, the matrix); the
  * figure at load is printed too. Growth goal ≤ 10 %; no worker left behind: at the end no more
  * than the page keeps (3 run workers + the matrix's), and Chromium runs no worker the page lost.
+ * `--snapshots` also takes a heap snapshot at the start and the end and prints what grew, by
+ * constructor (count and retained-by-self bytes), to find what holds the growth.
  * Only `npm run bench -- soak` runs it.
  */
 import type { Page } from '@playwright/test';
@@ -21,6 +23,7 @@ const flag = (name: string, fallback: number) => {
 const MINUTES = flag('minutes', Number(process.env.SOAK_MINUTES ?? 10));
 const EVERY_S = flag('every', 60);
 const WARM_S = flag('warm', Math.max(2 * EVERY_S, (MINUTES * 60) / 5));
+const SNAPSHOTS = process.argv.includes('--snapshots');
 const KEPT_WORKERS = 3 + 1; // runClient's MAX_KEPT_WORKERS run workers and the matrix's
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
 const root = process.cwd();
@@ -41,7 +44,41 @@ const settled = () =>
     { timeout: 600_000, polling: 500 },
   );
 
-type Sample = { heapMB: number; nodes: number; listeners: number; workers: number; workerNames: string[] };
+type Sample = { heapMB: number; nodes: number; listeners: number; workers: number; workerNames: string[]; byConstructor?: Map<string, [number, number]> };
+
+/** A heap snapshot of the page, summed by node type and constructor name: [count, self bytes]. */
+async function snapshotByConstructor(): Promise<Map<string, [number, number]>> {
+  const chunks: string[] = [];
+  const onChunk = (e: { chunk: string }) => chunks.push(e.chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const snap = JSON.parse(chunks.join('')) as { snapshot: { meta: { node_fields: string[]; node_types: [string[]] } }; nodes: number[]; strings: string[] };
+  const fields = snap.snapshot.meta.node_fields;
+  const [typeAt, nameAt, sizeAt] = [fields.indexOf('type'), fields.indexOf('name'), fields.indexOf('self_size')];
+  const types = snap.snapshot.meta.node_types[0];
+  const out = new Map<string, [number, number]>();
+  for (let i = 0; i < snap.nodes.length; i += fields.length) {
+    const type = types[snap.nodes[i + typeAt]!]!;
+    const key = type === 'object' || type === 'closure' ? `${type} ${snap.strings[snap.nodes[i + nameAt]!]}` : type;
+    const e = out.get(key) ?? [0, 0];
+    e[0]++;
+    e[1] += snap.nodes[i + sizeAt]!;
+    out.set(key, e);
+  }
+  return out;
+}
+
+function printGrowth(a: Map<string, [number, number]>, b: Map<string, [number, number]>): void {
+  const rows = [...new Set([...a.keys(), ...b.keys()])].map((k) => {
+    const [n0, s0] = a.get(k) ?? [0, 0];
+    const [n1, s1] = b.get(k) ?? [0, 0];
+    return { k, dn: n1 - n0, ds: s1 - s0 };
+  });
+  rows.sort((x, y) => y.ds - x.ds);
+  console.log('heap growth by constructor (start → end, self bytes):');
+  for (const r of rows.slice(0, 15)) console.log(`  ${(r.ds / 1024).toFixed(0).padStart(8)} KB ${String(r.dn).padStart(8)} objects  ${r.k.slice(0, 90)}`);
+}
 async function sample(p: Page): Promise<Sample> {
   await p.evaluate(`(() => { const s = window.__stalePages.state(); s.set({ playing: false, compare: null, time: 0 }); })()`);
   await p.evaluate(`(() => { const s = window.__stalePages.state(); for (const [k, v] of Object.entries(window.__soakSwitches)) s.setSwitch(k, v); })()`);
@@ -51,7 +88,8 @@ async function sample(p: Page): Promise<Sample> {
   const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
   const workerNames = (await p.evaluate('window.__stalePages.workers()')) as string[];
-  return { heapMB: heap.usedSize / 1024 / 1024, nodes: dom.nodes, listeners: dom.jsEventListeners, workers: p.workers().length, workerNames };
+  const byConstructor = SNAPSHOTS ? await snapshotByConstructor() : undefined;
+  return { heapMB: heap.usedSize / 1024 / 1024, nodes: dom.nodes, listeners: dom.jsEventListeners, workers: p.workers().length, workerNames, ...(byConstructor ? { byConstructor } : {}) };
 }
 
 await settled();
@@ -85,6 +123,7 @@ while (Date.now() - t0 < MINUTES * 60_000) {
 start ??= await sample(page);
 const end = await sample(page);
 console.log(`end: ${describe(end)}`);
+if (start.byConstructor && end.byConstructor) printGrowth(start.byConstructor, end.byConstructor);
 const growth = (a: number, b: number) => (b - a) / a;
 report([
   { what: `soak ${MINUTES} min: JS heap growth`, now: 100 * growth(start.heapMB, end.heapMB), unit: '%', detail: `${start.heapMB.toFixed(1)} → ${end.heapMB.toFixed(1)} MB`, baselineLabel: 'start', baseline: 0, goal: 10 },

@@ -443,6 +443,9 @@ class Unpacked {
   pairValue = new Int32Array(0);
   pairCount = new Float64Array(0);
   pairs = 0;
+  /** The values some group votes for, ascending: the only tokens whose logit a step can make nonzero. */
+  candidates = new Int32Array(0);
+  candidateCount = 0;
   /** (key · V + value) → index in pair*, −1 when not seen; reset after each fill. */
   private pairIndex = new Int32Array(0);
 
@@ -460,7 +463,10 @@ class Unpacked {
       this.pairValue = new Int32Array(cap);
       this.pairCount = new Float64Array(cap);
     }
-    if (this.head.length < V) this.head = new Int32Array(V);
+    if (this.head.length < V) {
+      this.head = new Int32Array(V);
+      this.candidates = new Int32Array(V);
+    }
     if (this.pairIndex.length < V * V) this.pairIndex = new Int32Array(V * V).fill(-1);
     this.head.fill(-1, 0, V);
     const { touched, counts, lastSlot } = s;
@@ -495,6 +501,9 @@ class Unpacked {
       this.next[i] = this.head[v]!;
       this.head[v] = i;
     }
+    let candidates = 0;
+    for (let v = 0; v < V; v++) if (this.head[v]! >= 0) this.candidates[candidates++] = v;
+    this.candidateCount = candidates;
     this.size = n;
     this.pairs = pairs;
   }
@@ -509,6 +518,8 @@ function runSteps(model: DecodeModel, s: GroupScratch, ctx: KvContext | null, op
     unpackedByModel.set(model, u);
   }
   u.fill(s, model.vocabSize);
+  // Every logit starts at zero; a step writes (and then clears) only its candidates' logits.
+  s.logits.fill(0);
   const out: GeneratedToken[] = [];
   const history = [...(opts.history ?? [])];
   let query = opts.query;
@@ -526,15 +537,15 @@ function stepGrouped(model: DecodeModel, s: GroupScratch, u: Unpacked, ctx: KvCo
   const W = model.weights;
   const row = query * V;
   const { logits } = s;
-  const { key, count, cls, last, next, head, pairKey, pairValue, pairCount } = u;
-  logits.fill(0);
+  const { key, count, cls, last, next, head, pairKey, pairValue, pairCount, candidates, candidateCount } = u;
+  for (let i = 0; i < candidateCount; i++) logits[candidates[i]!] = 0;
   let z = 0;
   for (let i = 0, n = u.pairs; i < n; i++) {
     const mass = W[row + pairKey[i]!]! * pairCount[i]!;
     z += mass;
     logits[pairValue[i]!]! += mass;
   }
-  const best = pickToken(logits, V, history, model.config.repetitionPenalty);
+  const best = pickCandidate(logits, candidates, candidateCount, history, model.config.repetitionPenalty);
 
   // Provenance: the heaviest group that voted for `best`; ties go to the latest slot.
   let bestMass = -1;
@@ -564,6 +575,25 @@ function pickToken(logits: Float64Array, V: number, history: readonly number[], 
     }
   }
   // Undo the penalty so probabilities report the model's attention share, not the sampler's tweak.
+  for (const t of history) logits[t]! *= penalty;
+  return best;
+}
+
+/**
+ * `pickToken` over the candidates alone: every other logit is zero, so it can never beat the
+ * running best (which starts at a logit ≥ 0), and the same token wins with the same logit.
+ */
+function pickCandidate(logits: Float64Array, candidates: Int32Array, candidateCount: number, history: readonly number[], penalty: number): number {
+  for (const t of history) logits[t]! /= penalty;
+  let best = SPECIAL_TOKEN_COUNT;
+  let bestLogit = logits[best] ?? 0;
+  for (let i = 0; i < candidateCount; i++) {
+    const v = candidates[i]!;
+    if (v > SPECIAL_TOKEN_COUNT && logits[v]! > bestLogit) {
+      bestLogit = logits[v]!;
+      best = v;
+    }
+  }
   for (const t of history) logits[t]! *= penalty;
   return best;
 }

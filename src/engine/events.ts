@@ -42,11 +42,13 @@ export type EngineEventType = EngineEvent['type'];
 
 export function toRanges(pages: ArrayLike<number>): PageRanges {
   const ranges: PageRanges = [];
-  for (let i = 0; i < pages.length; i++) {
-    const p = pages[i]!;
-    const last = ranges[ranges.length - 1];
-    if (last && last[0] + last[1] === p) last[1]++;
-    else ranges.push([p, 1]);
+  // One range per run of consecutive ids, pushed once complete (block tables run to 16,384 pages).
+  for (let i = 0, n = pages.length; i < n; ) {
+    const first = pages[i]!;
+    let j = i + 1;
+    while (j < n && pages[j] === first + (j - i)) j++;
+    ranges.push([first, j - i]);
+    i = j;
   }
   return ranges;
 }

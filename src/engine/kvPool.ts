@@ -41,6 +41,15 @@ export class PoolSummaries {
   private readonly cache: (SlotSummary | null)[];
   /** Segments built so far (a bench and tests read it). */
   builds = 0;
+  /** Of those, built from the pages' source stretches (`KvPool.pageSource`) without visiting a slot. */
+  sourceBuilds = 0;
+  /**
+   * Summaries of one stretch of a cyclic source as a segment holds it, writer left out: by source,
+   * then by (first key, source position). A long prompt lays the same stretch, shifted by whole
+   * segments, over many segments, and a 2,048-token corpus repeats every 4,096-slot segment.
+   */
+  private readonly stretches = new Map<Uint16Array, Map<number, Int32Array>>();
+  private stretchCount = 0;
 
   constructor(private readonly pool: KvPool, readonly segmentPages: number) {
     if (!(Number.isInteger(segmentPages) && segmentPages >= 1)) throw new Error(`segmentPages must be a positive integer, got ${segmentPages}`);
@@ -55,8 +64,10 @@ export class PoolSummaries {
     if (g < this.segmentCount) this.stale[g] = WRITTEN;
   }
 
+  /** Every slot may have changed (written other than through the pool's write paths). */
   invalidateAll(): void {
     this.stale.fill(WRITTEN);
+    this.pool.pageSource.fill(null);
   }
 
   /**
@@ -68,6 +79,16 @@ export class PoolSummaries {
   segment(segment: number): SlotSummary | null {
     if (!(segment >= 0 && segment < this.segmentCount)) return null;
     const state = this.stale[segment];
+    if (state !== SUMMARISED) {
+      const fromSource = this.summarizeStretch(segment);
+      if (fromSource !== null) {
+        this.cache[segment] = fromSource;
+        this.stale[segment] = SUMMARISED;
+        this.builds++;
+        this.sourceBuilds++;
+        return fromSource;
+      }
+    }
     if (state === WRITTEN) {
       this.stale[segment] = READ_ONCE;
       return null;
@@ -80,6 +101,123 @@ export class PoolSummaries {
     }
     return this.cache[segment]!;
   }
+
+  /**
+   * The segment's summary from what its pages record of their last write, when one request's prompt
+   * runs unbroken over all of them (`KvPool.pageSource`): its slots then follow from the cyclic
+   * source, so the summary does too, in O(entries) once the stretch is known.
+   * Null when the pages hold anything else; the caller then reads the slots.
+   */
+  private summarizeStretch(segment: number): SlotSummary | null {
+    const pool = this.pool;
+    const S = this.segmentPages;
+    const ps = pool.pageSize;
+    const first = segment * S;
+    const source = pool.pageSource[first];
+    if (source === null || source === undefined) return null;
+    const C = source.length;
+    const at = pool.pageSourceAt[first]!;
+    const writer = pool.slotWriter[first * ps]!;
+    for (let k = 1; k < S; k++) {
+      const page = first + k;
+      if (pool.pageSource[page] !== source || pool.slotWriter[page * ps] !== writer) return null;
+      const pageAt = pool.pageSourceAt[page]!;
+      if (pageAt !== (at + k * ps) % C || pool.pageFirstKey[page] !== source[pageAt === 0 ? C - 1 : pageAt - 1]) return null;
+    }
+    const firstKey = pool.pageFirstKey[first]!;
+    let bySource = this.stretches.get(source);
+    if (!bySource) {
+      bySource = new Map();
+      this.stretches.set(source, bySource);
+    }
+    const id = firstKey * C + at;
+    let stretch = bySource.get(id);
+    if (!stretch) {
+      // Bounded: stretches are cheap to recompute, and a long run meets many sources.
+      if (this.stretchCount >= MAX_STRETCHES) {
+        this.stretches.clear();
+        this.stretchCount = 0;
+        bySource = new Map();
+        this.stretches.set(source, bySource);
+      }
+      stretch = summarizeStretch(source, at, firstKey, S * ps);
+      bySource.set(id, stretch);
+      this.stretchCount++;
+    }
+    const entries = stretch.length / 3;
+    const data = new Int32Array(4 * entries + 2);
+    for (let e = 0; e < entries; e++) {
+      data[4 * e] = stretch[3 * e]!;
+      data[4 * e + 1] = writer;
+      data[4 * e + 2] = stretch[3 * e + 1]!;
+      data[4 * e + 3] = stretch[3 * e + 2]!;
+    }
+    data[4 * entries] = writer;
+    data[4 * entries + 1] = S * ps;
+    return { entries, writerCount: 1, data };
+  }
+}
+
+const MAX_STRETCHES = 4096;
+
+/**
+ * What n slots written from `source` at position `at` hold, grouped by (key, value) in order of first
+ * appearance: [key << 16 | value, slots, offset of the latest] per entry. Slot 0's key is `firstKey`,
+ * slot i's the source token before its value.
+ */
+function summarizeStretch(source: Uint16Array, at: number, firstKey: number, n: number): Int32Array {
+  const C = source.length;
+  if (entryOfPair.length === 0) entryOfPair = new Int32Array(DIRECT_TOKENS * DIRECT_TOKENS);
+  if (entryScratch.length < 3 * n) entryScratch = new Int32Array(3 * n);
+  const table = entryOfPair;
+  const ent = entryScratch;
+  let entries = 0;
+  let direct = true;
+  let key = firstKey;
+  for (let i = 0, pos = at; i < n; i++) {
+    const value = source[pos]!;
+    if ((key | value) >= DIRECT_TOKENS) {
+      direct = false;
+      break;
+    }
+    const pair = (key << 10) | value;
+    const e = table[pair]! - 1;
+    if (e < 0) {
+      table[pair] = entries + 1;
+      ent[3 * entries] = (key << 16) | value;
+      ent[3 * entries + 1] = 1;
+      ent[3 * entries++ + 2] = i;
+    } else {
+      ent[3 * e + 1]!++;
+      ent[3 * e + 2] = i;
+    }
+    key = value;
+    if (++pos === C) pos = 0;
+  }
+  for (let e = 0; e < entries; e++) {
+    const kv = ent[3 * e]!;
+    table[((kv >>> 16) << 10) | (kv & 0xffff)] = 0; // leave the table empty for the next run
+  }
+  if (direct) return ent.slice(0, 3 * entries);
+  // Token ids past the direct table's: the same grouping through a map.
+  const entryOf = new Map<number, number>();
+  const out: number[] = [];
+  key = firstKey;
+  for (let i = 0, pos = at; i < n; i++) {
+    const value = source[pos]!;
+    const kv = (key << 16) | value;
+    const e = entryOf.get(kv);
+    if (e === undefined) {
+      entryOf.set(kv, out.length);
+      out.push(kv, 1, i);
+    } else {
+      out[e + 1]!++;
+      out[e + 2] = i;
+    }
+    key = value;
+    if (++pos === C) pos = 0;
+  }
+  return Int32Array.from(out);
 }
 
 /** Segment states: written since its last summary, read once since, summarised. */
@@ -281,6 +419,16 @@ export class KvPool {
   /** Bit set = page free. Scanning words makes lowest-id-first allocation cheap even when fragmented. */
   private readonly freeBits: Uint32Array;
   private freeCount: number;
+  /**
+   * Where the page's last write filled every slot of it with a stretch of a prompt's cyclic source
+   * (a prefill write, or a copy of such a page): that source, null otherwise. Its slot i then holds
+   * key pageFirstKey (i = 0) or source[at + i − 1], value source[at + i] (at = pageSourceAt, indices
+   * modulo the source's length), and one writer. What the write knew, kept so that a summary of the
+   * page follows from the source instead of a pass over its slots; the slots stay the ground truth.
+   */
+  readonly pageSource: (Uint16Array | null)[];
+  readonly pageSourceAt: Int32Array;
+  readonly pageFirstKey: Int32Array;
   /** Grouped summaries of its segments, read by decode instead of every slot (null: slot by slot). */
   readonly summaries: PoolSummaries | null;
 
@@ -305,6 +453,9 @@ export class KvPool {
     this.freeBits = new Uint32Array(Math.ceil(this.pageCount / 32));
     for (let p = 0; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
     this.freeCount = this.pageCount;
+    this.pageSource = new Array<Uint16Array | null>(this.pageCount).fill(null);
+    this.pageSourceAt = new Int32Array(this.pageCount);
+    this.pageFirstKey = new Int32Array(this.pageCount);
     this.summaries = summaryPages > 0 ? new PoolSummaries(this, summaryPages) : null;
   }
 
@@ -363,10 +514,20 @@ export class KvPool {
     this.freeCount += pages.length;
   }
 
+  /**
+   * Slots were written other than through the pool's write paths (a test between events): forget
+   * what the pages record of their sources, and every summary.
+   */
+  slotsWrittenOutside(): void {
+    this.pageSource.fill(null);
+    this.summaries?.invalidateAll();
+  }
+
   /** Wipes a page's KV and what it records of its last write. */
   private zeroPage(page: number): void {
     const base = page * this.pageSize;
     this.summaries?.touch(page);
+    this.pageSource[page] = null;
     this.keyTokens.fill(0, base, base + this.pageSize);
     this.valueTokens.fill(0, base, base + this.pageSize);
     this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
@@ -424,15 +585,26 @@ export class KvPool {
         if (pos === C) pos = 0;
       }
       this.slotWriter.fill(request, base, base + n);
-      for (let k = 0; k < run; k++) this.markWritten(first + k, request, handoff, time);
+      for (let k = 0; k < run; k++) {
+        const page = first + k;
+        this.markWritten(page, request, handoff, time);
+        // A page the prompt fills records its stretch; a partial last page keeps older slots: not one.
+        if ((k + 1) * ps <= n) {
+          const at = (start + i + k * ps) % C;
+          this.pageSource[page] = source;
+          this.pageSourceAt[page] = at;
+          this.pageFirstKey[page] = i + k * ps === 0 ? previous : source[at === 0 ? C - 1 : at - 1]!;
+        }
+      }
       p += run;
       i += n;
     }
   }
 
-  /** Marks a page as written for a request's handoff (its slots were set by the caller). */
+  /** Marks a page as written for a request's handoff (its slots were set by the caller: no source stretch). */
   markWritten(page: number, request: number, handoff: number, time: number): void {
     this.summaries?.touch(page);
+    this.pageSource[page] = null;
     this.pageWrittenFor[page] = request;
     this.pageWriteHandoff[page] = handoff;
     this.pageWriteTime[page] = time;
@@ -450,6 +622,7 @@ export class KvPool {
     dst.valueTokens.set(src.valueTokens.subarray(from, from + src.pageSize), to);
     dst.slotWriter.set(src.slotWriter.subarray(from, from + src.pageSize), to);
     dst.markWritten(dstPage, request, handoff, time);
+    dst.copySource(src, srcPage, dstPage);
   }
 
   /**
@@ -470,9 +643,19 @@ export class KvPool {
       dst.keyTokens.set(src.keyTokens.subarray(from, end), to);
       dst.valueTokens.set(src.valueTokens.subarray(from, end), to);
       dst.slotWriter.set(src.slotWriter.subarray(from, end), to);
-      for (let k = 0; k < run; k++) dst.markWritten(d0 + k, request, handoff, time);
+      for (let k = 0; k < run; k++) {
+        dst.markWritten(d0 + k, request, handoff, time);
+        dst.copySource(src, s0 + k, d0 + k);
+      }
       i += run;
     }
+  }
+
+  /** The destination of a whole-page copy holds what the source page held: its stretch too. */
+  private copySource(src: KvPool, srcPage: number, dstPage: number): void {
+    this.pageSource[dstPage] = src.pageSource[srcPage]!;
+    this.pageSourceAt[dstPage] = src.pageSourceAt[srcPage]!;
+    this.pageFirstKey[dstPage] = src.pageFirstKey[srcPage]!;
   }
 
   /** Bytes of typed-array memory this pool holds. */
@@ -480,7 +663,8 @@ export class KvPool {
     return (
       this.keyTokens.byteLength + this.valueTokens.byteLength + this.slotWriter.byteLength +
       this.pageOwner.byteLength + this.pageWrittenFor.byteLength + this.pageWriteHandoff.byteLength +
-      this.pageWriteTime.byteLength + this.pageState.byteLength + this.freeBits.byteLength
+      this.pageWriteTime.byteLength + this.pageState.byteLength + this.freeBits.byteLength +
+      this.pageSourceAt.byteLength + this.pageFirstKey.byteLength
     );
   }
 }

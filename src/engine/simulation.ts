@@ -449,7 +449,9 @@ export class Simulation {
     const what = item.what;
     if (this.options.beforeStep) {
       this.options.beforeStep(this, { t: item.t, kind: what.kind, req: what.req });
-      for (const pool of this.decodePools) pool.summaries?.invalidateAll(); // it may have written slots directly
+      // It may have written slots directly, in either node kind.
+      for (const pool of this.prefillPools) pool.slotsWrittenOutside();
+      for (const pool of this.decodePools) pool.slotsWrittenOutside();
     }
     switch (what.kind) {
       case 'arrive':

@@ -117,6 +117,57 @@ describe('pool summaries', () => {
     check();
     pool.allocate(16, 3, true);
     check();
+    expect(pool.summaries!.sourceBuilds).toBeGreaterThan(0); // the prompt's whole pages were summarised from its source
+  });
+
+  it('summarised from the pages’ source stretches, equal a slot-by-slot pass whatever the pool’s own writes', () => {
+    const op = fc.record({
+      kind: fc.constantFrom('prompt', 'prompt', 'prompt', 'tokens', 'copy', 'copy', 'clear'),
+      first: fc.nat({ max: 40 }),
+      pages: fc.integer({ min: 1, max: 12 }),
+      gap: fc.boolean(),
+      source: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 14 }),
+      start: fc.nat({ max: 30 }),
+      length: fc.integer({ min: 1, max: 80 }),
+      previous: fc.integer({ min: 0, max: 9 }),
+      writer: fc.integer({ min: 0, max: 4 }),
+      // Token ids past 1,023 take the summaries' hashed paths.
+      wide: fc.boolean(),
+    });
+    let fromSources = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 }), fc.array(op, { maxLength: 20 }), (pageSize, segmentPages, ops) => {
+        const src = new KvPool('prefill', 0, 48 * pageSize, pageSize);
+        const pool = new KvPool('decode', 0, 48 * pageSize, pageSize, segmentPages);
+        // Page lists as the allocator makes them (consecutive), or with a hole in them.
+        const pagesAt = (first: number, n: number, gap: boolean) =>
+          Array.from({ length: n }, (_, i) => first + i + (gap && i >= n / 2 ? 1 : 0)).filter((p) => p < 48);
+        for (const o of ops) {
+          const pages = pagesAt(o.first, o.pages, o.gap);
+          if (pages.length === 0) continue;
+          const source = Uint16Array.from(o.source, (t) => (o.wide ? t + 2_000 : t));
+          const length = Math.min(o.length, pages.length * pageSize);
+          if (o.kind === 'prompt') {
+            src.writePrompt(pages, source, o.start, length, o.previous, o.writer, 0, 0);
+            pool.writePrompt(pages, source, o.start, length, o.previous, o.writer, 0, 0);
+          } else if (o.kind === 'tokens') {
+            pool.writeTokens(pages, source.subarray(0, Math.min(source.length, length)), o.previous, o.writer, 0, 0);
+          } else if (o.kind === 'copy') {
+            const to = pagesAt((o.first * 7 + o.start) % 48, pages.length, !o.gap).slice(0, pages.length);
+            KvPool.copyPages(src, pages.slice(0, to.length), pool, to, o.writer, 0, 0);
+          } else {
+            const held = pool.allocate(Math.min(pool.freePages, o.pages), o.writer)!;
+            pool.free(held, true);
+          }
+          for (let g = 0; g < pool.summaries!.segmentCount; g++) {
+            expect([...summaryAt(pool, g).data]).toEqual(summaryBySlots(pool, g * segmentPages * pageSize, segmentPages * pageSize));
+          }
+        }
+        fromSources += pool.summaries!.sourceBuilds;
+      }),
+      { numRuns: 200 },
+    );
+    expect(fromSources).toBeGreaterThan(0);
   });
 });
 
@@ -161,6 +212,7 @@ const deploymentArb = fc.record({
 describe('simulation with and without decode summaries', () => {
   it('gives identical responses and an identical event log', () => {
     let summariesRead = 0;
+    let fromSources = 0;
     fc.assert(
       fc.property(deploymentArb, (d) => {
         const mitigations: Mitigations = Object.fromEntries(d.mitigations.map((k) => [k, true]));
@@ -180,7 +232,10 @@ describe('simulation with and without decode summaries', () => {
         const run = (summaryPages: number) => {
           try {
             const sim = simulate(config, trace, { keepEvents: true, summaryPages });
-            for (const pool of sim.decodePools) summariesRead += pool.summaries?.builds ?? 0;
+            for (const pool of sim.decodePools) {
+              summariesRead += pool.summaries?.builds ?? 0;
+              fromSources += pool.summaries?.sourceBuilds ?? 0;
+            }
             return { hash: sim.eventLogHash, responses: sim.responses, events: sim.events.length };
           } catch (e) {
             return { error: String(e) };
@@ -191,5 +246,6 @@ describe('simulation with and without decode summaries', () => {
       { numRuns: 60 },
     );
     expect(summariesRead).toBeGreaterThan(0); // the comparison did exercise the summaries
+    expect(fromSources).toBeGreaterThan(0); // and the ones built from the prompts' sources
   });
 });

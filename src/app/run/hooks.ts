@@ -34,11 +34,51 @@ export function runRequestOf(s: RunInputs): RunRequest {
   return { scenario: s.scenario, overrides: overridesOf(s.switches), ...(s.scenario === 'incident' ? { traffic: { requestsPerDay: s.requestsPerDay, tenants: s.tenants } } : {}) };
 }
 
+/**
+ * Runs kept that no view shows. The ones on screen (the current run and the comparison) are
+ * observed, so the cache keeps them anyway; of the others only the latest is worth its memory (a
+ * full-scale run holds several MB): a switch turned back is the most common step, and it then
+ * answers at once. Any older one is recomputed if asked again. The run client keeps a worker for
+ * each of these three (runClient.ts MAX_KEPT_WORKERS).
+ */
+const KEPT_HIDDEN_RUNS = 1;
+
+/** Drops the computed runs no view observes beyond the latest KEPT_HIDDEN_RUNS, with their request details. */
+export function forgetHiddenRuns(client: QueryClient): void {
+  const cache = client.getQueryCache();
+  const hidden = cache
+    .findAll({ queryKey: ['run'], type: 'inactive' })
+    .filter((q) => q.state.status === 'success' && q.state.fetchStatus === 'idle')
+    .sort((a, b) => b.state.dataUpdatedAt - a.state.dataUpdatedAt);
+  for (const query of hidden.slice(KEPT_HIDDEN_RUNS)) {
+    const runKey = query.queryKey[1];
+    cache.remove(query);
+    for (const detail of cache.findAll({ queryKey: ['detail', runKey], type: 'inactive' })) cache.remove(detail);
+  }
+}
+
+const watched = new WeakSet<QueryClient>();
+
+/** Applies the bound whenever a run is computed or a view stops showing one. */
+function watchHiddenRuns(client: QueryClient): void {
+  if (watched.has(client)) return;
+  watched.add(client);
+  client.getQueryCache().subscribe((event) => {
+    if (event.query.queryKey[0] === 'run' && (event.type === 'observerRemoved' || (event.type === 'updated' && event.action.type === 'success'))) {
+      // After the event: an observer moving to another run is removed before it is added there.
+      queueMicrotask(() => forgetHiddenRuns(client));
+    }
+  });
+}
+
 function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
   const runKey = runKeyOf(request);
   return {
     queryKey: ['run', runKey],
-    queryFn: ({ signal }: { signal: AbortSignal }) => startRun(request, runKey, { signal, ...(onProgress ? { onProgress } : {}) }),
+    queryFn: ({ signal, client }: { signal: AbortSignal; client: QueryClient }) => {
+      watchHiddenRuns(client);
+      return startRun(request, runKey, { signal, ...(onProgress ? { onProgress } : {}) });
+    },
     staleTime: Infinity,
     gcTime: 5 * 60_000,
     retry: false,
