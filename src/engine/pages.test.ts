@@ -91,6 +91,53 @@ describe('the page model', () => {
     );
   });
 
+  it('lists, seek after seek, every page whose state differs from the previous seek, each once (fast-check)', () => {
+    fc.assert(
+      fc.property(scenario, fc.integer({ min: 0, max: 40 }), (s, limit) => {
+        const { config, trace } = build(s);
+        let sim: Simulation;
+        try {
+          sim = new Simulation(config, trace);
+        } catch (e) {
+          if (e instanceof DeploymentRefused) return;
+          throw e;
+        }
+        const recorder = new PageRecorder(nodeLayouts(config), 0, true, 1 + s.checkpointOps * 20, s.checkpointOps);
+        const mapper = new PageOpMapper(config.prefillNodes, config.pageSize, recorder.record);
+        for (const e of sim.run().events) mapper.onEvent(e);
+        const data = recorder.finish();
+        const seeker = new PageSeeker(data);
+        // A second seeker with a small limit: above it, the list gives way to null (look at every page).
+        const capped = new PageSeeker(data);
+        const times = [...new Set(sim.events.map((e) => e.t))];
+        let before: { state: Uint8Array; writer: Int32Array; writeTime: Float64Array; owner: Int32Array } | null = null;
+        for (const [k, key] of s.order.entries()) {
+          // Now and then an instant between events, before the first or after the last one.
+          const t = k % 7 === 3 ? times[key % times.length]! + 0.5 : k % 11 === 5 ? -1 : times[key % times.length]!;
+          const now = k % 5 === 4 ? seeker.atFromStart(t) : seeker.at(t);
+          capped.at(t);
+          const changed = seeker.changedPages(Number.POSITIVE_INFINITY);
+          const cappedChanged = capped.changedPages(limit);
+          if (!before) {
+            expect(changed).toBeNull();
+          } else {
+            expect(changed).not.toBeNull();
+            const listed = new Set(changed!);
+            expect(listed.size, 'each page listed once').toBe(changed!.length);
+            for (let p = 0; p < data.totalPages; p++) {
+              const differs = before.state[p] !== now.state[p] || before.writer[p] !== now.writer[p] || before.writeTime[p] !== now.writeTime[p] || before.owner[p] !== now.owner[p];
+              if (differs) expect(listed.has(p), `page ${p} changed at t=${t} but is not listed`).toBe(true);
+            }
+            if (cappedChanged) expect([...cappedChanged].sort((a, b) => a - b)).toEqual([...changed!].sort((a, b) => a - b));
+            else expect(changed!.length).toBeGreaterThan(0);
+          }
+          before = { state: now.state.slice(), writer: now.writer.slice(), writeTime: now.writeTime.slice(), owner: now.owner.slice() };
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('lays out exactly the pools a simulation builds, also when the page size does not divide a capacity', () => {
     const config = withOverrides(INCIDENT_CONFIG, { pageSize: 256 });
     const sim = new Simulation(config, demoTrace());

@@ -314,9 +314,56 @@ export function pageTimelineBytes(d: PageTimelineData): number {
 export class PageSeeker {
   readonly current: PageArrays;
   private applied = -1;
+  /** Operations applied before the last seek (−1: there was none), for changedPages. */
+  private previous = -1;
+  /** Per page, the changedPages call that last listed it (so each page is listed once). */
+  private listedIn: Uint32Array | null = null;
+  private listing = 0;
+  private changed = new Int32Array(0);
 
   constructor(readonly data: PageTimelineData) {
     this.current = newPageArrays(data.totalPages);
+  }
+
+  /**
+   * The pages whose arrays may differ between the state of the previous seek and that of the last
+   * one (global indices, each once, in no particular order; a subarray valid until the next call).
+   * The state is a function of how many operations were applied, so whatever path a seek took
+   * (forward from the current state, back through a checkpoint), the pages that can differ are
+   * those the operations between the two counts touch. Null when there is no previous seek, or
+   * when those operations touch more than `limit` page updates: a caller then looks at every page
+   * (a full diff), which costs less than listing a big jump page by page.
+   */
+  changedPages(limit = this.data.totalPages >> 2): Int32Array | null {
+    if (this.previous < 0 || this.applied < 0) return null;
+    const d = this.data;
+    const from = Math.min(this.previous, this.applied);
+    const to = Math.max(this.previous, this.applied);
+    let updates = 0;
+    for (let i = from; i < to; i++) {
+      updates += d.count[i]!;
+      if (updates > limit) return null;
+    }
+    if (!this.listedIn || this.listedIn.length !== d.totalPages) this.listedIn = new Uint32Array(d.totalPages);
+    if (this.changed.length < Math.min(updates, d.totalPages)) this.changed = new Int32Array(Math.min(d.totalPages, Math.max(updates, this.changed.length * 2)));
+    // A fresh stamp per call instead of clearing the marks: wraps after 4 billion calls.
+    this.listing = (this.listing + 1) >>> 0;
+    if (this.listing === 0) {
+      this.listedIn.fill(0);
+      this.listing = 1;
+    }
+    const stamp = this.listing;
+    const marks = this.listedIn;
+    let n = 0;
+    for (let i = from; i < to; i++) {
+      const end = d.first[i]! + d.count[i]!;
+      for (let p = d.first[i]!; p < end; p++) {
+        if (marks[p] === stamp) continue;
+        marks[p] = stamp;
+        this.changed[n++] = p;
+      }
+    }
+    return this.changed.subarray(0, n);
   }
 
   /** Number of operations at or before t. */
@@ -366,6 +413,7 @@ export class PageSeeker {
       from = cpOp;
     }
     for (let i = from; i < n; i++) applyPageOp(this.current, d.op[i]!, d.first[i]!, d.count[i]!, d.req[i]!, d.t[i]!);
+    this.previous = this.applied;
     this.applied = n;
     return this.current;
   }
@@ -376,6 +424,7 @@ export class PageSeeker {
     const d = this.data;
     this.restore(0);
     for (let i = 0; i < n; i++) applyPageOp(this.current, d.op[i]!, d.first[i]!, d.count[i]!, d.req[i]!, d.t[i]!);
+    this.previous = this.applied;
     this.applied = n;
     return this.current;
   }

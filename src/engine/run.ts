@@ -556,6 +556,14 @@ export class RunTimeline {
     return shown;
   }
 
+  /**
+   * The pages (global indices) of `phase` that can differ between that phase's last two stateAt
+   * seeks, or null: unknown, or too many to list (PageSeeker.changedPages).
+   */
+  changedPages(phase: number): Int32Array | null {
+    return this.seekers[phase]?.changedPages() ?? null;
+  }
+
   stateAt(t: number, fromStart = false): RunState {
     const phase = this.phaseAt(t);
     const seeker = this.seekers[phase];

@@ -27,10 +27,16 @@ export interface NodeSnapshot {
   owner: Int32Array;
   /** Request that last wrote the page, or −1. */
   writtenFor: Int32Array;
-  /** Tenant of that request, or −1. */
+  /** Tenant of that request, or −1 (like the other arrays, valid until the next seek). */
   writerTenant: Int16Array;
   /** Simulated ms of the last write (−1 where never written). */
   writeTime: Float64Array;
+  /**
+   * Which pages can differ from an earlier snapshot of the same run: a view that last drew the
+   * snapshot numbered `since` need visit only `pages` (node-local; null: every page may differ).
+   * Absent on snapshots made elsewhere (tests): visit every page.
+   */
+  changes?: { seq: number; since: number; pages: Int32Array | null };
 }
 
 export interface Snapshot {
@@ -85,6 +91,11 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
   const tenantOf = r.tenant;
   // Several views seek the same instant in one frame: the last snapshot serves them all.
   let last: Snapshot | null = null;
+  // Snapshots are numbered; per phase, the number of the last one (its seeker's previous seek).
+  let seq = 0;
+  const lastSeqOf = new Map<number, number>();
+  // Per phase, each page's writer's tenant, kept up to date page by page from the change lists.
+  const tenantsOf = new Map<number, Int16Array>();
   return {
     runKey,
     traceName: result.name,
@@ -106,13 +117,39 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
       if (last?.t === t) return last;
       const state = timeline.stateAt(t);
       const pages = state.pages;
+      seq++;
+      const since = lastSeqOf.get(state.phase) ?? -1;
+      lastSeqOf.set(state.phase, seq);
+      const changed = since >= 0 ? timeline.changedPages(state.phase) : null;
+      let tenants = tenantsOf.get(state.phase);
+      const tenantAt = (p: number) => (pages.writer[p]! >= 0 ? tenantOf[pages.writer[p]!]! : -1);
+      if (!tenants || !changed) {
+        tenants ??= new Int16Array(pages.writer.length);
+        tenantsOf.set(state.phase, tenants);
+        for (let p = 0; p < tenants.length; p++) tenants[p] = tenantAt(p);
+      } else for (const p of changed) tenants[p] = tenantAt(p);
       const nodes: NodeSnapshot[] = state.nodes.map((node) => {
         const from = node.pageOffset;
         const to = from + node.pageCount;
-        const writer = pages.writer.subarray(from, to);
-        const writerTenant = new Int16Array(node.pageCount);
-        for (let p = 0; p < node.pageCount; p++) writerTenant[p] = writer[p]! >= 0 ? tenantOf[writer[p]!]! : -1;
-        return { name: node.name, kind: node.kind, pageCount: node.pageCount, state: pages.state.subarray(from, to), owner: pages.owner.subarray(from, to), writtenFor: writer, writerTenant, writeTime: pages.writeTime.subarray(from, to) };
+        let local: Int32Array | null = null;
+        if (changed) {
+          let n = 0;
+          for (const p of changed) if (p >= from && p < to) n++;
+          local = new Int32Array(n);
+          n = 0;
+          for (const p of changed) if (p >= from && p < to) local[n++] = p - from;
+        }
+        return {
+          name: node.name,
+          kind: node.kind,
+          pageCount: node.pageCount,
+          state: pages.state.subarray(from, to),
+          owner: pages.owner.subarray(from, to),
+          writtenFor: pages.writer.subarray(from, to),
+          writerTenant: tenants.subarray(from, to),
+          writeTime: pages.writeTime.subarray(from, to),
+          changes: { seq, since, pages: local },
+        };
       });
       last = { runKey, t, phase: state.phase, pageSize: result.phases[state.phase]?.pageSize ?? 0, nodes, inFlight: Array.from(state.inFlight) };
       return last;

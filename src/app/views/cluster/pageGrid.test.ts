@@ -55,6 +55,43 @@ describe('page grid drawing', () => {
     );
   });
 
+  it('visiting only the pages the change list names leaves the same pixels, and finds the same placeholder, as a full redraw', () => {
+    const layout = gridLayout(PAGES, 96);
+    const edit = fc.array(fc.tuple(fc.nat(PAGES - 1), pageArb), { maxLength: 25 });
+    // Each step: edits to the pages, extra pages listed that did not change, and whether the list
+    // is given (null: look at every page), and whether the canvas missed a snapshot in between.
+    const step = fc.record({ edits: edit, extra: fc.array(fc.nat(PAGES - 1), { maxLength: 5 }), listed: fc.boolean(), skipped: fc.boolean(), again: fc.boolean() });
+    fc.assert(
+      fc.property(nodeArb, fc.array(step, { minLength: 1, maxLength: 8 }), fc.record({ req: fc.integer({ min: 0, max: 3 }), placeholder: fc.boolean() }), (initial, steps, focus) => {
+        const style: GridStyle = { background: [244, 242, 238], dark: false, focus };
+        const listed = fakeCanvas(layout.width, layout.height);
+        let pages = initial;
+        let seq = 0;
+        setGridRedraw('dirty');
+        drawPageGrid(listed.ctx, { ...nodeOf(pages), changes: { seq, since: -1, pages: null } }, layout, style);
+        for (const st of steps) {
+          const next = pages.slice();
+          for (const [p, page] of st.edits) next[p] = page;
+          const changed = [...new Set([...st.edits.map(([p]) => p), ...st.extra])];
+          const since = st.skipped ? seq + 1 : seq;
+          seq = since + 1;
+          const node = { ...nodeOf(next), changes: { seq, since, pages: st.listed ? Int32Array.from(changed) : null } };
+          const report = drawPageGrid(listed.ctx, node, layout, style);
+          // The same snapshot drawn a second time: nothing to visit, the same placeholder.
+          if (st.again) expect(drawPageGrid(listed.ctx, node, layout, style)).toEqual({ repainted: 0, placeholderPage: report.placeholderPage, full: false });
+          const full = fakeCanvas(layout.width, layout.height);
+          setGridRedraw('full');
+          const fullReport = drawPageGrid(full.ctx, nodeOf(next), layout, style);
+          setGridRedraw('dirty');
+          expect(report.placeholderPage).toBe(fullReport.placeholderPage);
+          expect(Buffer.from(listed.screen).equals(Buffer.from(full.screen))).toBe(true);
+          pages = next;
+        }
+      }),
+      { numRuns: 80 },
+    );
+  });
+
   it('repaints nothing when nothing changed, and exactly the pages whose look changed', () => {
     const layout = gridLayout(PAGES, 96);
     const pages = Array.from({ length: PAGES }, (_, i) => ({ state: 2, owner: -1, writer: i % 3 }));

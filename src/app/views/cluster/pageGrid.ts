@@ -8,7 +8,8 @@
  *
  * Scrubbing repaints only the pages whose look changed since the last draw (each canvas keeps the
  * looks it last drew), and puts only the rows that changed: at incident scale most pages keep their
- * look between two nearby instants. Selection, hover, the linked page and the placeholder's magnifier
+ * look between two nearby instants. When the canvas last drew the snapshot just before this one, it
+ * visits only the pages the page model lists as changed (NodeSnapshot.changes), not every page. Selection, hover, the linked page and the placeholder's magnifier
  * live on an overlay canvas (pageOverlay.ts), so they never repaint the grid.
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
@@ -58,6 +59,9 @@ interface CanvasMemory {
   looks: Uint32Array;
   /** What the looks depend on besides the page arrays. */
   key: string;
+  /** The snapshot last drawn (NodeSnapshot.changes.seq), −1 if unknown, and its placeholder page. */
+  seq: number;
+  placeholderPage: number;
 }
 
 // One ImageData per canvas, reused while its size holds: a fresh 700 KB buffer per node per frame is
@@ -113,7 +117,7 @@ export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, 
   let mem = memory.get(ctx);
   const full = alwaysFull || !mem || mem.key !== key || mem.looks.length !== node.pageCount;
   if (!mem || mem.image.width !== width || mem.image.height !== height) {
-    mem = { image: ctx.createImageData(width, height), looks: new Uint32Array(node.pageCount), key };
+    mem = { image: ctx.createImageData(width, height), looks: new Uint32Array(node.pageCount), key, seq: -1, placeholderPage: -1 };
     memory.set(ctx, mem);
   }
   if (mem.looks.length !== node.pageCount) mem.looks = new Uint32Array(node.pageCount);
@@ -129,12 +133,24 @@ export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, 
   const spanFrom = new Int32Array(rows).fill(cols);
   const spanTo = new Int32Array(rows).fill(-1);
   let repainted = 0;
-  let placeholderPage = -1;
   const pageLook = lookOf(style);
   const placeholderLook = style.focus?.placeholder ? look(SOLID, RELATION_RGB[REL_PLACEHOLDER]) : -1;
-  for (let p = 0; p < node.pageCount; p++) {
+  const isPlaceholder = (p: number, l: number) => l === placeholderLook && node.owner[p] === style.focus!.req;
+  // Which pages to visit: none when this very snapshot was drawn last, the seeker's change list when
+  // the previous one was, else every page (compared with the looks last drawn).
+  const changes = node.changes;
+  const same = !full && changes !== undefined && mem.seq === changes.seq;
+  const list = !full && changes && mem.seq === changes.since ? changes.pages : null;
+  const visits = same ? 0 : list ? list.length : node.pageCount;
+  // The placeholder page is the lowest page with its look; a partial visit keeps the one last found.
+  let placeholderPage = list || same ? mem.placeholderPage : -1;
+  let lostPlaceholder = false;
+  for (let k = 0; k < visits; k++) {
+    const p = list ? list[k]! : k;
     const l = pageLook(node, p);
-    if (l === placeholderLook && placeholderPage < 0 && node.owner[p] === style.focus!.req) placeholderPage = p;
+    if (isPlaceholder(p, l)) {
+      if (placeholderPage < 0 || p < placeholderPage) placeholderPage = p;
+    } else if (p === placeholderPage) lostPlaceholder = true;
     if (!full && looks[p] === l) continue;
     looks[p] = l;
     repainted++;
@@ -154,6 +170,16 @@ export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, 
     }
     if (pattern === DOTTED) px[(y0 + (cell >> 1)) * width + x0 + (cell >> 1)] = dot;
   }
+  if (lostPlaceholder) {
+    placeholderPage = -1;
+    for (let p = 0; p < node.pageCount; p++)
+      if (isPlaceholder(p, looks[p]!)) {
+        placeholderPage = p;
+        break;
+      }
+  }
+  mem.seq = changes?.seq ?? -1;
+  mem.placeholderPage = placeholderPage;
   if (full) ctx.putImageData(mem.image, 0, 0);
   else if (repainted > 0) {
     // Adjacent changed rows share one put: a put has a fixed cost, and a band of rows is one copy.

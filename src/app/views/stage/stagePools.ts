@@ -38,22 +38,42 @@ export interface StagePaint {
 
 const mix = (c: RGB, k: number): RGB => [c[0] + (255 - c[0]) * k, c[1] + (255 - c[1]) * k, c[2] + (255 - c[2]) * k];
 
-// Reused buffers: the stage redraws on every frame while playing.
+// Reused across frames: the stage redraws on every frame while playing.
 const imageCache = new WeakMap<CanvasRenderingContext2D, ImageData>();
-let pagePattern = new Uint8Array(0);
-let pageColour = new Uint32Array(0);
-let pageGround = new Uint32Array(0);
 
 /**
- * What each pool's pages looked like on the canvas's last draw, so that a frame repaints and puts
- * only the page rows that changed (a few rows while playing, instead of every pool's pixels).
+ * What each pool's pages looked like on the canvas's last draw, and what that look depended on
+ * besides the pages, so that a frame visits only the pages whose look can have changed (the page
+ * model's change list, and the block-table pages the sweep or the scan crossed) and puts only the
+ * page rows that changed (a few rows while playing, instead of every pool's pixels).
  */
 interface PoolDrawn {
   pattern: Uint8Array;
   colour: Uint32Array;
   ground: Uint32Array;
+  /** The snapshot drawn (NodeSnapshot.changes.seq; −1: unknown). */
+  seq: number;
+  /** Everything else a page's look depends on that is not a count along the block table. */
+  context: string;
+  reserved: readonly number[] | null;
+  lit: number;
+  scanFrom: number;
+  scanTo: number;
 }
 const drawnCache = new WeakMap<CanvasRenderingContext2D, { key: string; pools: Map<string, PoolDrawn> }>();
+
+/** Block-table indices whose membership differs between [a0, a1) and [b0, b1), as at most two ranges. */
+function windowChange(a0: number, a1: number, b0: number, b1: number): [number, number][] {
+  const emptyA = !(a1 > a0);
+  const emptyB = !(b1 > b0);
+  if (emptyA && emptyB) return [];
+  if (emptyA) return [[b0, b1]];
+  if (emptyB) return [[a0, a1]];
+  return [
+    [Math.min(a0, b0), Math.max(a0, b0)],
+    [Math.min(a1, b1), Math.max(a1, b1)],
+  ];
+}
 
 const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c[1]) << 8) | Math.round(c[0])) >>> 0;
 
@@ -74,6 +94,7 @@ function colourOf(tenant: number, fade: 0 | 0.2 | 0.62): number {
 const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
 const PACKED_DOT = pack(DOT);
 const PACKED_CLEARED = pack(CLEARED);
+const EMPTY = new Int32Array(0);
 
 /**
  * Paints the pools of `snapshot` at `scale` device pixels per diagram unit. Pure in its inputs: the
@@ -107,11 +128,6 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const node = snapshot.nodes.find((n) => n.name === pool.node);
     if (!node) continue;
     const n = node.pageCount;
-    if (pagePattern.length < n) {
-      pagePattern = new Uint8Array(n);
-      pageColour = new Uint32Array(n);
-      pageGround = new Uint32Array(n);
-    }
     const isTable = pool.node === decodeName && f !== null && !f.freed;
     const blockIndex = isTable && f ? blockIndexOf(f.reserved, n) : null;
     // Once freed, its former pages stay in view: hatched while free (KV left in place), solid once a
@@ -120,85 +136,112 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const isPrefill = pool.node === prefillName;
     const focus = paint.req !== null;
     const groundFaded = pack(GROUND);
-    for (let p = 0; p < n; p++) {
+    let pattern = SOLID;
+    let colour = 0;
+    let ground = 0;
+    // The look of page p, into pattern / colour / ground.
+    const lookAt = (p: number) => {
       const writer = node.writerTenant[p]!;
       const state = node.state[p]!;
       const index = blockIndex ? blockIndex[p]! : -1;
       if (index >= 0 && index < reservedLit) {
         // In the selected request's block table.
-        pageGround[p] = PACKED_TABLE_GROUND;
+        ground = PACKED_TABLE_GROUND;
         const mine = node.writtenFor[p] === paint.req;
         if (index >= scanFrom && index < scanTo) {
-          pagePattern[p] = SOLID;
-          pageColour[p] = mine ? tableTenantColour : colourOf(writer, 0);
+          pattern = SOLID;
+          colour = mine ? tableTenantColour : colourOf(writer, 0);
         } else if (mine) {
-          pagePattern[p] = SOLID;
-          pageColour[p] = tableTenantColour;
+          pattern = SOLID;
+          colour = tableTenantColour;
         } else if (writer >= 0 && state !== PAGE_CLEARED) {
-          pagePattern[p] = HATCH;
-          pageColour[p] = colourOf(writer, 0);
+          pattern = HATCH;
+          colour = colourOf(writer, 0);
         } else {
-          pagePattern[p] = DOTS;
-          pageColour[p] = PACKED_DOT;
+          pattern = DOTS;
+          colour = PACKED_DOT;
         }
-        continue;
+        return;
       }
       if (formerIndex && formerIndex[p]! >= 0) {
-        pageGround[p] = PACKED_TABLE_GROUND;
+        ground = PACKED_TABLE_GROUND;
         if (state === PAGE_LIVE) {
-          pagePattern[p] = SOLID;
-          pageColour[p] = colourOf(writer, 0.2);
+          pattern = SOLID;
+          colour = colourOf(writer, 0.2);
         } else if (state === PAGE_STALE && writer >= 0) {
-          pagePattern[p] = HATCH;
-          pageColour[p] = node.writtenFor[p] === paint.req ? tableTenantColour : colourOf(writer, 0);
+          pattern = HATCH;
+          colour = node.writtenFor[p] === paint.req ? tableTenantColour : colourOf(writer, 0);
         } else {
-          pagePattern[p] = DOTS;
-          pageColour[p] = state === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
+          pattern = DOTS;
+          colour = state === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
         }
-        continue;
+        return;
       }
       // Everything else: faded when a request is in focus, so its own pages stand out.
       const fade = focus ? (isPrefill && node.owner[p] === paint.req ? 0 : 0.62) : 0.2;
-      pageGround[p] = groundFaded;
+      ground = groundFaded;
       if (paint.req !== null && node.owner[p] === paint.req && node.kind === 'decode') {
         // Reserved, not yet lit by the sweep: it still shows what its earlier owner left.
-        pagePattern[p] = writer >= 0 ? HATCH : SOLID;
-        pageColour[p] = writer >= 0 ? colourOf(writer, fade) : groundFaded;
+        pattern = writer >= 0 ? HATCH : SOLID;
+        colour = writer >= 0 ? colourOf(writer, fade) : groundFaded;
       } else if (isPrefill && node.owner[p] === paint.req && paint.req !== null) {
-        pagePattern[p] = SOLID;
-        pageColour[p] = tableTenantColour;
+        pattern = SOLID;
+        colour = tableTenantColour;
       } else if (state === PAGE_LIVE) {
-        pagePattern[p] = SOLID;
-        pageColour[p] = colourOf(writer, fade);
+        pattern = SOLID;
+        colour = colourOf(writer, fade);
       } else if (state === PAGE_STALE && writer >= 0) {
-        pagePattern[p] = HATCH;
-        pageColour[p] = colourOf(writer, fade);
+        pattern = HATCH;
+        colour = colourOf(writer, fade);
       } else {
-        pagePattern[p] = SOLID;
-        pageColour[p] = state === PAGE_CLEARED ? PACKED_CLEARED : groundFaded;
+        pattern = SOLID;
+        colour = state === PAGE_CLEARED ? PACKED_CLEARED : groundFaded;
       }
-    }
-    // Which page rows differ from the last draw (all of them on the first draw of this pool).
+    };
     const { rect, cols } = pool;
     let before = drawn.pools.get(pool.node);
     const fresh = !before || before.pattern.length !== n;
+    const context = `${paint.req}/${paint.requesterTenant}/${isTable}/${formerIndex !== null}/${isPrefill}/${node.kind}`;
+    const reserved = f ? f.reserved : null;
+    const lit = blockIndex ? reservedLit : 0;
+    const scan0 = blockIndex && scanTo > scanFrom ? Math.max(0, scanFrom) : 0;
+    const scan1 = blockIndex && scanTo > scanFrom ? scanTo : 0;
+    // Which pages to visit: the page model's change list and the block-table pages whose lit or
+    // scanned state flipped, when the last draw was of the previous snapshot in the same context;
+    // else every page (each compared with its last look).
+    const changes = node.changes;
+    const sameContext = !fresh && before!.context === context && before!.reserved === reserved;
+    const pageList = sameContext && changes ? (before!.seq === changes.seq ? EMPTY : before!.seq === changes.since ? changes.pages : null) : null;
     if (!before || fresh) {
-      before = { pattern: new Uint8Array(n), colour: new Uint32Array(n), ground: new Uint32Array(n) };
+      before = { pattern: new Uint8Array(n), colour: new Uint32Array(n), ground: new Uint32Array(n), seq: -1, context, reserved, lit: 0, scanFrom: 0, scanTo: 0 };
       drawn.pools.set(pool.node, before);
     }
     const rowDirty = new Uint8Array(pool.rows);
     let anyDirty = false;
-    for (let p = 0; p < n; p++) {
-      if (fresh || before.pattern[p] !== pagePattern[p] || before.colour[p] !== pageColour[p] || before.ground[p] !== pageGround[p]) {
+    const drawnPattern = before.pattern;
+    const drawnColour = before.colour;
+    const drawnGround = before.ground;
+    const visit = (p: number) => {
+      lookAt(p);
+      if (fresh || drawnPattern[p] !== pattern || drawnColour[p] !== colour || drawnGround[p] !== ground) {
+        drawnPattern[p] = pattern;
+        drawnColour[p] = colour;
+        drawnGround[p] = ground;
         rowDirty[Math.floor(p / cols)] = 1;
         anyDirty = true;
       }
-    }
+    };
+    if (pageList && reserved) {
+      for (let k = 0; k < pageList.length; k++) visit(pageList[k]!);
+      // Along the block table: the pages the sweep lit or unlit, and those the scan entered or left.
+      for (const [from, to] of [...windowChange(0, before.lit, 0, lit), ...windowChange(before.scanFrom, before.scanTo, scan0, scan1)])
+        for (let i = from; i < to && i < reserved.length; i++) if (reserved[i]! < n) visit(reserved[i]!);
+    } else if (pageList) {
+      for (let k = 0; k < pageList.length; k++) visit(pageList[k]!);
+    } else for (let p = 0; p < n; p++) visit(p);
+    Object.assign(before, { seq: changes?.seq ?? -1, context, reserved, lit, scanFrom: scan0, scanTo: scan1 });
     if (fresh) rowDirty.fill(1);
     if (!anyDirty && !fresh) continue;
-    before.pattern.set(pagePattern.subarray(0, n));
-    before.colour.set(pageColour.subarray(0, n));
-    before.ground.set(pageGround.subarray(0, n));
     // Pixels of the pool's box; each maps to the page whose cell holds its centre.
     const x0 = Math.max(0, Math.floor(rect.x * scale));
     const x1 = Math.min(W, Math.ceil((rect.x + rect.w) * scale));
@@ -243,11 +286,11 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
           px[line + x] = 0;
           continue;
         }
-        const pattern = pagePattern[p]!;
+        const look = drawnPattern[p]!;
         let c: number;
-        if (pattern === SOLID) c = pageColour[p]!;
-        else if (pattern === HATCH) c = (x + y) % 4 < 2 ? pageColour[p]! : pageGround[p]!;
-        else c = x % 3 === 0 && y % 3 === 0 ? pageColour[p]! : pageGround[p]!;
+        if (look === SOLID) c = drawnColour[p]!;
+        else if (look === HATCH) c = (x + y) % 4 < 2 ? drawnColour[p]! : drawnGround[p]!;
+        else c = x % 3 === 0 && y % 3 === 0 ? drawnColour[p]! : drawnGround[p]!;
         px[line + x] = c;
       }
     }
