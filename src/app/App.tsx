@@ -1,7 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
-import { pick, translate, useT } from './i18n/i18n.ts';
+import { pick, setLanguage, translate, useT } from './i18n/i18n.ts';
 import { formatUtcDayRange } from './i18n/format.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
@@ -13,15 +13,11 @@ import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { setGridRedraw } from './views/cluster/pageGrid.ts';
-import { Controls } from './views/controls/Controls.tsx';
-import { ResponseView } from './views/response/ResponseView.tsx';
 import { FactBadge } from './views/shared/Evidence.tsx';
 import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
-import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
-import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
 import { Probe } from './views/story/Probe.tsx';
@@ -35,6 +31,12 @@ const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then(
 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
 const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
+
+// Not on the first screen (the Cluster tab is): each loads when its tab is first shown; the Explore
+// drawer's contents when it opens or once the first screen is drawn (ExploreDrawer).
+const TransferView = lazy(() => import('./views/transfer/TransferView.tsx').then((m) => ({ default: m.TransferView })));
+const ResponseView = lazy(() => import('./views/response/ResponseView.tsx').then((m) => ({ default: m.ResponseView })));
+const ExploreContents = lazy(() => import('./views/story/ExploreContents.tsx').then((m) => ({ default: m.ExploreContents })));
 
 // The live screen layout (`?screen`) loads only when opened.
 const LiveScreen = lazy(() => import('./screen/LiveScreen.tsx').then((m) => ({ default: m.LiveScreen })));
@@ -127,7 +129,7 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
         </label>
         <label>
           {t('language')}{' '}
-          <select value={lang} onChange={(e) => set({ lang: e.target.value as 'en' | 'fr' })}>
+          <select value={lang} onChange={(e) => setLanguage(e.target.value as Language)}>
             <option value="en">English</option>
             <option value="fr">Français</option>
           </select>
@@ -243,30 +245,10 @@ function Dashboard() {
           {main.error?.message}
         </p>
       ) : null}
-      <ExploreDrawer open={explore} onClose={() => setExplore(false)}>
-        <Controls run={run} compare={compare.data} />
-        {run && !run.refused ? (
-          <div className="export" role="group" aria-label={t('export')}>
-            <button type="button" onClick={() => viewRoot.current && exportPng(viewRoot.current, 'stale-pages-cluster')} disabled={view !== 'cluster'}>
-              {t('exportPng')}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
-              }}
-              disabled={view !== 'cluster'}
-            >
-              {t('exportSvg')}
-            </button>
-            <button type="button" onClick={() => exportLeaks(run, 'csv', 'stale-pages-leaks')} data-testid="export-csv">
-              {t('exportCsv')}
-            </button>
-            <button type="button" onClick={() => exportLeaks(run, 'json', 'stale-pages-leaks')}>
-              {t('exportJson')}
-            </button>
-          </div>
-        ) : null}
+      <ExploreDrawer open={explore} onClose={() => setExplore(false)} firstScreenDrawn={run !== undefined}>
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <ExploreContents run={run} compare={compare.data} viewRoot={viewRoot} />
+        </Suspense>
       </ExploreDrawer>
       <StoryScreen
         run={run}
@@ -307,8 +289,10 @@ function Dashboard() {
           <div id={`panel-${view}`} role="tabpanel" aria-labelledby={`tab-${view}`} ref={viewRoot} tabIndex={-1}>
             {!run ? <p role="status">{t('loading')}</p> : null}
             {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
-            {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
-            {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={false} /> : null}
+            <Suspense fallback={<p role="status">{t('loading')}</p>}>
+              {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
+              {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={false} /> : null}
+            </Suspense>
             {run && !run.refused && view === STORY_PICTURE_VIEW ? (
               // The first screen already draws this view: one copy, so that its ids and live region stay unique.
               <p className="hint" data-testid="picture-above">

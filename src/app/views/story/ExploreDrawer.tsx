@@ -39,7 +39,8 @@ export function ExploreButton({ open, onToggle }: { open: boolean; onToggle: () 
   );
 }
 
-export function ExploreDrawer({ open, onClose, children }: { open: boolean; onClose: () => void; children: ReactNode }) {
+/** `firstScreenDrawn`: the page's run is on screen; the contents load after it, when the browser is idle. */
+export function ExploreDrawer({ open, onClose, firstScreenDrawn, children }: { open: boolean; onClose: () => void; firstScreenDrawn: boolean; children: ReactNode }) {
   const t = useT();
   const chapter = useApp((s) => s.chapter);
   const box = useRef<HTMLDivElement>(null);
@@ -59,9 +60,26 @@ export function ExploreDrawer({ open, onClose, children }: { open: boolean; onCl
     check();
     const watch = new MutationObserver(check);
     watch.observe(document.body, { attributes: true, attributeFilter: ['data-walk-highlight'] });
+    // The contents may arrive after the highlight was set: look again when they do.
+    if (box.current) watch.observe(box.current, { childList: true, subtree: true });
     return () => watch.disconnect();
   }, [chapter]);
   const shown = open || pointedAt;
+  // The contents (a lazy module) are mounted the first time the drawer opens or a walkthrough runs
+  // (its steps point at the switches and counters in here), or else once the first screen is drawn
+  // and the browser is idle, so that opening it later is instant; they stay mounted after.
+  const [mounted, setMounted] = useState(false);
+  if (!mounted && (open || chapter !== null)) setMounted(true);
+  useEffect(() => {
+    if (mounted || !firstScreenDrawn) return;
+    const mount = () => setMounted(true);
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(mount, { timeout: 2000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(mount, 200);
+    return () => clearTimeout(id);
+  }, [mounted, firstScreenDrawn]);
 
   useEffect(() => {
     if (!open) return;
@@ -108,7 +126,7 @@ export function ExploreDrawer({ open, onClose, children }: { open: boolean; onCl
           </button>
         ) : null}
       </div>
-      <div className="explore-body">{children}</div>
+      <div className="explore-body">{mounted ? children : null}</div>
     </div>
   );
 }
