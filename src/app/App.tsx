@@ -163,6 +163,26 @@ export function App() {
   return <Dashboard />;
 }
 
+/**
+ * True once `ready` has been true and the browser has then been idle: what is not on the first
+ * screen (the drawer's contents, the probe's own replay in a worker) starts then, not while the
+ * first screen is still being drawn. Stays true.
+ */
+function useIdleAfter(ready: boolean): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (idle || !ready) return;
+    const done = () => setIdle(true);
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(done, { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(done, 100);
+    return () => clearTimeout(id);
+  }, [idle, ready]);
+  return idle;
+}
+
 function Dashboard() {
   const t = useT();
   const view = useApp((s) => s.view);
@@ -181,6 +201,11 @@ function Dashboard() {
   );
   const autoTimed = useRef(OPENED_SITUATED);
   const [explore, setExplore] = useState(false);
+  // The walkthrough (its chapters and runner) loads when a chapter is first opened, and stays
+  // mounted after, so that closing and reopening keeps its answers.
+  const walking = useApp((s) => s.chapter !== null);
+  const [walkthroughMounted, setWalkthroughMounted] = useState(false);
+  if (walking && !walkthroughMounted) setWalkthroughMounted(true);
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
   useExploreKey(toggleExplore);
 
@@ -218,6 +243,7 @@ function Dashboard() {
   }, [main.data, set]);
 
   const run = main.data;
+  const settled = useIdleAfter(run !== undefined);
   const onTabKey = (e: React.KeyboardEvent) => {
     const i = VIEWS.indexOf(view);
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -237,15 +263,17 @@ function Dashboard() {
       </a>
       <Header explore={explore} onExplore={toggleExplore} />
       <Notices />
-      <Suspense fallback={null}>
-        <Walkthrough />
-      </Suspense>
+      {walkthroughMounted ? (
+        <Suspense fallback={null}>
+          <Walkthrough />
+        </Suspense>
+      ) : null}
       {main.isError ? (
         <p role="alert" className="alert">
           {main.error?.message}
         </p>
       ) : null}
-      <ExploreDrawer open={explore} onClose={() => setExplore(false)} firstScreenDrawn={run !== undefined}>
+      <ExploreDrawer open={explore} onClose={() => setExplore(false)} preload={settled}>
         <Suspense fallback={<p role="status">{t('loading')}</p>}>
           <ExploreContents run={run} compare={compare.data} viewRoot={viewRoot} />
         </Suspense>
@@ -273,7 +301,7 @@ function Dashboard() {
         </Suspense>
       ) : null}
       <div className="story-probe">
-        <Probe after={run} />
+        <Probe after={settled ? run : undefined} />
       </div>
       <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">

@@ -39,8 +39,8 @@ export function ExploreButton({ open, onToggle }: { open: boolean; onToggle: () 
   );
 }
 
-/** `firstScreenDrawn`: the page's run is on screen; the contents load after it, when the browser is idle. */
-export function ExploreDrawer({ open, onClose, firstScreenDrawn, children }: { open: boolean; onClose: () => void; firstScreenDrawn: boolean; children: ReactNode }) {
+/** `preload`: mount the contents now although the drawer is closed (the first screen is done). */
+export function ExploreDrawer({ open, onClose, preload, children }: { open: boolean; onClose: () => void; preload: boolean; children: ReactNode }) {
   const t = useT();
   const chapter = useApp((s) => s.chapter);
   const box = useRef<HTMLDivElement>(null);
@@ -66,20 +66,10 @@ export function ExploreDrawer({ open, onClose, firstScreenDrawn, children }: { o
   }, [chapter]);
   const shown = open || pointedAt;
   // The contents (a lazy module) are mounted the first time the drawer opens or a walkthrough runs
-  // (its steps point at the switches and counters in here), or else once the first screen is drawn
-  // and the browser is idle, so that opening it later is instant; they stay mounted after.
+  // (its steps point at the switches and counters in here), or when the shell says the first
+  // screen is done (`preload`), so that opening it later is instant; they stay mounted after.
   const [mounted, setMounted] = useState(false);
-  if (!mounted && (open || chapter !== null)) setMounted(true);
-  useEffect(() => {
-    if (mounted || !firstScreenDrawn) return;
-    const mount = () => setMounted(true);
-    if (typeof requestIdleCallback === 'function') {
-      const id = requestIdleCallback(mount, { timeout: 2000 });
-      return () => cancelIdleCallback(id);
-    }
-    const id = setTimeout(mount, 200);
-    return () => clearTimeout(id);
-  }, [mounted, firstScreenDrawn]);
+  if (!mounted && (open || chapter !== null || preload)) setMounted(true);
 
   useEffect(() => {
     if (!open) return;
