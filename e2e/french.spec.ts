@@ -190,3 +190,24 @@ test.describe('the French page', () => {
     });
   }
 });
+
+test('switching to French live fetches the French text then, and the page reads French', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.js')) scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('./');
+  await ready(page);
+  await expect(page.locator('.tagline')).toHaveText(EN.tagline);
+  // An English page has not asked for the French catalogue.
+  const french = (s: string) => s.includes(FR.language);
+  const before = await Promise.all(scripts.map((s) => page.evaluate(async (u) => (await fetch(u)).text(), s)));
+  expect(before.some(french)).toBe(false);
+  const count = scripts.length;
+  await page.getByLabel(EN.language).selectOption('fr');
+  await expect(page.locator('.tagline')).toHaveText(FR.tagline);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  const after = await Promise.all(scripts.slice(count).map((s) => page.evaluate(async (u) => (await fetch(u)).text(), s)));
+  expect(after.some(french)).toBe(true);
+  await expectFrench(page, 'the first screen, switched live');
+});

@@ -1,7 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
-import { pick, translate, useT } from './i18n/i18n.ts';
+import { pick, setLanguage, translate, useT } from './i18n/i18n.ts';
 import { formatUtcDayRange } from './i18n/format.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
@@ -13,15 +13,11 @@ import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { setGridRedraw } from './views/cluster/pageGrid.ts';
-import { Controls } from './views/controls/Controls.tsx';
-import { ResponseView } from './views/response/ResponseView.tsx';
 import { FactBadge } from './views/shared/Evidence.tsx';
 import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
-import { exportLeaks, exportPng, exportSvg } from './views/shared/exportView.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
-import { TransferView } from './views/transfer/TransferView.tsx';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
 import { Probe } from './views/story/Probe.tsx';
@@ -35,6 +31,12 @@ const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then(
 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
 const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
+
+// Not on the first screen (the Cluster tab is): each loads when its tab is first shown; the Explore
+// drawer's contents when it opens or once the first screen is drawn (ExploreDrawer).
+const TransferView = lazy(() => import('./views/transfer/TransferView.tsx').then((m) => ({ default: m.TransferView })));
+const ResponseView = lazy(() => import('./views/response/ResponseView.tsx').then((m) => ({ default: m.ResponseView })));
+const ExploreContents = lazy(() => import('./views/story/ExploreContents.tsx').then((m) => ({ default: m.ExploreContents })));
 
 // The live screen layout (`?screen`) loads only when opened.
 const LiveScreen = lazy(() => import('./screen/LiveScreen.tsx').then((m) => ({ default: m.LiveScreen })));
@@ -127,7 +129,7 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
         </label>
         <label>
           {t('language')}{' '}
-          <select value={lang} onChange={(e) => set({ lang: e.target.value as 'en' | 'fr' })}>
+          <select value={lang} onChange={(e) => setLanguage(e.target.value as Language)}>
             <option value="en">English</option>
             <option value="fr">Français</option>
           </select>
@@ -161,6 +163,26 @@ export function App() {
   return <Dashboard />;
 }
 
+/**
+ * True once `ready` has been true and the browser has then been idle: what is not on the first
+ * screen (the drawer's contents, the probe's own replay in a worker) starts then, not while the
+ * first screen is still being drawn. Stays true.
+ */
+function useIdleAfter(ready: boolean): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (idle || !ready) return;
+    const done = () => setIdle(true);
+    if (typeof requestIdleCallback === 'function') {
+      const id = requestIdleCallback(done, { timeout: 1000 });
+      return () => cancelIdleCallback(id);
+    }
+    const id = setTimeout(done, 100);
+    return () => clearTimeout(id);
+  }, [idle, ready]);
+  return idle;
+}
+
 function Dashboard() {
   const t = useT();
   const view = useApp((s) => s.view);
@@ -179,6 +201,11 @@ function Dashboard() {
   );
   const autoTimed = useRef(OPENED_SITUATED);
   const [explore, setExplore] = useState(false);
+  // The walkthrough (its chapters and runner) loads when a chapter is first opened, and stays
+  // mounted after, so that closing and reopening keeps its answers.
+  const walking = useApp((s) => s.chapter !== null);
+  const [walkthroughMounted, setWalkthroughMounted] = useState(false);
+  if (walking && !walkthroughMounted) setWalkthroughMounted(true);
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
   useExploreKey(toggleExplore);
 
@@ -216,6 +243,7 @@ function Dashboard() {
   }, [main.data, set]);
 
   const run = main.data;
+  const settled = useIdleAfter(run !== undefined);
   const onTabKey = (e: React.KeyboardEvent) => {
     const i = VIEWS.indexOf(view);
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -235,38 +263,20 @@ function Dashboard() {
       </a>
       <Header explore={explore} onExplore={toggleExplore} />
       <Notices />
-      <Suspense fallback={null}>
-        <Walkthrough />
-      </Suspense>
+      {walkthroughMounted ? (
+        <Suspense fallback={null}>
+          <Walkthrough />
+        </Suspense>
+      ) : null}
       {main.isError ? (
         <p role="alert" className="alert">
           {main.error?.message}
         </p>
       ) : null}
-      <ExploreDrawer open={explore} onClose={() => setExplore(false)}>
-        <Controls run={run} compare={compare.data} />
-        {run && !run.refused ? (
-          <div className="export" role="group" aria-label={t('export')}>
-            <button type="button" onClick={() => viewRoot.current && exportPng(viewRoot.current, 'stale-pages-cluster')} disabled={view !== 'cluster'}>
-              {t('exportPng')}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
-              }}
-              disabled={view !== 'cluster'}
-            >
-              {t('exportSvg')}
-            </button>
-            <button type="button" onClick={() => exportLeaks(run, 'csv', 'stale-pages-leaks')} data-testid="export-csv">
-              {t('exportCsv')}
-            </button>
-            <button type="button" onClick={() => exportLeaks(run, 'json', 'stale-pages-leaks')}>
-              {t('exportJson')}
-            </button>
-          </div>
-        ) : null}
+      <ExploreDrawer open={explore} onClose={() => setExplore(false)} preload={settled}>
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <ExploreContents run={run} compare={compare.data} viewRoot={viewRoot} />
+        </Suspense>
       </ExploreDrawer>
       <StoryScreen
         run={run}
@@ -291,7 +301,7 @@ function Dashboard() {
         </Suspense>
       ) : null}
       <div className="story-probe">
-        <Probe after={run} />
+        <Probe after={settled ? run : undefined} />
       </div>
       <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">
@@ -307,8 +317,10 @@ function Dashboard() {
           <div id={`panel-${view}`} role="tabpanel" aria-labelledby={`tab-${view}`} ref={viewRoot} tabIndex={-1}>
             {!run ? <p role="status">{t('loading')}</p> : null}
             {run && !run.refused && view === 'cluster' ? <ClusterView run={run} /> : null}
-            {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
-            {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={false} /> : null}
+            <Suspense fallback={<p role="status">{t('loading')}</p>}>
+              {run && !run.refused && view === 'transfer' ? <TransferView run={run} /> : null}
+              {run && !run.refused && view === 'response' ? <ResponseView run={run} picker={false} /> : null}
+            </Suspense>
             {run && !run.refused && view === STORY_PICTURE_VIEW ? (
               // The first screen already draws this view: one copy, so that its ids and live region stay unique.
               <p className="hint" data-testid="picture-above">

@@ -1,17 +1,43 @@
 /**
- * UI text for React: the catalogue (messages.ts, both languages) and the hook that picks the page's
- * language. `{name}` placeholders are filled by `t(key, { name })`; `<Tx>` fills them with elements.
+ * UI text for React: the catalogue (catalogue.ts: English at once, French when shown) and the hook
+ * that picks the page's language. `{name}` placeholders are filled by `t(key, { name })`; `<Tx>` fills them with elements.
  * Incident facts are not here: they come from the facts file.
  */
-import { Fragment, createElement, useCallback, type ReactNode } from 'react';
+import { Fragment, createElement, useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import { useApp } from '../state/store.ts';
-import { translate, type MessageKey, type Translate } from './messages.ts';
+import { catalogueVersion, languageLoaded, loadLanguage, subscribeCatalogue, translate } from './catalogue.ts';
+import type { Language, MessageKey, Translate } from './messages.ts';
 
-export { MESSAGES, SAME_IN_BOTH, frenchTypography, pick, translate, type BaseKey, type Language, type MessageKey, type Translate } from './messages.ts';
+export { translate } from './catalogue.ts';
+export { frenchTypography, pick } from './text.ts';
+export type { BaseKey, Language, MessageKey, Translate } from './messages.ts';
+
+/**
+ * Switches the page's language once its text is there, so that no view shows the new language half
+ * translated; if the text cannot be loaded the page stays in its language and says why.
+ */
+export function setLanguage(lang: Language): void {
+  void loadLanguage(lang).then(
+    () => useApp.getState().set({ lang }),
+    (error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)),
+  );
+}
+
+// However the language changes (a link, the back button, a chapter), its text is fetched; views
+// re-render through useLanguage when it arrives.
+useApp.subscribe((s) => {
+  if (!languageLoaded(s.lang)) loadLanguage(s.lang).catch((error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)));
+});
+
+/** The page's language, and the catalogue's version: a view re-renders when a language's text arrives. */
+function useLanguage(): [Language, number] {
+  return [useApp((s) => s.lang), useSyncExternalStore(subscribeCatalogue, catalogueVersion)];
+}
 
 export function useT(): Translate {
-  const lang = useApp((s) => s.lang);
-  return useCallback((key, vars) => translate(lang, key, vars), [lang]);
+  const [lang, version] = useLanguage();
+  // A new function when the text arrives, so that memoised views taking `t` re-render too.
+  return useCallback((key, vars) => translate(lang, key, vars), [lang, version]);
 }
 
 /**
@@ -20,7 +46,7 @@ export function useT(): Translate {
  * catalogue's, in the page's language.
  */
 export function Tx({ k, vars }: { k: MessageKey; vars: Record<string, ReactNode> }) {
-  const lang = useApp((s) => s.lang);
+  const [lang] = useLanguage();
   const template = translate(lang, k);
   const out: ReactNode[] = [];
   let last = 0;

@@ -3,6 +3,8 @@
  * the e2e suite's French check) can read it. Every string a view shows comes from here; `{name}`
  * placeholders are filled by `translate(lang, key, { name })`. Incident facts are not here: they come
  * from the facts file. Switch labels live in the registry of switches and are merged in below.
+ * Node reads it whole; the page never imports it: the build splits MESSAGES into one module per
+ * language (scripts/catalogueChunks.ts) and the page loads French only when it is shown (catalogue.ts).
  *
  * Vocabulary, the article's: prefill is « préparation », decode « génération » (the English word
  * in parentheses once where an engineer needs it), affected responses are « réponses touchées »,
@@ -10,6 +12,9 @@
  * comme si elles étaient nouvelles »).
  */
 import { SWITCHES, type Switch, type SwitchKey } from '../../engine/switches.ts';
+import { fill, frenchTypography } from './text.ts';
+
+export { frenchTypography, pick } from './text.ts';
 
 export type Language = 'en' | 'fr';
 
@@ -1319,24 +1324,6 @@ const fr: Record<BaseKey, string> = {
   matrixGridTitle: 'Défauts × protections',
 };
 
-/**
- * French typography: the typographic apostrophe (l’article), a no-break space before « : » and
- * inside guillemets, a narrow one before « ; ! ? », so punctuation never starts a line. Applied to the catalogue's French and to the
- * chapters' French when shown; never to a quote of the report, which stays as the article prints it.
- */
-export function frenchTypography(s: string): string {
-  return s
-    .replace(/(\p{L})'(?=\p{L})/gu, '$1\u2019')
-    .replace(/ ([:»])/g, '\u00a0$1')
-    .replace(/« /g, '«\u00a0')
-    .replace(/ ([;!?])/g, '\u202f$1');
-}
-
-/** A text given in both languages, in the page's (French typeset): for facts, chapters and assumptions. */
-export function pick(lang: Language, en: string, fr: string): string {
-  return lang === 'fr' ? frenchTypography(fr) : en;
-}
-
 function typeset(messages: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(messages).map(([k, v]) => [k, frenchTypography(v)]));
 }
@@ -1348,9 +1335,7 @@ export const MESSAGES: Record<Language, Record<MessageKey, string>> = {
 
 /** A catalogue entry with its `{placeholders}` filled. */
 export function translate(lang: Language, key: MessageKey, vars?: Record<string, string>): string {
-  let s = MESSAGES[lang][key] ?? MESSAGES.en[key];
-  if (vars) for (const [k, v] of Object.entries(vars)) s = s.replaceAll(`{${k}}`, v);
-  return s;
+  return fill(MESSAGES[lang][key] ?? MESSAGES.en[key], vars);
 }
 
 export type Translate = (key: MessageKey, vars?: Record<string, string>) => string;

@@ -13,7 +13,7 @@
  */
 import type { Chapter } from '../walkthrough/chapter.ts';
 import type { Step } from '../walkthrough/steps.ts';
-import { pick } from '../i18n/messages.ts';
+import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
 import type { Language } from '../state/store.ts';
 

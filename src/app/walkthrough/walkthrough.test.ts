@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFactsFile } from '../../data/facts.ts';
-import { MESSAGES } from '../i18n/i18n.ts';
+import { MESSAGES } from '../i18n/messages.ts';
 import { DEFAULT_STATE, useApp } from '../state/store.ts';
 import { HIGHLIGHTS } from '../views/shared/highlight.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';

@@ -39,7 +39,8 @@ export function ExploreButton({ open, onToggle }: { open: boolean; onToggle: () 
   );
 }
 
-export function ExploreDrawer({ open, onClose, children }: { open: boolean; onClose: () => void; children: ReactNode }) {
+/** `preload`: mount the contents now although the drawer is closed (the first screen is done). */
+export function ExploreDrawer({ open, onClose, preload, children }: { open: boolean; onClose: () => void; preload: boolean; children: ReactNode }) {
   const t = useT();
   const chapter = useApp((s) => s.chapter);
   const box = useRef<HTMLDivElement>(null);
@@ -59,9 +60,16 @@ export function ExploreDrawer({ open, onClose, children }: { open: boolean; onCl
     check();
     const watch = new MutationObserver(check);
     watch.observe(document.body, { attributes: true, attributeFilter: ['data-walk-highlight'] });
+    // The contents may arrive after the highlight was set: look again when they do.
+    if (box.current) watch.observe(box.current, { childList: true, subtree: true });
     return () => watch.disconnect();
   }, [chapter]);
   const shown = open || pointedAt;
+  // The contents (a lazy module) are mounted the first time the drawer opens or a walkthrough runs
+  // (its steps point at the switches and counters in here), or when the shell says the first
+  // screen is done (`preload`), so that opening it later is instant; they stay mounted after.
+  const [mounted, setMounted] = useState(false);
+  if (!mounted && (open || chapter !== null || preload)) setMounted(true);
 
   useEffect(() => {
     if (!open) return;
@@ -108,7 +116,7 @@ export function ExploreDrawer({ open, onClose, children }: { open: boolean; onCl
           </button>
         ) : null}
       </div>
-      <div className="explore-body">{children}</div>
+      <div className="explore-body">{mounted ? children : null}</div>
     </div>
   );
 }
