@@ -116,4 +116,14 @@ test('the recorder renders chapters frame by frame: constant 30 fps, narrated, k
   await run('npx', [...common, '--sample', picks.join(',')], { timeout: 120_000 });
   const again = readFileSync(join(out, 'stale-pages.en.sample.md5'), 'utf8').trim().split('\n').map((l) => l.split(' ') as [string, string]);
   expect(again).toEqual(picks.map((f) => [String(f), all.get(String(f))]));
+
+  // A frame is a function of its chapter's steps alone: the second chapter rendered on its own gives
+  // the frames it has after the first (nothing carried over: a run, a seek, a selection, the type).
+  const last = marks.chapters[1]!;
+  const length = Math.round((last.end - last.start) * marks.fps);
+  const offsets = [1, Math.floor(length / 2), length - 2];
+  const alone = ['tsx', 'scripts/record.ts', '--lang', 'en', '--chapters', String(last.n), '--no-cards', '--base-url', baseURL!, '--out', testInfo.outputPath('alone')];
+  await run('npx', [...alone, '--sample', offsets.join(',')], { timeout: 120_000 });
+  const single = readFileSync(join(testInfo.outputPath('alone'), 'stale-pages.en.sample.md5'), 'utf8').trim().split('\n').map((l) => l.split(' ')[1]);
+  expect(single).toEqual(offsets.map((k) => all.get(String(last.startFrame + k))));
 });

@@ -81,3 +81,33 @@ test('presenter mode offers the screen layout for the current chapter; French; c
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('walkthrough')).toBeVisible();
 });
+
+test('the answer\'s reveal plays the steps after the checkpoint, as the video does: the answer is said over the picture it describes', async ({ page }) => {
+  await page.goto('?screen&ch=9');
+  const live = page.getByTestId('screen-live');
+  await expect(live).toHaveAttribute('data-scene', 'card');
+  await page.keyboard.press('ArrowRight');
+  const predict = page.getByTestId('screen-predict');
+  await expect(predict).toBeVisible({ timeout: 30_000 });
+  const screen = page.getByTestId('screen');
+  const fixes = page.locator('.screen-situation .sw.fix');
+  // The question is asked over the incident as it happened: no mitigation on, nothing pointed at.
+  await expect(fixes).toHaveCount(0);
+  await expect(screen).toHaveAttribute('data-highlight', '');
+
+  // The reveal: freed pages are cleared and the response is pointed at, while the answer is up.
+  await page.keyboard.press('3');
+  const caption = page.getByTestId('screen-caption');
+  await expect(caption).toHaveAttribute('data-cue', /answer$/);
+  await expect(predict.locator('li.right')).toHaveCount(1);
+  await expect(fixes).toHaveCount(1);
+  await expect(fixes).toContainText('Clear pages on free', { ignoreCase: true });
+  await expect(screen).toHaveAttribute('data-highlight', 'response-leak');
+  await expect(page.locator('.screen [data-hl="response-leak"]')).toBeVisible({ timeout: 30_000 });
+
+  // The next key resumes the runner after them: the same picture, the chapter's next caption.
+  await page.keyboard.press('ArrowRight');
+  await expect(caption).toHaveText(/Pages cleared on free/, { timeout: 30_000 });
+  await expect(fixes).toHaveCount(1);
+  await expect(screen).toHaveAttribute('data-highlight', 'response-leak');
+});

@@ -152,8 +152,9 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
   const { browser, page, cdp } = await openRenderer(baseUrl, lang);
   try {
     const started = Date.now();
-    await page.evaluate((tl) => window.__render!.load(tl), timeline);
+    const { unplaced } = await page.evaluate((tl) => window.__render!.load(tl), timeline);
     console.log(`record: ${lang}: every run computed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${timeline.frames} frames (${secs(timeline.frames).toFixed(1)} s)`);
+    for (const u of unplaced) console.log(`record: ${lang}: an instant no run could place, the picture keeps its time: ${u}`);
 
     if (sample) {
       const lines: string[] = [];

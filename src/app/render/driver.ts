@@ -13,6 +13,7 @@ import { DEMO_REQUESTS } from '../../engine/scenarios.ts';
 import { runKeyOf } from '../../engine/runs/index.ts';
 import { withFix } from '../../engine/switches.ts';
 import { ensureRun, runRequestOf, type RunSummary } from '../run/hooks.ts';
+import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
 import { useApp, type ScreenFrame, type UrlState } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
@@ -24,8 +25,8 @@ import { beatAt, cueAt, sceneAt, type Scene, type Timeline } from './schedule.ts
 type Situation = Pick<UrlState, 'scenario' | 'switches' | 'compare' | 'time' | 'selectedRequest' | 'selectedPage' | 'view' | 'playing' | 'requestsPerDay' | 'tenants'>;
 
 export interface RenderApi {
-  /** Computes every run and request the timeline shows; resolves with the frame count. */
-  load(timeline: Timeline): Promise<{ frames: number }>;
+  /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
+  load(timeline: Timeline): Promise<{ frames: number; unplaced: string[] }>;
   /** Shows one frame and resolves once it is drawn. */
   show(frame: number): Promise<void>;
 }
@@ -77,15 +78,39 @@ async function runOf(client: QueryClient, s: Situation): Promise<RunSummary> {
   return run;
 }
 
-async function detailOf(client: QueryClient, run: RunSummary, req: number): Promise<void> {
+/**
+ * One request's detail, held in react-query. The run client keeps only a few run workers alive, so a
+ * run computed chapters earlier may have lost the worker that answers for its requests (a fresh one
+ * knows no run): then the run is computed again (the engine is deterministic: the same run) and
+ * asked. Without this, an instant of chapter 10 placed in the first chapters' run went unplaced in
+ * the full video only, and its clock read the chapter's start.
+ */
+async function detailOf(client: QueryClient, s: Situation, run: RunSummary, req: number): Promise<RequestDetail> {
   const queryKey = ['detail', run.runKey, req];
-  await client.prefetchQuery({ queryKey, queryFn: () => run.detail(req) });
+  const ask = (r: RunSummary) => client.fetchQuery({ queryKey, queryFn: () => r.detail(req), staleTime: Infinity });
+  let d: RequestDetail;
+  try {
+    d = await ask(run);
+  } catch {
+    // Computed again already (an earlier detail of this run found its worker gone)? Else now.
+    const cached = client.getQueryData<RunSummary>(['run', run.runKey]);
+    if (cached && cached !== run) d = await ask(cached);
+    else {
+      client.removeQueries({ queryKey: ['run', run.runKey], exact: true });
+      d = await ask(await runOf(client, s));
+    }
+  }
   hold(client, queryKey);
+  return d;
 }
 
+/** The run as `instantIn` reads it: its details through the held cache (detailOf). */
+const placing = (client: QueryClient, s: Situation, run: RunSummary): RunSummary => ({ ...run, detail: (req: number) => detailOf(client, { ...s }, run, req) });
+
 /** Resolves every instant and request the chapters name, and computes every run and detail shown. */
-async function prepare(client: QueryClient, tl: Timeline): Promise<Map<string, number>> {
+async function prepare(client: QueryClient, tl: Timeline): Promise<{ resolved: Map<string, number>; unplaced: string[] }> {
   const resolved = new Map<string, number>();
+  const unplaced: string[] = [];
   await client.ensureQueryData({ queryKey: FACTS_QUERY_KEY, queryFn: () => loadFacts() });
   hold(client, FACTS_QUERY_KEY);
   for (const scene of tl.scenes) {
@@ -99,12 +124,12 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<Map<string, n
         // The comparison picture shows the selected request's outcome in both runs.
         const id = s.selectedRequest !== null ? run.requests.ids[s.selectedRequest] : undefined;
         const j = id === undefined ? -1 : other.requests.ids.indexOf(id);
-        if (j >= 0) await detailOf(client, other, j);
+        if (j >= 0) await detailOf(client, { ...s, switches: withFix(s.switches, s.compare) }, other, j);
       }
-      if (s.selectedRequest !== null && s.selectedRequest < run.requests.count) await detailOf(client, run, s.selectedRequest);
+      if (s.selectedRequest !== null && s.selectedRequest < run.requests.count) await detailOf(client, s, run, s.selectedRequest);
       // The capacity gauge reads the over-long request of the demo.
       const over = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);
-      if (over >= 0) await detailOf(client, run, over);
+      if (over >= 0) await detailOf(client, s, run, over);
       return run;
     };
     await visit();
@@ -126,17 +151,19 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<Map<string, n
       } else if ('seek' in step || 'tween' in step) {
         const run = await runOf(client, s);
         try {
-          const t = await instantIn(run, 'seek' in step ? step.seek : step.tween.to);
+          const t = await instantIn(placing(client, s, run), 'seek' in step ? step.seek : step.tween.to);
           resolved.set(keyOf(scene.chapter, index), t);
           s.time = t;
-        } catch {
-          // A run that cannot place the instant keeps its time (as the walkthrough does).
+        } catch (e) {
+          // A run that cannot place the instant keeps its time (as the walkthrough does); the
+          // recorder prints it, so a picture that stays put is never a surprise.
+          unplaced.push(`chapter ${scene.chapter}, step ${index + 1}: ${e instanceof Error ? e.message : String(e)}`);
         }
       }
       await visit();
     }
   }
-  return resolved;
+  return { resolved, unplaced };
 }
 
 /** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
@@ -196,8 +223,13 @@ export function createRenderApi(client: QueryClient): RenderApi {
       timeline = tl;
       useApp.getState().set({ lang: tl.lang });
       document.documentElement.lang = tl.lang;
-      resolved = await prepare(client, tl);
-      return { frames: tl.frames };
+      // The type is the page's own (public/fonts): a frame drawn before it loads would be set in the
+      // fallback face, and which frames that hits depends on the machine's load.
+      await document.fonts.load('1em "Inter Variable"');
+      const prepared = await prepare(client, tl);
+      resolved = prepared.resolved;
+      await document.fonts.ready;
+      return { frames: tl.frames, unplaced: prepared.unplaced };
     },
     async show(frame) {
       if (!timeline) throw new Error('render: load a timeline first');
@@ -210,7 +242,7 @@ export function createRenderApi(client: QueryClient): RenderApi {
       // resize observers (the grids' widths) settle; then one more paint for what they changed.
       for (let i = 0; ; i++) {
         await nextPaint();
-        if (drawn === frame && client.isFetching() === 0) break;
+        if (drawn === frame && client.isFetching() === 0 && document.fonts.status === 'loaded') break;
         if (i > 600) throw new Error(`render: frame ${frame} never settled (fetching ${client.isFetching()})`);
       }
       // What this frame's commit asked of the next frame (an overlay's repaint) belongs to this frame:

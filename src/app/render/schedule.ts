@@ -15,6 +15,7 @@ import type { Chapter } from '../walkthrough/chapter.ts';
 import type { Step } from '../walkthrough/steps.ts';
 import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
+import { revealSteps } from '../screen/reveal.ts';
 import type { Language } from '../state/store.ts';
 
 export const FPS = 30;
@@ -251,11 +252,9 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
         steps.push({ at: qFrom, index: i, step: s, frames: beatEnd - qFrom });
         // The answer is said over what it describes: the instant steps right after the checkpoint
         // (a switch set, a highlight) take effect at the reveal, not after the answer.
-        i++;
-        while (i < list.length && ('set' in list[i]! || 'highlight' in list[i]!)) {
-          steps.push({ at: beatEnd, index: i, step: list[i]!, frames: 0 });
-          i++;
-        }
+        const reveal = revealSteps(list, i + 1);
+        for (const [k, step] of reveal.steps.entries()) steps.push({ at: beatEnd, index: i + 1 + k, step, frames: 0 });
+        i = reveal.next;
         at = say(cs.answer, beatEnd);
         beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
         continue;

@@ -14,10 +14,15 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { useApp, type ScreenFrame } from '../state/store.ts';
 import { serializeUrl } from '../state/url.ts';
 import { startUrlSync } from '../state/urlSync.ts';
-import { useChapterRunner, type Answer } from '../walkthrough/runner.ts';
+import { instantIn, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
+import { ensureRun } from '../run/hooks.ts';
+import { useQueryClient } from '@tanstack/react-query';
 import { CHAPTERS, clampChapter } from '../walkthrough/chapters/index.ts';
 import { Screen } from './Screen.tsx';
 import { useSinceChange } from './useLiveClock.ts';
+import { revealSteps } from './reveal.ts';
+import { checkpointIndex } from '../walkthrough/steps.ts';
+import type { HighlightId } from '../views/shared/highlight.ts';
 
 /** The predict beat's countdown (the video's are 6–8 s). */
 export const LIVE_BEAT_MS = 8000;
@@ -72,9 +77,39 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   // The answer on screen (the option chosen, or none when the room answered aloud): the runner
   // resumes on the next key, so the answer stays up as long as the room needs.
   const [shown, setShown] = useState<{ chapter: number; value: Answer } | null>(null);
-  useEffect(() => setShown(null), [chapter]);
+  useEffect(() => {
+    setShown(null);
+    setRevealHighlight(null);
+  }, [chapter]);
   const showAnswer = shown !== null && shown.chapter === chapter && waiting !== null;
   const beat = useSinceChange(waiting, LIVE_BEAT_MS);
+  // As in the video, the reveal plays the instant steps after the checkpoint (a switch set, a
+  // highlight), so the answer is said over what it describes; the runner plays them again, to the
+  // same effect, when it resumes on the next key.
+  const [revealHighlight, setRevealHighlight] = useState<{ id: HighlightId | null } | null>(null);
+  const queryClient = useQueryClient();
+  const reveal = (value: Answer) => {
+    if (chapter === null || !ch) return;
+    setShown({ chapter, value });
+    const steps = revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).steps;
+    void (async () => {
+      for (const step of steps) {
+        if (useApp.getState().chapter !== chapter) return;
+        if ('set' in step) {
+          const { switches, ...rest } = step.set;
+          const s = useApp.getState();
+          s.set(switches ? { ...rest, switches: { ...s.switches, ...switches } } : rest);
+        } else if ('highlight' in step) setRevealHighlight({ id: step.highlight });
+        else if ('seek' in step) {
+          try {
+            useApp.getState().set({ time: await instantIn(await ensureRun(queryClient, useApp.getState()), step.seek) });
+          } catch {
+            // A run that cannot place the instant keeps its time (as the runner does).
+          }
+        }
+      }
+    })();
+  };
 
   keys.current = {
     key: (k) => {
@@ -83,16 +118,17 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
         if (showAnswer && k === 'next') {
           answer(shown.value);
           setShown(null);
+          setRevealHighlight(null);
           return true;
         }
         if (!showAnswer && k === 'next') {
-          setShown({ chapter, value: null });
+          reveal(null);
           return true;
         }
         if (!showAnswer && typeof k === 'object') {
           const option = ch.checkpoint.options[k.option - 1];
           if (!option) return false;
-          setShown({ chapter, value: option.id });
+          reveal(option.id);
           return true;
         }
         if (k !== 'prev') return true;
@@ -116,7 +152,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     chapter,
     cue: text ? { key: `${chapter}:${showAnswer ? 'answer' : (caption?.en ?? '')}`, kind: showAnswer ? 'answer' : 'caption', text, spoken: 0, elapsed: 0 } : null,
     beat: waiting ? { secondsLeft: Math.ceil((LIVE_BEAT_MS - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / LIVE_BEAT_MS, revealed: showAnswer } : null,
-    highlight,
+    highlight: showAnswer && revealHighlight ? revealHighlight.id : highlight,
   };
   return <Screen frame={frame} />;
 }

@@ -265,11 +265,11 @@ function Card({ frame, children }: { frame: ScreenFrame; children: ReactNode }) 
 export function Screen({ frame }: { frame: ScreenFrame }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  useHighlightRule(frame.scene === 'body' ? frame.highlight : null, frame.frame);
+  useHighlightRule(frame.scene === 'body' ? frame.highlight : null, frame.sceneFrame);
   const ch = frame.chapter ? CHAPTERS[frame.chapter - 1] : undefined;
   const facts = ch ? factIdsOf(ch) : [];
   return (
-    <div className="screen" data-testid="screen" data-scene={frame.scene} data-frame={frame.frame} lang={lang}>
+    <div className="screen" data-testid="screen" data-scene={frame.scene} data-frame={frame.frame} data-highlight={frame.highlight ?? ''} lang={lang}>
       {frame.scene === 'title' ? (
         <Card frame={frame}>
           <TitleCard lang={lang} />

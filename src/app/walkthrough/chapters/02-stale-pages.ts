@@ -40,10 +40,13 @@ export const chapter: Chapter = {
     { caption: { en: 'Pages are live while their requests run.', fr: 'Les pages sont occupées tant que leurs requêtes tournent.' } },
     { highlight: 'node-decode-0' },
     { checkpoint: true },
-    { caption: { en: 'The requests end; their pages turn stale, not empty.', fr: 'Les requêtes se terminent ; leurs pages deviennent anciennes, pas vides.' } },
-    { tween: { to: IDLE, ms: 2500 } },
+    // The answer is said over what it describes (these take effect at its reveal): the warm-up
+    // requests finished, a page they wrote selected in the inspector, held by nobody.
+    { seek: IDLE },
     { set: { selectedPage: { node: 'decode-0', page: 5 } } },
     { highlight: 'inspector' },
+    { caption: { en: 'The requests end; their pages turn stale, not empty.', fr: 'Les requêtes se terminent ; leurs pages deviennent anciennes, pas vides.' } },
+    { highlight: 'node-decode-0' },
     { wait: 3000 },
   ],
 };

@@ -1,5 +1,5 @@
 import type { Chapter } from '../chapter.ts';
-import { OVER_LONG } from './demo.ts';
+import { OVER_LONG, SHORT } from './demo.ts';
 import type { StageStepId } from '../../views/stage/stageFrame.ts';
 import type { Instant } from '../steps.ts';
 
@@ -45,10 +45,16 @@ export const chapter: Chapter = {
     { wait: 3000 },
     { tween: { to: stageAt('compute', 0.6), ms: 2000 } },
     { caption: { en: 'Prefill computed one token; the RDMA link carries one page. A served request carries all of its pages.', fr: 'La préparation a calculé un jeton ; le lien RDMA porte une page. Une requête servie porte toutes ses pages.' } },
-    { wait: 3500 },
-    { tween: { to: stageAt('done', 0.6), ms: 2500 } },
-    { highlight: 'stage-caption' },
+    { wait: 2400 },
+    // Its second sentence over a request that was served: the link carries all of its pages.
+    { select: SHORT },
+    { seek: { request: SHORT, stage: 'compute', into: 0.5 } },
+    { wait: 1600 },
     { caption: { en: 'RDMA writes one page; prefill reports Success.', fr: 'Le RDMA écrit une page ; la préparation annonce Success.' } },
+    { select: OVER_LONG },
+    { seek: stageAt('compute', 0.6) },
+    { highlight: 'stage-caption' },
+    { tween: { to: stageAt('done', 0.6), ms: 2500 } },
     { wait: 3500 },
   ],
 };

@@ -6,6 +6,8 @@ import { DEMO_REQUESTS } from '../../../engine/scenarios.ts';
 import type { Instant } from '../steps.ts';
 
 export const OVER_LONG = DEMO_REQUESTS.overLong;
+/** A short request, served as it should be. */
+export const SHORT = DEMO_REQUESTS.short;
 
 /** Every warm-up request has its pages reserved; the first ones are already done. */
 export const WARM: Instant = { request: DEMO_REQUESTS.lastWarm, event: 'arrive' };
