@@ -200,6 +200,9 @@ test.describe('the stage', () => {
     { width: 390, height: 844 },
   ]) {
     test(`a screenshot of every step at ${size.width}×${size.height}`, async ({ page }, info) => {
+      // Every step is opened by its own link (~3 s each on two busy cores), so the default minute is
+      // too short once a second test runs beside this one.
+      test.setTimeout(240_000);
       await page.setViewportSize(size);
       for (const s of steps) {
         await open(page, link(into(s, 0.6)));
