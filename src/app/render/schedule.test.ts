@@ -18,6 +18,16 @@ describe('the video timeline', () => {
     expect(splitCue('Short.')).toEqual(['Short.']);
   });
 
+  it('splits a sentence with no clause break between words into balanced pieces, no word left alone', () => {
+    const text = 'SGLang was changed so that a rejected request stops before any memory reservation or transfer.';
+    const parts = splitCue(text);
+    expect(parts.join(' ')).toBe(text);
+    expect(parts.length).toBe(Math.ceil(text.length / MAX_CUE_CHARS));
+    for (const p of parts) expect(p.length).toBeLessThanOrEqual(MAX_CUE_CHARS);
+    const lengths = parts.map((p) => p.length);
+    expect(Math.min(...lengths)).toBeGreaterThan(Math.max(...lengths) / 2);
+  });
+
   for (const lang of ['en', 'fr'] as const) {
     it(`${lang}: one cue at a time, each up as long as it is spoken and readable at ≤ 17 characters a second`, () => {
       const ms = spokenMs(lang);

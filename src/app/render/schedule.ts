@@ -82,14 +82,22 @@ export function splitCue(text: string, max = MAX_CUE_CHARS): string[] {
     }
     return out.flatMap((p) => splitCue(p, max));
   }
-  const words = t.split(/\s+/);
+  // Between words: as many cues as the length needs, each break at the space nearest its share of
+  // the text, so the pieces are balanced (never a lone last word held on screen by itself).
+  const n = Math.ceil(t.length / max);
+  const spaces = [...t.matchAll(/\s+/gu)].map((m) => m.index);
   const out: string[] = [];
-  for (const w of words) {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.length + 1 + w.length <= Math.max(max / 2, Math.ceil(t.length / Math.ceil(t.length / max)))) out[out.length - 1] = `${last} ${w}`;
-    else out.push(w);
+  let from = 0;
+  for (let k = 1; k < n; k++) {
+    const ideal = (t.length * k) / n;
+    let best = -1;
+    for (const sp of spaces) if (sp > from && (best < 0 || Math.abs(sp - ideal) < Math.abs(best - ideal))) best = sp;
+    if (best < 0) break;
+    out.push(t.slice(from, best).trim());
+    from = best;
   }
-  return out;
+  out.push(t.slice(from).trim());
+  return out.filter((p) => p.length > 0).flatMap((p) => (p.length > max && p.length < t.length && /\s/u.test(p) ? splitCue(p, max) : [p]));
 }
 
 function cuesOf(key: string, kind: CueKind, text: string): ScriptCue[] {

@@ -1,4 +1,5 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { CSSProperties } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
@@ -293,7 +294,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
       data-input-tokens={frame.inputTokens}
       data-testid={`stage-${row}`}
     >
-      <div className="stage-canvas-wrap" style={{ aspectRatio: `${layout.width} / ${layout.height}` }}>
+      <div className="stage-canvas-wrap" style={{ aspectRatio: `${layout.width} / ${layout.height}`, '--stage-ratio': String(layout.width / layout.height) } as CSSProperties}>
         <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} />
         <svg viewBox={`0 0 ${layout.width} ${layout.height}`} className="stage-svg" role="img" aria-label={t('stageFigureLabel', { sentence })} fontSize={font}>
           <defs>

@@ -25,7 +25,7 @@ export const chapter: Chapter = {
     fr: 'Laisser la salle répondre avant de révéler. Effacer coûte de la bande passante mémoire à chaque libération, une raison courante de s\'en passer ; la justesse repose alors sur la règle « écrire avant de lire ».',
   },
   checkpoint: {
-    question: { en: 'The warm-up requests are finished. What is in their decode pages now?', fr: 'Les requêtes de préchauffage sont terminées. Que contiennent maintenant leurs pages de génération ?' },
+    question: { en: 'When the warm-up requests finish, what will be left in their decode pages?', fr: 'Quand les requêtes de préchauffage se termineront, que restera-t-il dans leurs pages de génération ?' },
     options: [
       { id: 'zeros', label: { en: 'Zeros: freeing a page clears it', fr: 'Des zéros : libérer une page l\'efface' } },
       { id: 'old', label: { en: 'The earlier customers\' KV, until someone overwrites it', fr: 'Le KV des clients précédents, jusqu\'à ce qu\'il soit réécrit' } },

@@ -45,7 +45,7 @@ export const chapter: Chapter = {
       { id: 'noise', label: { en: 'Nobody\'s: random noise', fr: 'De personne : du bruit' } },
     ],
     answer: 'others',
-    explain: { en: 'The earlier customers\': their KV was in the pages decode read. HTTP 200, fluent, and leaked.', fr: 'Des clients précédents : leur KV était dans les pages lues. HTTP 200, un texte fluide, et une réponse touchée.' },
+    explain: { en: 'The earlier customers\': their KV is still in the pages delta\'s request holds, and decode reads it as delta\'s.', fr: 'Des clients précédents : leur KV est encore dans les pages attribuées à delta, et la génération le lit comme celui de delta.' },
   },
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
