@@ -1,47 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect, test } from './fixtures.ts';
+import { detect, frameHashes, keyframeTimes, maxVolume, parseVtt, probe, type Marks } from '../scripts/record/probe.ts';
 
 const run = promisify(execFile);
-
-function parseVtt(text: string): { start: number; end: number; text: string }[] {
-  const seconds = (s: string) => {
-    const [h, m, rest] = s.split(':') as [string, string, string];
-    return Number(h) * 3600 + Number(m) * 60 + Number(rest);
-  };
-  return text
-    .split(/\n\n+/)
-    .slice(1)
-    .filter((b) => b.includes('-->'))
-    .map((block) => {
-      const lines = block.trim().split('\n');
-      const timing = lines.find((l) => l.includes('-->'))!;
-      const [a, b] = timing.split(' --> ') as [string, string];
-      return { start: seconds(a), end: seconds(b.split(' ')[0]!), text: lines.slice(lines.indexOf(timing) + 1).join('\n') };
-    });
-}
-
-const probe = (file: string, ...args: string[]) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', ...args, '-of', 'json', file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
-
-/** What one of ffmpeg's detection filters logs, as [start, end] pairs in seconds. */
-function detect(file: string, filter: string, startKey: string, endKey: string): [number, number][] {
-  // The filters log to stderr.
-  const r = (execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${file}' -an -sn -vf '${filter}' -f null - 2>&1`], { encoding: 'utf8', maxBuffer: 64 << 20 }) as string).split('\n');
-  const starts = r.flatMap((l) => [...l.matchAll(new RegExp(`${startKey}[:=]\\s*([\\d.]+)`, 'g'))].map((m) => Number(m[1])));
-  const ends = r.flatMap((l) => [...l.matchAll(new RegExp(`${endKey}[:=]\\s*([\\d.]+)`, 'g'))].map((m) => Number(m[1])));
-  return starts.map((s, i) => [s, ends[i] ?? Number.POSITIVE_INFINITY]);
-}
-
-/** MD5 of decoded frames by index, decoding every stored frame in order (constant frame rate: index = time × 30). */
-function frameHashes(file: string, frames: number[]): Map<number, string> {
-  const select = frames.map((n) => `eq(n\\,${n})`).join('+');
-  const out = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-an', '-sn', '-vf', `select='${select}'`, '-fps_mode', 'passthrough', '-f', 'framemd5', '-'], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const hashes = out.split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.split(',').map((x) => x.trim()).pop()!);
-  return new Map(frames.map((n, i) => [n, hashes[i]!]));
-}
 
 test('the recorder renders chapters frame by frame: constant 30 fps, narrated, keyed at chapters, never frozen outside predict beats, readable captions, the same frames twice', async ({ baseURL }, testInfo) => {
   test.setTimeout(300_000);
@@ -53,13 +18,7 @@ test('the recorder renders chapters frame by frame: constant 30 fps, narrated, k
   expect(stdout).toMatch(/stale-pages\.en\.webm: \d+:\d\d\.\d \(\d+\.\d s\), 1280×720/);
   expect(stdout).toMatch(/stale-pages\.en\.mp4: \d+:\d\d\.\d \(\d+\.\d s\), 1280×720/);
 
-  const marks = JSON.parse(readFileSync(join(out, 'chapters.en.json'), 'utf8')) as {
-    fps: number;
-    frames: number;
-    durationS: number;
-    chapters: { n: number; id: string; start: number; end: number; startFrame: number }[];
-    predictBeats: { start: number; end: number }[];
-  };
+  const marks = JSON.parse(readFileSync(join(out, 'chapters.en.json'), 'utf8')) as Marks;
   expect(marks.fps).toBe(30);
   expect(marks.chapters.map((c) => c.id)).toEqual(chapters.map((n) => CHAPTERS[n - 1]!.id));
 
@@ -75,17 +34,14 @@ test('the recorder renders chapters frame by frame: constant 30 fps, narrated, k
     const a = probe(path, '-select_streams', 'a', '-show_entries', 'stream=codec_name').streams;
     expect(a.map((s: { codec_name: string }) => s.codec_name)).toEqual([audio]);
     // A keyframe at every chapter start.
-    const keys = (probe(path, '-select_streams', 'v:0', '-show_entries', 'packet=pts_time,flags').packets as { pts_time: string; flags: string }[])
-      .filter((p) => p.flags.startsWith('K'))
-      .map((p) => Number(p.pts_time));
+    const keys = keyframeTimes(path);
     for (const c of marks.chapters) expect(keys.some((k) => Math.abs(k - c.start) < 0.5 / 30), `keyframe at ${c.start}`).toBe(true);
     expect(probe(path, '-show_chapters').chapters).toHaveLength(chapters.length);
   }
 
   const mp4 = join(out, 'stale-pages.en.mp4');
   // The voice is there: the track's loudest moment is well above silence.
-  const volume = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${mp4}' -vn -sn -af volumedetect -f null - 2>&1`], { encoding: 'utf8' });
-  expect(Number(/max_volume: (-?[\d.]+) dB/.exec(volume)?.[1])).toBeGreaterThan(-20);
+  expect(maxVolume(mp4)).toBeGreaterThan(-20);
   expect(detect(mp4, 'blackdetect=d=0.1:pix_th=0.10', 'black_start', 'black_end')).toEqual([]);
   const freezes = detect(mp4, 'freezedetect=n=-60dB:d=4', 'freeze_start', 'freeze_end');
   for (const [s, e] of freezes) {

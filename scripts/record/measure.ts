@@ -1,0 +1,60 @@
+/**
+ * `npm run record:measure -- [dir]`: the figures a review of a rendered explainer asks for, read back
+ * from the files with ffprobe and ffmpeg's filters (not from what the recorder meant to write).
+ * Prints one table per language found in dir (default: the recorder's output folder).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { detect, frameHashes, keyframeTimes, maxVolume, parseVtt, probe, type Marks } from './probe.ts';
+
+const dir = process.argv[2] ?? 'explainer';
+const langs = ['en', 'fr'].filter((l) => existsSync(join(dir, `stale-pages.${l}.mp4`)));
+if (langs.length === 0) {
+  console.error(`record:measure: no stale-pages.<en|fr>.mp4 in ${dir} (render one with npm run record).`);
+  process.exit(1);
+}
+
+const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
+
+for (const lang of langs) {
+  const mp4 = join(dir, `stale-pages.${lang}.mp4`);
+  const marks = JSON.parse(readFileSync(join(dir, `chapters.${lang}.json`), 'utf8')) as Marks;
+  const v = probe(mp4, '-select_streams', 'v:0', '-count_packets', '-show_entries', 'stream=codec_name,width,height,r_frame_rate,avg_frame_rate,nb_read_packets').streams[0];
+  const duration = Number(probe(mp4, '-show_entries', 'format=duration').format.duration);
+  const audio = probe(mp4, '-select_streams', 'a', '-show_entries', 'stream=codec_name').streams.map((s: { codec_name: string }) => s.codec_name);
+
+  const inBeat = ([s, e]: [number, number]) => marks.predictBeats.some((b) => s >= b.start - 0.1 && e <= b.end + 0.1);
+  const freezes = detect(mp4, 'freezedetect=n=-60dB:d=2', 'freeze_start', 'freeze_end').map(([s, e]) => [s, Math.min(e, duration)] as [number, number]);
+  const frozen = freezes.reduce((t, [s, e]) => t + (e - s), 0);
+  const longest = freezes.reduce((m, [s, e]) => Math.max(m, e - s), 0);
+  const overFour = freezes.filter(([s, e]) => e - s >= 4);
+  const black = detect(mp4, 'blackdetect=d=0.1:pix_th=0.10', 'black_start', 'black_end');
+
+  const keys = keyframeTimes(mp4);
+  const keyedChapters = marks.chapters.filter((c) => keys.some((k) => Math.abs(k - c.start) < 0.5 / marks.fps)).length;
+  const cuts = marks.chapters.map((c) => c.startFrame).filter((f) => f > 0);
+  const hashes = frameHashes(mp4, cuts.flatMap((f) => [f - 1, f]));
+  const cutsDiffer = cuts.filter((f) => hashes.get(f) !== hashes.get(f - 1)).length;
+
+  const cues = parseVtt(readFileSync(join(dir, `stale-pages.${lang}.vtt`), 'utf8'));
+  const rates = cues.map((c) => c.text.length / (c.end - c.start));
+  let atOnce = 0;
+  for (const c of cues) atOnce = Math.max(atOnce, cues.filter((d) => d.start < c.end - 1e-3 && d.end > c.start + 1e-3).length);
+
+  const rows: [string, string][] = [
+    ['length', `${fmt(duration)} (${duration.toFixed(1)} s)`],
+    ['video', `${v.codec_name} ${v.width}×${v.height}, r ${v.r_frame_rate}, avg ${v.avg_frame_rate}`],
+    ['stored frames', `${v.nb_read_packets} over ${duration.toFixed(1)} s (timeline: ${marks.frames})`],
+    ['picture frozen (≥ 2 s)', `${freezes.length} stretches, ${((100 * frozen) / duration).toFixed(1)} % of the runtime; longest ${longest.toFixed(1)} s`],
+    ['frozen ≥ 4 s', `${overFour.length} (${overFour.filter(inBeat).length} inside predict beats${overFour.length ? ': ' + overFour.map(([s, e]) => `${s.toFixed(1)}–${e.toFixed(1)}`).join(', ') : ''})`],
+    ['black frames', black.length === 0 ? 'none' : black.map(([s, e]) => `${s}–${e}`).join(', ')],
+    ['audio', audio.length ? `${audio.join(', ')}, loudest ${maxVolume(mp4).toFixed(1)} dB` : 'none'],
+    ['keyframes', `${keys.length}; at ${keyedChapters} of ${marks.chapters.length} chapter starts`],
+    ['chapter starts that cut', `${cutsDiffer} of ${cuts.length} (frame before ≠ frame at)`],
+    ['caption cues', `${cues.length}; fastest ${Math.max(...rates).toFixed(1)} characters/s; ${rates.filter((r) => r > 17).length} over 17/s`],
+    ['cues on screen at once', `at most ${atOnce}`],
+    ['predict beats', marks.predictBeats.map((b) => `${(b.end - b.start).toFixed(1)} s`).join(', ') || 'none'],
+  ];
+  console.log(`\n## ${lang}: ${mp4}\n\n| measured | value |\n|---|---|`);
+  for (const [k, val] of rows) console.log(`| ${k} | ${val} |`);
+}
