@@ -17,6 +17,7 @@ import { setGridRedraw } from './views/cluster/pageGrid.ts';
 import { FactBadge } from './views/shared/Evidence.tsx';
 import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
+import { loadAssumptionTexts } from './views/shared/assumptionTexts.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
@@ -252,6 +253,9 @@ function Dashboard() {
   useEffect(() => {
     if (settled) loadLaterText(lang).catch((error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)));
   }, [settled, lang]);
+  useEffect(() => {
+    if (settled) loadAssumptionTexts().catch(() => undefined);
+  }, [settled]);
   const onTabKey = (e: React.KeyboardEvent) => {
     const i = VIEWS.indexOf(view);
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -341,7 +345,7 @@ function Dashboard() {
           </div>
         </div>
       </main>
-      <EvidencePanel />
+      <EvidencePanel load={settled} />
     </>
   );
 }
