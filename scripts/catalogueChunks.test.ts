@@ -18,9 +18,11 @@ describe('the catalogue split between the first screen and later', () => {
   });
 
   test('a key written in a first-screen file, or built there by a template, is in the first part', () => {
-    const keys = ['timelineTitle', 'notice.a', 'notice.b', 'vpTitle'];
-    const first = firstScreenKeys(["t('timelineTitle'); t(`notice.${kind}`)"], keys);
-    expect([...first]).toEqual(['timelineTitle', 'notice.a', 'notice.b']);
+    const keys = ['timelineTitle', 'notice.a', 'notice.b', 'vpTitle', 'switch.a.label', 'switch.b.label', 'switch.a.hint', 'prop.x', 'prop.y'];
+    const first = firstScreenKeys(["t('timelineTitle'); t(`notice.${kind}`); t(`switch.${s.key}.label`)"], keys);
+    expect([...first]).toEqual(['timelineTitle', 'notice.a', 'notice.b', 'switch.a.label', 'switch.b.label']);
+    // A placeholder that is not a plain expression keeps the whole namespace.
+    expect([...firstScreenKeys(["t(`prop.${p ?? 'x'}`)"], keys)]).toEqual(['prop.x', 'prop.y']);
   });
 
   test('the page’s own first-screen keys are there, the verify panel’s are not', () => {

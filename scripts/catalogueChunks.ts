@@ -45,18 +45,29 @@ export const KEY_TEMPLATE = /`([\w-]+(?:\.[\w-]+)*\.)\$\{/g;
 
 /**
  * The catalogue keys the first screen can look up: each one written as a string literal in a file of
- * the static graph, and each one a template there can build (`` t(`notice.${kind}`) `` keeps every
- * `notice.` key). The catalogue itself is not searched (it names every key). Generous on purpose: a
- * key wrongly left to the later part would show as "…" until that part arrives.
+ * the static graph, and each one a template there can build: `` t(`switch.${key}.label`) `` keeps
+ * every `switch.….label` key (a placeholder stands for one or more name characters), and a template
+ * whose placeholders are not plain expressions keeps its whole namespace (`switch.`). The catalogue
+ * itself is not searched (it names every key). Generous on purpose: a key wrongly left to the later
+ * part would show as "…" until that part arrives.
  */
 export function firstScreenKeys(sources: Iterable<string>, keys: readonly string[]): Set<string> {
   const literals = new Set<string>();
-  const prefixes = new Set<string>();
+  const patterns: RegExp[] = [];
+  const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
   for (const source of sources) {
     for (const m of source.matchAll(/(['"`])([\w.-]+)\1/g)) literals.add(m[2]!);
-    for (const m of source.matchAll(KEY_TEMPLATE)) prefixes.add(m[1]!);
+    for (const m of source.matchAll(KEY_TEMPLATE)) {
+      const rest = source.slice(m.index + 1);
+      const template = /^((?:[\w.-]|\$\{[\w.!?\s]+\})+)`/.exec(rest)?.[1];
+      patterns.push(
+        template
+          ? new RegExp(`^${template.split(/\$\{[^}]*\}/).map(escape).join('[\\w.-]+')}$`)
+          : new RegExp(`^${escape(m[1]!)}`),
+      );
+    }
   }
-  return new Set(keys.filter((k) => literals.has(k) || [...prefixes].some((p) => k.startsWith(p))));
+  return new Set(keys.filter((k) => literals.has(k) || patterns.some((p) => p.test(k))));
 }
 
 export function catalogueChunks(entry = ENTRY): Plugin {

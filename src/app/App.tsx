@@ -22,7 +22,7 @@ import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
-import { Probe } from './views/story/Probe.tsx';
+import { ProbeSlot } from './views/story/ProbeSlot.tsx';
 import { StoryScreen } from './views/story/StoryScreen.tsx';
 import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
 
@@ -313,7 +313,7 @@ function Dashboard() {
         </Suspense>
       ) : null}
       <div className="story-probe">
-        <Probe after={settled ? run : undefined} />
+        <ProbeSlot after={settled ? run : undefined} />
       </div>
       <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">
