@@ -11,6 +11,7 @@
 import * as d3 from 'd3';
 import { LANES, type LaneKey } from './lanes.ts';
 import type { InvariantKey } from './invariants.ts';
+import { utcScale, type UtcScale } from './utcScale.ts';
 
 type ZoomLib = typeof import('./timelineZoom.ts');
 type Zoom = d3.ZoomBehavior<SVGRectElement, unknown>;
@@ -106,8 +107,8 @@ export function stackLabels(items: { key: string; x: number; text: string; title
 export class TimelineChart {
   private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
   private width = 800;
-  private x0 = d3.scaleUtc();
-  private x = d3.scaleUtc();
+  private x0: UtcScale = utcScale();
+  private x: UtcScale = utcScale();
   private data: TimelineLaneData | null = null;
   private cursorMs = 0;
   /** d3-zoom once loaded; until then zoom operations wait in `zoomQueue` (in order). */
@@ -290,7 +291,7 @@ export class TimelineChart {
     const domainChanged = !this.data || this.data.startEpochMs !== data.startEpochMs || this.data.endMs !== data.endMs;
     this.data = data;
     this.width = width;
-    this.x0 = d3.scaleUtc().domain([new Date(data.startEpochMs), new Date(data.startEpochMs + Math.max(1, data.endMs))]).range([MARGIN.left, width - MARGIN.right]);
+    this.x0 = utcScale([data.startEpochMs, data.startEpochMs + Math.max(1, data.endMs)], [MARGIN.left, width - MARGIN.right]);
     this.setZoomExtents();
     if (domainChanged) this.transform = null;
     this.x = this.transform ? this.transform.rescaleX(this.x0) : this.x0.copy();
