@@ -237,6 +237,35 @@ test.describe('the scrubber', () => {
     });
   });
 
+  test('a wheel over the chart zooms around the pointer, even turned before the zoom code has arrived', async ({ page }) => {
+    // d3-zoom loads after the first draw (timelineZoom.ts): hold it back until the wheel has turned.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/timelineZoom-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('./?t=0');
+    await ready(page);
+    await stopsMoving(page);
+    const svg = page.getByTestId('timeline-svg');
+    await svg.scrollIntoViewIfNeeded();
+    const box = (await svg.boundingBox())!;
+    // The visible window over the whole run, in % of the track.
+    const view = () => page.locator('.scrub-window').evaluate((el) => [parseFloat((el as HTMLElement).style.left), parseFloat((el as HTMLElement).style.width)] as [number, number]);
+    expect((await view())[1]).toBeCloseTo(100, 0);
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+    await page.mouse.wheel(0, -800);
+    // Not zoomed yet, and the page did not scroll instead: the turn waits for the zoom code.
+    expect((await view())[1]).toBeCloseTo(100, 0);
+    release();
+    await expect.poll(async () => (await view())[1]).toBeLessThan(50);
+    // Around the pointer, right of the middle: both edges of the window moved in.
+    const [left, width] = await view();
+    expect(left).toBeGreaterThan(10);
+    expect(left + width).toBeLessThan(95);
+  });
+
   test('named jumps: first violation, next and previous leak', async ({ page }) => {
     await page.goto('./?t=0');
     await ready(page);

@@ -3,6 +3,7 @@ import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
 import { pick, setLanguage, translate, useT } from './i18n/i18n.ts';
 import { formatUtcDayRange } from './i18n/format.ts';
+import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
@@ -16,30 +17,34 @@ import { setGridRedraw } from './views/cluster/pageGrid.ts';
 import { FactBadge } from './views/shared/Evidence.tsx';
 import { RunProgress } from './views/shared/RunProgress.tsx';
 import { EVIDENCE_ID, EvidencePanel, focusEvidence } from './views/shared/EvidencePanel.tsx';
+import { loadAssumptionTexts } from './views/shared/assumptionTexts.ts';
 import { Timeline, type Milestone } from './views/timeline/Timeline.tsx';
 import { timelineMilestones } from './views/timeline/milestones.ts';
 import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
-import { Probe } from './views/story/Probe.tsx';
+import { ProbeSlot } from './views/story/ProbeSlot.tsx';
 import { StoryScreen } from './views/story/StoryScreen.tsx';
 import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
 
+// Every lazy view below comes with the catalogue's later text (i18n/catalogue.ts).
+const pageLang = () => useApp.getState().lang;
+
 // The chapters (text in two languages) load only when the walkthrough opens.
-const Walkthrough = lazy(() => import('./walkthrough/Walkthrough.tsx').then((m) => ({ default: m.Walkthrough })));
+const Walkthrough = lazy(() => withLaterText(() => import('./walkthrough/Walkthrough.tsx'), pageLang).then((m) => ({ default: m.Walkthrough })));
 // Loaded when a comparison is asked for: it is not needed for the first screen.
-const ComparePanel = lazy(() => import('./views/compare/ComparePanel.tsx').then((m) => ({ default: m.ComparePanel })));
+const ComparePanel = lazy(() => withLaterText(() => import('./views/compare/ComparePanel.tsx'), pageLang).then((m) => ({ default: m.ComparePanel })));
 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
-const RenderScreen = lazy(() => import('./render/RenderScreen.tsx').then((m) => ({ default: m.RenderScreen })));
+const RenderScreen = lazy(() => withLaterText(() => import('./render/RenderScreen.tsx'), pageLang).then((m) => ({ default: m.RenderScreen })));
 
 // Not on the first screen (the Cluster tab is): each loads when its tab is first shown; the Explore
 // drawer's contents when it opens or once the first screen is drawn (ExploreDrawer).
-const TransferView = lazy(() => import('./views/transfer/TransferView.tsx').then((m) => ({ default: m.TransferView })));
-const ResponseView = lazy(() => import('./views/response/ResponseView.tsx').then((m) => ({ default: m.ResponseView })));
-const ExploreContents = lazy(() => import('./views/story/ExploreContents.tsx').then((m) => ({ default: m.ExploreContents })));
+const TransferView = lazy(() => withLaterText(() => import('./views/transfer/TransferView.tsx'), pageLang).then((m) => ({ default: m.TransferView })));
+const ResponseView = lazy(() => withLaterText(() => import('./views/response/ResponseView.tsx'), pageLang).then((m) => ({ default: m.ResponseView })));
+const ExploreContents = lazy(() => withLaterText(() => import('./views/story/ExploreContents.tsx'), pageLang).then((m) => ({ default: m.ExploreContents })));
 
 // The live screen layout (`?screen`) loads only when opened.
-const LiveScreen = lazy(() => import('./screen/LiveScreen.tsx').then((m) => ({ default: m.LiveScreen })));
+const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.tsx'), pageLang).then((m) => ({ default: m.LiveScreen })));
 const liveNotice = (ignored: string[]) => ignoredNotice(useApp.getState().lang, ignored);
 
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
@@ -244,6 +249,13 @@ function Dashboard() {
 
   const run = main.data;
   const settled = useIdleAfter(run !== undefined);
+  // The text of what is not on the first screen, once it is drawn: the drawer, tabs and panels.
+  useEffect(() => {
+    if (settled) loadLaterText(lang).catch((error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)));
+  }, [settled, lang]);
+  useEffect(() => {
+    if (settled) loadAssumptionTexts().catch(() => undefined);
+  }, [settled]);
   const onTabKey = (e: React.KeyboardEvent) => {
     const i = VIEWS.indexOf(view);
     if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') {
@@ -301,7 +313,7 @@ function Dashboard() {
         </Suspense>
       ) : null}
       <div className="story-probe">
-        <Probe after={settled ? run : undefined} />
+        <ProbeSlot after={settled ? run : undefined} />
       </div>
       <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">
@@ -333,7 +345,7 @@ function Dashboard() {
           </div>
         </div>
       </main>
-      <EvidencePanel />
+      <EvidencePanel load={settled} />
     </>
   );
 }

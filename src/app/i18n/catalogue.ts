@@ -1,59 +1,99 @@
 /**
- * The catalogue as the page holds it: English, the language every key is written in first and the
- * fallback of every lookup, comes with the first screen; French is loaded the first time it is
- * asked for (a page opened in French asks before its first render: main.tsx). Both tables are
- * messages.ts's MESSAGES, typeset, which the build splits into one module per language
- * (scripts/catalogueChunks.ts): messages.ts stays the one place the text is written and checked.
+ * The catalogue as the page holds it, each language in two parts (scripts/catalogueChunks.ts): the
+ * entries the first screen can show, and the rest. English's first part comes with the first screen
+ * and is the fallback of every lookup; another language's first part is loaded the first time it is
+ * asked for (a page opened in French asks before its first render: main.tsx). The later parts come
+ * with the views that need them: every lazy view of the page loads through `withLaterText`, and the
+ * page asks for them once its first screen is drawn (App.tsx). Both tables are messages.ts's
+ * MESSAGES, typeset: messages.ts stays the one place the text is written and checked.
  */
 /// <reference path="./catalogue.d.ts" />
-import english from 'virtual:catalogue/en';
+import englishFirst from 'virtual:catalogue/en';
 import type { Language, MessageKey } from './messages.ts';
 import { fill } from './text.ts';
 
-type Table = Record<MessageKey, string>;
+type Table = Partial<Record<MessageKey, string>>;
+type Part = 'first' | 'later';
+type Loader = () => Promise<{ default: Table }>;
 
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Table }>> = {
-  fr: () => import('virtual:catalogue/fr'),
+const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
+  en: { later: () => import('virtual:catalogue/en/later') },
+  fr: { first: () => import('virtual:catalogue/fr'), later: () => import('virtual:catalogue/fr/later') },
 };
 
-const tables: Partial<Record<Language, Table>> = { en: english };
-const pending = new Map<Language, Promise<void>>();
+/** What a lookup shows while the part of the catalogue that holds its entry is on its way. */
+export const TEXT_PENDING = '…';
+
+const tables: Record<Language, Table> = { en: { ...englishFirst }, fr: {} };
+const loaded = new Set<string>(['en first']);
+const pending = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
 let loadedCount = 1;
+/** Set once the later text has been asked for: a language switched to afterwards comes whole. */
+let laterWanted = false;
 
-export function languageLoaded(lang: Language): boolean {
-  return tables[lang] !== undefined;
-}
-
-/** Loads a language's table once; the promise rejects (and a later call retries) if its module cannot be fetched. */
-export function loadLanguage(lang: Language): Promise<void> {
-  if (lang === 'en' || tables[lang]) return Promise.resolve();
-  let loading = pending.get(lang);
+function loadPart(lang: Language, part: Part): Promise<void> {
+  const name = `${lang} ${part}`;
+  if (loaded.has(name)) return Promise.resolve();
+  let loading = pending.get(name);
   if (!loading) {
-    loading = LOADERS[lang]().then(
+    loading = LOADERS[lang][part]!().then(
       (m) => {
-        tables[lang] = m.default;
+        Object.assign(tables[lang], m.default);
+        loaded.add(name);
+        pending.delete(name);
         loadedCount++;
         for (const listener of listeners) listener();
       },
       (error: unknown) => {
-        pending.delete(lang);
+        pending.delete(name);
         throw new Error(`The ${lang} text of the page could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
-    pending.set(lang, loading);
+    pending.set(name, loading);
   }
   return loading;
 }
 
-/** For React's useSyncExternalStore: changes each time a language arrives. */
+/** True once the language's first-screen text is there. */
+export function languageLoaded(lang: Language): boolean {
+  return loaded.has(`${lang} first`);
+}
+
+/**
+ * Loads a language's first-screen text once (and its later text too once the page has asked for
+ * that); the promise rejects (and a later call retries) if a module cannot be fetched.
+ */
+export function loadLanguage(lang: Language): Promise<void> {
+  return laterWanted ? loadLaterText(lang) : loadPart(lang, 'first');
+}
+
+/** Loads the rest of the catalogue in `lang` and in English (its fallback): the text of the views that load later. */
+export function loadLaterText(lang: Language): Promise<void> {
+  laterWanted = true;
+  return Promise.all(lang === 'en' ? [loadPart('en', 'later')] : [loadPart('en', 'later'), loadPart(lang, 'first'), loadPart(lang, 'later')]).then(() => undefined);
+}
+
+/** A lazy view's module, resolved once the later text is there too, so that it never renders "…". */
+export function withLaterText<M>(load: () => Promise<M>, lang: () => Language): Promise<M> {
+  return Promise.all([load(), loadLaterText(lang())]).then(([m]) => m);
+}
+
+/** For React's useSyncExternalStore: changes each time a part of the catalogue arrives. */
 export function subscribeCatalogue(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 export const catalogueVersion = (): number => loadedCount;
 
-/** A catalogue entry with its `{placeholders}` filled; in English while the language's table is not there yet. */
+/**
+ * A catalogue entry with its `{placeholders}` filled; in English while the language's table is not
+ * there yet. An entry whose part has not arrived reads TEXT_PENDING and asks for it (views re-render
+ * through the catalogue's version when it comes).
+ */
 export function translate(lang: Language, key: MessageKey, vars?: Record<string, string>): string {
-  return fill(tables[lang]?.[key] ?? english[key], vars);
+  const template = tables[lang][key] ?? tables.en[key];
+  if (template !== undefined) return fill(template, vars);
+  loadLaterText(lang).catch(() => undefined);
+  return TEXT_PENDING;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMs, formatNumber, formatOffsetSeconds, formatScientific, formatUtc, formatUtcDay, formatUtcDayRange, timeAxisFormat, timeLocale } from './format.ts';
+import { formatMs, formatNumber, formatOffsetSeconds, formatScientific, formatUtc, formatUtcDay, formatUtcDayRange, timeAxisFormat } from './format.ts';
 
 const NNBSP = '\u202f';
 
@@ -31,6 +31,11 @@ describe('numbers and instants in the page\u2019s language', () => {
     expect(fr(new Date(Date.UTC(2026, 8, 1)))).toBe('septembre');
     expect(fr(new Date(Date.UTC(2026, 8, 9, 13)))).toBe('13:00');
     expect(timeAxisFormat('en')(new Date(Date.UTC(2026, 7, 27)))).toBe('Thu 27 Aug');
-    expect(timeLocale('fr').utcFormat('%A %B')(new Date(Date.UTC(2026, 7, 27)))).toBe('jeudi août');
+    expect(timeAxisFormat('en')(new Date(Date.UTC(2026, 8, 1)))).toBe('September');
+    expect(fr(new Date(Date.UTC(2026, 8, 9, 13, 22)))).toBe('13:22');
+    expect(fr(new Date(Date.UTC(2026, 8, 9, 13, 22, 5)))).toBe(':05');
+    expect(fr(new Date(Date.UTC(2026, 8, 9, 13, 22, 5, 40)))).toBe('.040');
+    expect(fr(new Date(Date.UTC(2027, 0, 1)))).toBe('2027');
+    expect(fr(new Date(Date.UTC(2026, 8, 9)))).toBe('mer. 9 sept.');
   });
 });

@@ -7,7 +7,7 @@
  * Times are always UTC, as the report gives them; the helpers say so ("UTC") where a reader could
  * take them for local time. Formatters are cached per language and options.
  */
-import { timeFormatLocale, utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcYear, type TimeLocaleDefinition, type TimeLocaleObject } from 'd3';
+import { utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcYear } from 'd3';
 
 export type Lang = 'en' | 'fr';
 
@@ -119,50 +119,22 @@ export function formatUtcDayRange(fromIso: string, toIso: string, lang: Lang): s
   return `${formatUtcDay(fromIso, lang, { year: fromIso.slice(0, 4) !== toIso.slice(0, 4) })} – ${formatUtcDay(toIso, lang)}`;
 }
 
-function names(lang: Lang, opts: Intl.DateTimeFormatOptions, dates: number[]): string[] {
-  const f = dateFormat(lang, opts);
-  return dates.map((d) => f.format(d));
-}
-
-const locales = new Map<Lang, TimeLocaleObject>();
-
-/**
- * A d3 time locale for the page's language, with the day and month names taken from `Intl` (so
- * d3's `%a %b` read « jeu. août » in French) and a 24-hour clock in both languages.
- */
-export function timeLocale(lang: Lang): TimeLocaleObject {
-  let l = locales.get(lang);
-  if (l) return l;
-  const sundays = Array.from({ length: 7 }, (_, i) => Date.UTC(2026, 0, 4 + i));
-  const months = Array.from({ length: 12 }, (_, i) => Date.UTC(2026, i, 15));
-  const definition: TimeLocaleDefinition = {
-    dateTime: '%e %b %Y %H:%M:%S',
-    date: '%d/%m/%Y',
-    time: '%H:%M:%S',
-    periods: ['AM', 'PM'],
-    days: names(lang, { weekday: 'long' }, sundays) as TimeLocaleDefinition['days'],
-    shortDays: names(lang, { weekday: 'short' }, sundays) as TimeLocaleDefinition['shortDays'],
-    months: names(lang, { month: 'long' }, months) as TimeLocaleDefinition['months'],
-    shortMonths: names(lang, { month: 'short' }, months) as TimeLocaleDefinition['shortMonths'],
-  };
-  l = timeFormatLocale(definition);
-  locales.set(lang, l);
-  return l;
-}
-
 /**
  * The tick format of a UTC time axis in the page's language: d3's multi-scale rule (seconds, minutes,
  * hours, days, months, years), with a 24-hour clock and the day before the month: "Thu 27 Aug",
- * « jeu. 27 août », "13:00", « sept. ». Pass it to `axis.tickFormat`.
+ * « jeu. 27 août », "13:00", « septembre ». Pass it to `axis.tickFormat`.
  */
 export function timeAxisFormat(lang: Lang): (date: Date) => string {
-  const l = timeLocale(lang);
-  const ms = l.utcFormat('.%L');
-  const sec = l.utcFormat(':%S');
-  const hm = l.utcFormat('%H:%M');
-  const day = l.utcFormat('%a %-d %b');
-  const month = l.utcFormat('%B');
-  const year = l.utcFormat('%Y');
+  // Intl, not d3-time-format: the names are Intl's either way, and the page need not load a
+  // second formatting library for its axis.
+  const two = (n: number, width = 2) => String(n).padStart(width, '0');
+  const ms = (d: Date) => `.${two(d.getUTCMilliseconds(), 3)}`;
+  const sec = (d: Date) => `:${two(d.getUTCSeconds())}`;
+  const hm = (d: Date) => `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  const day = (d: Date) => formatUtcDay(+d, lang, { weekday: true, year: false });
+  const monthName = dateFormat(lang, { month: 'long' });
+  const month = (d: Date) => monthName.format(d);
+  const year = (d: Date) => String(d.getUTCFullYear());
   return (date) =>
     (utcSecond(date) < date ? ms : utcMinute(date) < date ? sec : utcHour(date) < date ? hm : utcDay(date) < date ? hm : utcMonth(date) < date ? day : utcYear(date) < date ? month : year)(date);
 }

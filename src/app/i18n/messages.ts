@@ -661,6 +661,7 @@ const en = {
   matrixNotMeasured: 'not measured',
   matrixNoCurrent: 'The current switches are not a cell of these tables.',
   matrixGridTitle: 'Defects × mitigations',
+  textLoading: 'Loading the text…',
 } as const;
 
 type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
@@ -1322,6 +1323,7 @@ const fr: Record<BaseKey, string> = {
   matrixNotMeasured: 'non mesuré',
   matrixNoCurrent: 'Les réglages actuels ne sont pas une case de ces tableaux.',
   matrixGridTitle: 'Défauts × protections',
+  textLoading: 'Chargement du texte…',
 };
 
 function typeset(messages: Record<string, string>): Record<string, string> {

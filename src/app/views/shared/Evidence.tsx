@@ -6,15 +6,15 @@
  * (`SourceRef`), never as Cloudflare's.
  */
 import { useId } from 'react';
-import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useFacts } from '../../../data/useFacts.ts';
 import { pick, useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
+import { loadAssumptionTexts, useAssumptionTexts } from './assumptionTexts.ts';
 
-function Tip({ label, className, testId, children }: { label: string; className: string; testId?: string; children: React.ReactNode }) {
+function Tip({ label, className, testId, onShow, children }: { label: string; className: string; testId?: string; onShow?: () => void; children: React.ReactNode }) {
   const id = useId();
   return (
-    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId}>
+    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId} onPointerEnter={onShow} onFocus={onShow}>
       {label}
       <span role="tooltip" id={id} className="tip">
         {children}
@@ -54,10 +54,15 @@ export function FactBadge({ id }: { id: string }) {
 export function AssumptionBadge({ id }: { id: string }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const a = ASSUMPTIONS.find((x) => x.id === id);
+  const assumptions = useAssumptionTexts();
+  const a = assumptions?.find((x) => x.id === id);
+  // The label (the id) is there at once; the text arrives after the first screen, or when asked for.
+  const show = () => void loadAssumptionTexts().catch(() => undefined);
   return (
-    <Tip label={`${t('assumption')} ${id}`} className="assumption" testId={`assumption-${id}`}>
-      {a ? (
+    <Tip label={`${t('assumption')} ${id}`} className="assumption" testId={`assumption-${id}`} onShow={show}>
+      {!assumptions ? (
+        <span className="hint">{t('textLoading')}</span>
+      ) : a ? (
         <>
           {pick(lang, a.en, a.fr)}
           <br />

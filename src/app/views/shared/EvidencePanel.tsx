@@ -5,115 +5,51 @@
  * background with addresses. Always in the page (id `evidence`), so a keyboard, a skip link, the
  * header's button and the walkthrough's last chapter all reach it.
  */
-import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
-import { useFacts } from '../../../data/useFacts.ts';
-import { formatUtc, formatUtcDay } from '../../i18n/format.ts';
-import { pick, useT } from '../../i18n/i18n.ts';
+import { Suspense, lazy, useSyncExternalStore } from 'react';
+import { withLaterText } from '../../i18n/catalogue.ts';
+import { useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
-import { milestoneStartMs } from '../../../data/facts.ts';
-import { SourceRef } from './Evidence.tsx';
 import './evidence.css';
+
+// The lists load once the first screen is drawn (`load`), or as soon as the panel is asked for.
+const EvidenceLists = lazy(() => withLaterText(() => import('./EvidenceLists.tsx'), () => useApp.getState().lang).then((m) => ({ default: m.EvidenceLists })));
 
 export const EVIDENCE_ID = 'evidence';
 
+let asked = false;
+const askedListeners = new Set<() => void>();
+const subscribeAsked = (listener: () => void) => {
+  askedListeners.add(listener);
+  return () => askedListeners.delete(listener);
+};
+
 /** Moves focus to the panel's heading (for the header's button and the walkthrough's link). */
 export function focusEvidence(): void {
+  if (!asked) {
+    asked = true;
+    for (const listener of askedListeners) listener();
+  }
   const h = document.getElementById(`${EVIDENCE_ID}-h`);
   h?.scrollIntoView?.({ block: 'start' });
   h?.focus();
 }
 
-export function EvidencePanel() {
+export function EvidencePanel({ load }: { load: boolean }) {
   const t = useT();
-  const lang = useApp((s) => s.lang);
-  const facts = useFacts();
-  const file = facts.data?.file;
-  const filledBy = (n: string) => ASSUMPTIONS.filter((a) => a.fills.includes(n)).map((a) => a.id);
+  const wanted = useSyncExternalStore(subscribeAsked, () => asked);
+  const loading = <p className="hint">{t('textLoading')}</p>;
   return (
     <section className="evidence panel" id={EVIDENCE_ID} aria-labelledby={`${EVIDENCE_ID}-h`} data-testid="evidence-panel">
       <h2 id={`${EVIDENCE_ID}-h`} tabIndex={-1}>
         {t('evidenceTitle')}
       </h2>
-      {file ? <p className="hint">{t('evidenceSource', { title: file.source.title, note: pick(lang, file.source.noteEn, file.source.noteFr) })}</p> : null}
-      {facts.isError ? <p role="alert">{t('factsUnavailable')}</p> : null}
-      <div className="evidence-columns">
-        <section aria-labelledby="evidence-report-h">
-          <h3 id="evidence-report-h">
-            <span className="badge fact">{t('fact')}</span> {t('evidenceReport')}
-          </h3>
-          <p className="hint">{t('evidenceReportIntro')}</p>
-          <ol className="evidence-list">
-            {(file?.facts ?? []).map((f) => (
-              <li key={f.id} data-fact={f.id}>
-                <b>{f.id}</b>{' '}
-                {lang === 'en' ? (
-                  <>
-                    {f.en}
-                    <br />
-                    <span className="hint">{t('evidenceFrenchOriginal')} </span>
-                  </>
-                ) : null}
-                <q lang="fr" className="quote">
-                  {f.quote}
-                </q>
-                {(f.milestones ?? []).map((m) => (
-                  <span key={m.key} className="milestone-note">
-                    <br />
-                    {t('evidenceMilestone', { label: pick(lang, m.labelEn, m.labelFr) })}{' '}
-                    <time dateTime={m.time ? `${m.date}T${m.time}Z` : m.date}>
-                      {m.time ? formatUtc(milestoneStartMs(m), lang, { seconds: false }) : formatUtcDay(m.date, lang)}
-                    </time>
-                    {m.precision === 'day' ? ` (${t('milestoneDayOnly')})` : ''}.
-                    {m.derivedEn && m.derivedFr ? ` ${pick(lang, m.derivedEn, m.derivedFr)}` : ''}
-                  </span>
-                ))}
-              </li>
-            ))}
-          </ol>
-        </section>
-        <section aria-labelledby="evidence-assumed-h">
-          <h3 id="evidence-assumed-h">
-            <span className="badge assumption">{t('assumption')}</span> {t('evidenceAssumed')}
-          </h3>
-          <p className="hint">{t('evidenceAssumedIntro')}</p>
-          <ol className="evidence-list">
-            {ASSUMPTIONS.map((a) => (
-              <li key={a.id} data-assumption={a.id}>
-                <b>{a.id}</b> {pick(lang, a.en, a.fr)} <span className="hint">({t('evidenceFills', { ids: a.fills.join(', ') })})</span>
-                <br />
-                <i>
-                  {t('evidenceWhy')} {pick(lang, a.reasonEn, a.reasonFr)}
-                </i>
-              </li>
-            ))}
-          </ol>
-        </section>
-        <section aria-labelledby="evidence-unknown-h">
-          <h3 id="evidence-unknown-h">
-            <span className="badge model">{t('model')}</span> {t('evidenceUnknown')}
-          </h3>
-          <p className="hint">{t('evidenceUnknownIntro')}</p>
-          <ol className="evidence-list">
-            {(file?.notInReport ?? []).map((n) => {
-              const by = filledBy(n.id);
-              return (
-                <li key={n.id} data-not-in-report={n.id}>
-                  <b>{n.id}</b> {pick(lang, n.en, n.fr)} <span className="hint">({by.length ? t('evidenceFilledBy', { ids: by.join(', ') }) : t('evidenceNotModelled')})</span>
-                </li>
-              );
-            })}
-          </ol>
-          <h3 id="evidence-background-h">{t('evidenceBackground')}</h3>
-          <p className="hint">{t('evidenceBackgroundIntro')}</p>
-          <ol className="evidence-list">
-            {(file?.background ?? []).map((b) => (
-              <li key={b.id}>
-                {pick(lang, b.en, b.fr)} <SourceRef id={b.id} />
-              </li>
-            ))}
-          </ol>
-        </section>
-      </div>
+      {load || wanted ? (
+        <Suspense fallback={loading}>
+          <EvidenceLists />
+        </Suspense>
+      ) : (
+        loading
+      )}
     </section>
   );
 }

@@ -87,7 +87,7 @@ describe('every background source shown carries its address', () => {
   });
 
   it('shows every background entry of the facts file, with its address, in the evidence panel', () => {
-    const panel = readFileSync(new URL('./EvidencePanel.tsx', import.meta.url), 'utf8');
+    const panel = readFileSync(new URL('./EvidenceLists.tsx', import.meta.url), 'utf8');
     expect(panel).toMatch(/file\?\.background[\s\S]*<SourceRef id=\{b\.id\}/);
     for (const b of facts.file.background) expect(b.url, b.id).toMatch(/^https:\/\//);
   });

@@ -1,8 +1,8 @@
 /**
  * The timeline chart as a plain module over d3: a UTC time axis in the page's language, zoom and pan
- * (d3-zoom), and lanes for traffic density (bucketed per pixel), leaked responses, cross-tenant reads
- * and the comparison run, with the report's milestones and the cursor. React owns the <svg>; this
- * module owns what is inside.
+ * (d3-zoom, loaded after the first draw: timelineZoom.ts), and lanes for traffic density (bucketed
+ * per pixel), leaked responses, cross-tenant reads and the comparison run, with the report's
+ * milestones and the cursor. React owns the <svg>; this module owns what is inside.
  *
  * What is the model's and what is the report's is drawn apart: every lane carries a "model" badge
  * (lanes.ts), milestones the report dates to the minute are lines, and milestones it dates to the day
@@ -11,6 +11,13 @@
 import * as d3 from 'd3';
 import { LANES, type LaneKey } from './lanes.ts';
 import type { InvariantKey } from './invariants.ts';
+import { utcScale, type UtcScale } from './utcScale.ts';
+
+type ZoomLib = typeof import('./timelineZoom.ts');
+type Zoom = d3.ZoomBehavior<SVGRectElement, unknown>;
+
+/** d3-zoom's wheel step (its default wheelDelta), for a wheel turned before d3-zoom is there. */
+const wheelDelta = (e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 10 : 1);
 
 /** A request the fixed run answered differently: a 4xx, a 5xx (failed closed), a leak, or a clean 200. */
 export interface CompareMark {
@@ -100,12 +107,17 @@ export function stackLabels(items: { key: string; x: number; text: string; title
 export class TimelineChart {
   private readonly svg: d3.Selection<SVGSVGElement, unknown, null, undefined>;
   private width = 800;
-  private x0 = d3.scaleUtc();
-  private x = d3.scaleUtc();
+  private x0: UtcScale = utcScale();
+  private x: UtcScale = utcScale();
   private data: TimelineLaneData | null = null;
   private cursorMs = 0;
-  private readonly zoom: d3.ZoomBehavior<SVGRectElement, unknown>;
-  private transform = d3.zoomIdentity;
+  /** d3-zoom once loaded; until then zoom operations wait in `zoomQueue` (in order). */
+  private zoom: Zoom | null = null;
+  private zoomLib: ZoomLib | null = null;
+  private zoomLoading = false;
+  private readonly zoomQueue: Array<() => void> = [];
+  /** The view's zoom; null: the whole run (the identity). */
+  private transform: d3.ZoomTransform | null = null;
   private labels: Record<string, string> = {};
   private badge = 'model';
   private tickFormat: ((d: Date) => string) | null = null;
@@ -124,21 +136,86 @@ export class TimelineChart {
     plot.append('rect').attr('class', 'divergence').attr('width', 2);
     plot.append('text').attr('class', 'divergence-label');
     plot.append('line').attr('class', 'cursor');
-    this.zoom = d3
-      .zoom<SVGRectElement, unknown>()
-      .scaleExtent([1, 1e6])
-      // d3-zoom takes the wheel (zoom around the pointer) and a shift-drag (pan); a plain drag
-      // scrubs and two fingers pinch (below), so dragging the chart moves time, not the view.
-      .filter((event: Event) => event.type === 'wheel' || (event.type === 'mousedown' && (event as MouseEvent).shiftKey && (event as MouseEvent).button === 0))
-      .on('zoom', (event: d3.D3ZoomEvent<SVGRectElement, unknown>) => {
-        this.transform = event.transform;
-        this.x = this.transform.rescaleX(this.x0);
-        this.render();
-        const [a, b] = this.x.domain();
-        if (this.data) this.callbacks.onViewChange?.([+a! - this.data.startEpochMs, +b! - this.data.startEpochMs]);
-      });
-    const overlay = this.svg.append('rect').attr('class', 'overlay').attr('fill', 'transparent').call(this.zoom).on('dblclick.zoom', null);
+    const overlay = this.svg.append('rect').attr('class', 'overlay').attr('fill', 'transparent');
     this.attachScrub(overlay.node()!);
+    this.attachEarlyWheel(overlay.node()!);
+  }
+
+  /**
+   * Loads d3-zoom once and attaches it to the overlay: d3-zoom takes the wheel (zoom around the
+   * pointer) and a shift-drag (pan); a plain drag scrubs and two fingers pinch (attachScrub), so
+   * dragging the chart moves time, not the view. Queued operations run in order once it is there.
+   */
+  private loadZoom(): void {
+    if (this.zoomLoading || this.zoom) return;
+    this.zoomLoading = true;
+    import('./timelineZoom.ts').then(
+      (lib) => {
+        const zoom = lib
+          .zoom<SVGRectElement, unknown>()
+          .scaleExtent([1, 1e6])
+          .filter((event: Event) => event.type === 'wheel' || (event.type === 'mousedown' && (event as MouseEvent).shiftKey && (event as MouseEvent).button === 0))
+          .on('zoom', (event: d3.D3ZoomEvent<SVGRectElement, unknown>) => {
+            this.transform = event.transform;
+            this.x = this.transform.rescaleX(this.x0);
+            this.render();
+            const [a, b] = this.x.domain();
+            if (this.data) this.callbacks.onViewChange?.([+a! - this.data.startEpochMs, +b! - this.data.startEpochMs]);
+          });
+        this.zoomLib = lib;
+        this.zoom = zoom;
+        this.setZoomExtents();
+        const overlay = this.svg.select<SVGRectElement>('rect.overlay');
+        // d3-zoom starts from the view's zoom as it is (a chapter may have set none yet: identity).
+        overlay.property('__zoom', this.transform ?? lib.zoomIdentity).call(zoom).on('dblclick.zoom', null);
+        this.detachEarlyWheel?.();
+        for (const op of this.zoomQueue.splice(0)) op();
+      },
+      () => {
+        // A failed fetch (offline, a stale deploy): the next gesture asks again.
+        this.zoomLoading = false;
+      },
+    );
+  }
+
+  /** Runs `op` with d3-zoom now, or as soon as it has loaded. */
+  private withZoom(op: (zoom: Zoom, lib: ZoomLib) => void): void {
+    if (this.zoom && this.zoomLib) op(this.zoom, this.zoomLib);
+    else {
+      this.zoomQueue.push(() => op(this.zoom!, this.zoomLib!));
+      this.loadZoom();
+    }
+  }
+
+  private detachEarlyWheel: (() => void) | null = null;
+
+  /**
+   * Before d3-zoom is there, a wheel over the chart (or a pointer coming near it) loads it, and the
+   * wheel's zoom is kept and applied around the same point once it has loaded: no turn is lost.
+   */
+  private attachEarlyWheel(el: SVGRectElement): void {
+    const wheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const at: [number, number] = [e.clientX - this.svg.node()!.getBoundingClientRect().left, this.height / 2];
+      const factor = Math.pow(2, wheelDelta(e));
+      this.withZoom((zoom) => d3.select(el).call(zoom.scaleBy, factor, at));
+    };
+    const near = () => this.loadZoom();
+    el.addEventListener('wheel', wheel, { passive: false });
+    el.addEventListener('pointerenter', near);
+    this.detachEarlyWheel = () => {
+      el.removeEventListener('wheel', wheel);
+      el.removeEventListener('pointerenter', near);
+      this.detachEarlyWheel = null;
+    };
+  }
+
+  private setZoomExtents(): void {
+    if (!this.zoom || !this.data) return;
+    const span = Math.max(1, this.data.endMs);
+    const width = this.width;
+    // Zoom in down to about one second across the whole width: "down to one request".
+    this.zoom.scaleExtent([1, Math.max(1, span / 1000)]).translateExtent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]).extent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]);
   }
 
   /**
@@ -172,7 +249,11 @@ export class TimelineChart {
       else if (down.size === 2 && pinch !== null) {
         const [a, b] = [...down.values()];
         const d = Math.abs(a! - b!);
-        if (pinch > 4 && d > 4) d3.select(el).call(this.zoom.scaleBy, d / pinch, [(a! + b!) / 2, this.height / 2]);
+        if (pinch > 4 && d > 4) {
+          const factor = d / pinch;
+          const at: [number, number] = [(a! + b!) / 2, this.height / 2];
+          this.withZoom((zoom) => d3.select(el).call(zoom.scaleBy, factor, at));
+        }
         pinch = d;
       }
     });
@@ -210,16 +291,19 @@ export class TimelineChart {
     const domainChanged = !this.data || this.data.startEpochMs !== data.startEpochMs || this.data.endMs !== data.endMs;
     this.data = data;
     this.width = width;
-    this.x0 = d3.scaleUtc().domain([new Date(data.startEpochMs), new Date(data.startEpochMs + Math.max(1, data.endMs))]).range([MARGIN.left, width - MARGIN.right]);
-    const span = Math.max(1, data.endMs);
-    // Zoom in down to about one second across the whole width: "down to one request".
-    this.zoom.scaleExtent([1, Math.max(1, span / 1000)]).translateExtent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]).extent([[MARGIN.left, 0], [width - MARGIN.right, this.height]]);
-    if (domainChanged) this.transform = d3.zoomIdentity;
-    this.x = this.transform.rescaleX(this.x0);
+    this.x0 = utcScale([data.startEpochMs, data.startEpochMs + Math.max(1, data.endMs)], [MARGIN.left, width - MARGIN.right]);
+    this.setZoomExtents();
+    if (domainChanged) this.transform = null;
+    this.x = this.transform ? this.transform.rescaleX(this.x0) : this.x0.copy();
     this.svg.attr('width', width).attr('height', this.height).attr('viewBox', `0 0 ${width} ${this.height}`);
     this.svg.select<SVGRectElement>('rect.overlay').attr('x', MARGIN.left).attr('y', 0).attr('width', Math.max(0, width - MARGIN.left - MARGIN.right)).attr('height', this.height);
     this.render();
     this.callbacks.onViewChange?.(this.visibleMs());
+    // d3-zoom once the first draw is on screen and the browser is idle (a gesture loads it sooner).
+    if (!this.zoomLoading) {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.loadZoom(), { timeout: 1000 });
+      else setTimeout(() => this.loadZoom(), 100);
+    }
   }
 
   setCursor(ms: number): void {
@@ -231,8 +315,10 @@ export class TimelineChart {
   zoomBy(factor: number): void {
     const rect = this.svg.select<SVGRectElement>('rect.overlay');
     if (!this.data) return;
-    const cx = this.x(new Date(this.data.startEpochMs + this.cursorMs));
-    rect.call(this.zoom.scaleBy, factor, [cx, this.height / 2]);
+    this.withZoom((zoom) => {
+      const cx = this.x(new Date(this.data!.startEpochMs + this.cursorMs));
+      rect.call(zoom.scaleBy, factor, [cx, this.height / 2]);
+    });
   }
 
   /** Shows the window [fromMs, toMs] of simulated time across the plot. */
@@ -242,11 +328,11 @@ export class TimelineChart {
     const b = this.x0(new Date(this.data.startEpochMs + toMs));
     // rescaleX maps x0(t) to k·x0(t) + tx: put `a` at the plot's left edge.
     const k = Math.max(1, (this.width - MARGIN.right - MARGIN.left) / Math.max(1e-9, b - a));
-    this.svg.select<SVGRectElement>('rect.overlay').call(this.zoom.transform, d3.zoomIdentity.translate(MARGIN.left - k * a, 0).scale(k));
+    this.withZoom((zoom, lib) => this.svg.select<SVGRectElement>('rect.overlay').call(zoom.transform, lib.zoomIdentity.translate(MARGIN.left - k * a, 0).scale(k)));
   }
 
   resetZoom(): void {
-    this.svg.select<SVGRectElement>('rect.overlay').call(this.zoom.transform, d3.zoomIdentity);
+    this.withZoom((zoom, lib) => this.svg.select<SVGRectElement>('rect.overlay').call(zoom.transform, lib.zoomIdentity));
   }
 
   /** Keeps the cursor in view when playback or the keyboard moves it out. */
@@ -255,7 +341,8 @@ export class TimelineChart {
     const px = this.x(new Date(this.data.startEpochMs + ms));
     if (px < MARGIN.left || px > this.width - MARGIN.right) {
       const rect = this.svg.select<SVGRectElement>('rect.overlay');
-      rect.call(this.zoom.translateTo, this.x0(new Date(this.data.startEpochMs + ms)), this.height / 2);
+      const to = this.x0(new Date(this.data.startEpochMs + ms));
+      this.withZoom((zoom) => rect.call(zoom.translateTo, to, this.height / 2));
     }
   }
 
@@ -316,13 +403,13 @@ export class TimelineChart {
     }
     const max = d3.max(buckets) || 1;
     const y0 = this.laneY('traffic') + LANE_H - 2;
-    const area = d3
+    const density = d3
       .area<number>()
       .x((_, i) => left + i * bucketPx)
       .y0(y0)
       .y1((v) => y0 - (v / max) * (LANE_H - 4))
       .curve(d3.curveStepAfter);
-    this.svg.select('path.density').attr('d', area(Array.from(buckets)) ?? '');
+    this.svg.select('path.density').attr('d', density(Array.from(buckets)) ?? '');
 
     // One lane per property, one mark per breach or per changed outcome; the shape says what it
     // is, so that colour is never the only cue.
