@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 /** The canvas pixel (RGBA) under a page's top-left corner (the checkerboard's coloured square). */
 async function pixelOfPage(page: import('@playwright/test').Page, selector: string, p: number): Promise<number[]> {
@@ -68,6 +68,31 @@ test.describe('grids by what a page is to the selected request', () => {
     await expect(strip).toBeVisible();
     expect(Number(await strip.getAttribute('data-placeholder-px'))).toBeGreaterThanOrEqual(12);
     await expect(page.getByTestId('block-table-legend')).toContainText('reserved, never written');
+  });
+
+  test('at start-up, with no request selected, the pages decode has reserved but nobody has written are drawn dotted grey and the legend names them', async ({ page }) => {
+    await page.goto('./?s=demo&view=cluster&t=0');
+    await ready(page);
+    await openExplore(page);
+    const grid = page.locator('canvas[data-node="decode-0"]');
+    await expect(grid).toBeVisible();
+    // The warm-up requests' reservations exist from the first instant; no KV has arrived yet.
+    const reservedCorners = await grid.evaluate((c: HTMLCanvasElement) => {
+      const cell = Number(c.dataset.cell);
+      const cols = Number(c.dataset.cols);
+      const ctx = c.getContext('2d')!;
+      const data = ctx.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let p = 0; p < cols * 4; p++) {
+        const i = (Math.floor(p / cols) * cell * c.width + (p % cols) * cell) * 4;
+        if (data[i] === 150 && data[i + 1] === 150 && data[i + 2] === 150) n++;
+      }
+      return n;
+    });
+    expect(reservedCorners).toBeGreaterThan(0);
+    const legend = page.getByTestId('grid-legend');
+    await expect(legend).toContainText('reserved, never written');
+    await expect(legend.locator('.key.reserved')).toBeVisible();
   });
 
   test('hovering or focusing a response token lights the page it drew on; Enter selects the request that wrote it', async ({ page }) => {

@@ -270,7 +270,7 @@ export function ClusterView({ run }: { run: RunSummary }) {
             ) : (
               <>
                 <p>
-                  <span className="key live" /> {t('live')} <span className="key stale" /> {t('stale')} <span className="key cleared" /> {t('cleared')} <span className="key zero" /> {t('zero')}
+                  <span className="key live" /> {t('live')} <span className="key stale" /> {t('stale')} <span className="key cleared" /> {t('cleared')} <span className="key zero" /> {t('zero')} <span className="key reserved" /> {t('relReserved')}
                 </p>
                 <ul className="tenant-keys">
                   {tenantsShown.map((name, i) => (
