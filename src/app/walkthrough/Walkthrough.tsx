@@ -11,7 +11,7 @@ import { onNextFrame } from '../state/clock.ts';
 import { Icon } from '../icons.tsx';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
-import { SourceRef } from '../views/shared/Evidence.tsx';
+import { FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
@@ -61,18 +61,7 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
             <li key={id} data-fact={id}>
               <b>{id}</b>{' '}
               {f ? (
-                <>
-                  {lang === 'en' ? (
-                    <>
-                      {f.en}
-                      <br />
-                      <span className="hint">{t('evidenceFrenchOriginal')} </span>
-                    </>
-                  ) : null}
-                  <q lang="fr" className="quote">
-                    {f.quote}
-                  </q>
-                </>
+                <FactWords en={f.en} quote={f.quote} />
               ) : (
                 <span className="hint">({t('walkQuoteMissing')})</span>
               )}

@@ -122,6 +122,29 @@ function compactUrl(url: string): string {
 }
 
 /**
+ * A fact's words: in English, the English text and then "French original:" before the report's
+ * French sentence; in French, the sentence alone. The French is always the source quoted.
+ */
+export function FactWords({ en, quote }: { en: string; quote: string }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  return (
+    <>
+      {lang === 'en' ? (
+        <>
+          {en}
+          <br />
+          <span className="hint">{t('evidenceFrenchOriginal')} </span>
+        </>
+      ) : null}
+      <q lang="fr" className="quote">
+        {quote}
+      </q>
+    </>
+  );
+}
+
+/**
  * A public source cited in running text: its badge (what it says, on hover or focus) and its address
  * as a visible link, and every further address it has (the redis-py issue beside OpenAI's post).
  * `compact` shortens the link's text (never its address) for a narrow column.

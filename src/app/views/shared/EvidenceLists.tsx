@@ -8,7 +8,7 @@ import { formatUtc, formatUtcDay } from '../../i18n/format.ts';
 import { pick, useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
 import { milestoneStartMs } from '../../../data/facts.ts';
-import { SourceRef } from './Evidence.tsx';
+import { FactWords, SourceRef } from './Evidence.tsx';
 
 export function EvidenceLists() {
   const t = useT();
@@ -29,29 +29,19 @@ export function EvidenceLists() {
           <ol className="evidence-list">
             {(file?.facts ?? []).map((f) => (
               <li key={f.id} data-fact={f.id}>
-                <b>{f.id}</b>{' '}
-                {lang === 'en' ? (
-                  <>
-                    {f.en}
+                <b>{f.id}</b> <FactWords en={f.en} quote={f.quote} />
+                {(f.milestones ?? []).map((m) => (
+                  <span key={m.key} className="milestone-note">
                     <br />
-                    <span className="hint">{t('evidenceFrenchOriginal')} </span>
-                  </>
-                  ) : null}
-                  <q lang="fr" className="quote">
-                    {f.quote}
-                  </q>
-                  {(f.milestones ?? []).map((m) => (
-                    <span key={m.key} className="milestone-note">
-                      <br />
-                      {t('evidenceMilestone', { label: pick(lang, m.labelEn, m.labelFr) })}{' '}
-                      <time dateTime={m.time ? `${m.date}T${m.time}Z` : m.date}>
-                        {m.time ? formatUtc(milestoneStartMs(m), lang, { seconds: false }) : formatUtcDay(m.date, lang)}
-                      </time>
-                      {m.precision === 'day' ? ` (${t('milestoneDayOnly')})` : ''}.
-                      {m.derivedEn && m.derivedFr ? ` ${pick(lang, m.derivedEn, m.derivedFr)}` : ''}
-                    </span>
-                  ))}
-                </li>
+                    {t('evidenceMilestone', { label: pick(lang, m.labelEn, m.labelFr) })}{' '}
+                    <time dateTime={m.time ? `${m.date}T${m.time}Z` : m.date}>
+                      {m.time ? formatUtc(milestoneStartMs(m), lang, { seconds: false }) : formatUtcDay(m.date, lang)}
+                    </time>
+                    {m.precision === 'day' ? ` (${t('milestoneDayOnly')})` : ''}.
+                    {m.derivedEn && m.derivedFr ? ` ${pick(lang, m.derivedEn, m.derivedFr)}` : ''}
+                  </span>
+                ))}
+              </li>
               ))}
             </ol>
           </section>
