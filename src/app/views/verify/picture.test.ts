@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLaterText } from '../../i18n/catalogue.ts';
 import { checkedConfig, explore } from '../../../engine/protocol/index.ts';
 import { picture } from './picture.ts';
 
 describe('the counterexample picture', () => {
+  // The verify panel is a later view: the page loads this text with it (withLaterText).
+  beforeAll(() => loadLaterText('en'));
   const c = checkedConfig('incident')!.config;
   const ce = explore(c).verdicts.confidentiality.counterexample!;
 
