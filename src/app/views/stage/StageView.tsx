@@ -13,6 +13,7 @@ import { describeEvent } from '../shared/engineText.ts';
 import { stageFrame, stageSteps, stepIndexAt, type StageFrame, type StageStep } from './stageFrame.ts';
 import { along, pageCenter, poolOf, rangeOutline, stageLayout, type StageLayout } from './stageLayout.ts';
 import { drawStagePools } from './stagePools.ts';
+import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
 import './stage.css';
 
 export interface StageViewProps {
@@ -239,7 +240,8 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
     if (frame.promptAt === 'gone') return null;
     return c;
   })();
-  const advertised = 1_048_576;
+  // The prompt bar's full length is the advertised context (F14), from the engine's defaults.
+  const advertised = ADVERTISED_CONTEXT_TOKENS;
   const barMax = narrow ? 150 : 130;
   const barW = (n: number) => Math.max(1.5, (barMax * Math.min(n, advertised)) / advertised);
   const placeholder = frame.inputTokens === 1 && frame.promptTokens > 1;
