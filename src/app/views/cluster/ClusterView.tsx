@@ -270,7 +270,19 @@ export function ClusterView({ run }: { run: RunSummary }) {
             ) : (
               <>
                 <p>
-                  <span className="key live" /> {t('live')} <span className="key stale" /> {t('stale')} <span className="key cleared" /> {t('cleared')} <span className="key zero" /> {t('zero')} <span className="key reserved" /> {t('relReserved')}
+                  {(
+                    [
+                      ['live', t('live')],
+                      ['stale', t('stale')],
+                      ['cleared', t('cleared')],
+                      ['zero', t('zero')],
+                      ['reserved', t('relReserved')],
+                    ] as const
+                  ).map(([key, label]) => (
+                    <span key={key} className="legend-entry">
+                      <span className={`key ${key}`} /> {label}
+                    </span>
+                  ))}
                 </p>
                 <ul className="tenant-keys">
                   {tenantsShown.map((name, i) => (
