@@ -82,12 +82,23 @@ async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number
 async function stopsMoving(page: Page) {
   await expect(page.locator('main')).not.toHaveAttribute('data-recomputing', /.*/, { timeout: 60_000 });
   await expect(page.locator('.story-picture [role="status"], .picture-pending')).toHaveCount(0, { timeout: 60_000 });
-  const place = () => page.evaluate(() => ['.story', '.views', '.timeline'].map((s) => JSON.stringify(document.querySelector(s)?.getBoundingClientRect())).join());
   await expect(async () => {
-    const before = await place();
+    const before = await placeOf(page);
     await page.waitForTimeout(300);
-    expect(await place()).toBe(before);
+    expect(await placeOf(page)).toBe(before);
   }).toPass({ timeout: 30_000 });
+}
+
+/** Where the story, the views and the timeline are on the page (not in the viewport: element shots scroll to them). */
+function placeOf(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    ['.story', '.views', '.timeline']
+      .map((s) => {
+        const r = document.querySelector(s)?.getBoundingClientRect();
+        return r ? `${r.left + scrollX},${r.top + scrollY},${r.width},${r.height}` : '-';
+      })
+      .join(' '),
+  );
 }
 
 async function waitScrolled(page: Page) {
@@ -132,16 +143,6 @@ test.describe('a chapter by link is the chapter by Next', () => {
       q.delete('ch');
       return q.toString();
     };
-    // Where the parts are on the page (not in the viewport: the element shots scroll to them).
-    const place = () =>
-      page.evaluate(() =>
-        ['.story', '.views', '.timeline']
-          .map((s) => {
-            const r = document.querySelector(s)?.getBoundingClientRect();
-            return r ? `${r.left + scrollX},${r.top + scrollY},${r.width},${r.height}` : '-';
-          })
-          .join(' '),
-      );
     const picture = async (name: string) => {
       // A late arrival (the first screen's request, on a loaded machine) can still move the views
       // down while they are captured, and an element shot taken across the move shows the empty
@@ -152,9 +153,9 @@ test.describe('a chapter by link is the chapter by Next', () => {
         await page.mouse.move(0, 0);
         await page.evaluate(() => window.scrollTo(0, 0));
         await waitScrolled(page);
-        const before = await place();
+        const before = await placeOf(page);
         const pair = [await page.locator('.views').screenshot({ animations: 'disabled', path: `${shots}/${name}-views.png` }), await page.locator('.timeline').screenshot({ animations: 'disabled', path: `${shots}/${name}-timeline.png` })];
-        if ((await place()) === before || attempt === 4) return pair;
+        if ((await placeOf(page)) === before || attempt === 4) return pair;
       }
     };
     for (let n = 2; n <= CHAPTERS.length; n++) {

@@ -61,7 +61,7 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
             <li key={id} data-fact={id}>
               <b>{id}</b>{' '}
               {f ? (
-                <FactWords en={f.en} quote={f.quote} />
+                <FactWords en={f.en} quote={f.quote} lang={lang} />
               ) : (
                 <span className="hint">({t('walkQuoteMissing')})</span>
               )}

@@ -8,7 +8,7 @@
 import { useId } from 'react';
 import { useFacts } from '../../../data/useFacts.ts';
 import { pick, useT } from '../../i18n/i18n.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, type Language } from '../../state/store.ts';
 import { loadAssumptionTexts, useAssumptionTexts } from './assumptionTexts.ts';
 
 function Tip({ label, className, testId, onShow, children }: { label: string; className: string; testId?: string; onShow?: () => void; children: React.ReactNode }) {
@@ -125,9 +125,8 @@ function compactUrl(url: string): string {
  * A fact's words: in English, the English text and then "French original:" before the report's
  * French sentence; in French, the sentence alone. The French is always the source quoted.
  */
-export function FactWords({ en, quote }: { en: string; quote: string }) {
+export function FactWords({ en, quote, lang }: { en: string; quote: string; lang: Language }) {
   const t = useT();
-  const lang = useApp((s) => s.lang);
   return (
     <>
       {lang === 'en' ? (

@@ -29,7 +29,7 @@ export function EvidenceLists() {
           <ol className="evidence-list">
             {(file?.facts ?? []).map((f) => (
               <li key={f.id} data-fact={f.id}>
-                <b>{f.id}</b> <FactWords en={f.en} quote={f.quote} />
+                <b>{f.id}</b> <FactWords en={f.en} quote={f.quote} lang={lang} />
                 {(f.milestones ?? []).map((m) => (
                   <span key={m.key} className="milestone-note">
                     <br />
