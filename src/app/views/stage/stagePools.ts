@@ -9,7 +9,7 @@
  * - everything else: faded (live pages solid, stale pages hatched, free pages plain).
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
-import type { Snapshot } from '../../run/hooks.ts';
+import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
 import { blockIndexOf, type StageFrame } from './stageFrame.ts';
 import type { StageLayout } from './stageLayout.ts';
@@ -37,6 +37,29 @@ export interface StagePaint {
 }
 
 const mix = (c: RGB, k: number): RGB => [c[0] + (255 - c[0]) * k, c[1] + (255 - c[1]) * k, c[2] + (255 - c[2]) * k];
+const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c[1]) << 8) | Math.round(c[0])) >>> 0;
+
+/**
+ * Packed colours per tenant at full strength and at the two fades the pools use, indexed by
+ * tenant + 1 (0: nobody's; tenants past MAX_TENANTS share the last entry). Built once.
+ */
+const MAX_TENANTS = 4096;
+function tenantTable(fade: number): Uint32Array {
+  const table = new Uint32Array(MAX_TENANTS + 2);
+  for (let i = 0; i < table.length; i++) table[i] = pack(mix(i === 0 ? UNKNOWN : tenantRgb(Math.min(i, MAX_TENANTS + 1) - 1), fade));
+  return table;
+}
+let fullColours: Uint32Array | null = null;
+let lightColours: Uint32Array | null = null;
+let faintColours: Uint32Array | null = null;
+const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
+const PACKED_GROUND = pack(GROUND);
+const PACKED_DOT = pack(DOT);
+const PACKED_CLEARED = pack(CLEARED);
+const EMPTY = new Int32Array(0);
+const FAR = 0x7fffffff;
+/** A request number no page holds (owners and writers are ≥ −1): "no request selected". */
+const NOBODY = -2;
 
 // Reused across frames: the stage redraws on every frame while playing.
 const imageCache = new WeakMap<CanvasRenderingContext2D, ImageData>();
@@ -59,7 +82,56 @@ interface PoolDrawn {
   lit: number;
   scanFrom: number;
   scanTo: number;
+  rowDirty: Uint8Array;
+  pixels: PoolPixels;
 }
+
+/**
+ * For each device pixel of a pool's box: the page whose cell holds its centre (−1: none) and which
+ * patterns put the page's colour there rather than the ground (HATCH: diagonal stripes, DOTS: one
+ * pixel in nine), computed once per layout so that painting is one lookup per pixel.
+ */
+interface PoolPixels {
+  x0: number;
+  y0: number;
+  width: number;
+  height: number;
+  /** Page row of each pixel line (−1: outside the grid). */
+  rowOfLine: Int32Array;
+  pageAt: Int32Array;
+  inked: Uint8Array;
+}
+
+function poolPixels(rect: { x: number; y: number; w: number; h: number }, cols: number, rows: number, pageCount: number, scale: number, W: number, H: number): PoolPixels {
+  const x0 = Math.max(0, Math.floor(rect.x * scale));
+  const x1 = Math.min(W, Math.ceil((rect.x + rect.w) * scale));
+  const y0 = Math.max(0, Math.floor(rect.y * scale));
+  const y1 = Math.min(H, Math.ceil((rect.y + rect.h) * scale));
+  const width = Math.max(0, x1 - x0);
+  const height = Math.max(0, y1 - y0);
+  const cw = (rect.w / cols) * scale;
+  const ch = (rect.h / rows) * scale;
+  const ox = rect.x * scale;
+  const oy = rect.y * scale;
+  const rowOfLine = new Int32Array(height);
+  const pageAt = new Int32Array(width * height);
+  const inked = new Uint8Array(width * height);
+  for (let j = 0; j < height; j++) {
+    const y = y0 + j;
+    const row = Math.floor((y + 0.5 - oy) / ch);
+    rowOfLine[j] = row >= 0 && row < rows ? row : -1;
+    for (let i = 0; i < width; i++) {
+      const x = x0 + i;
+      const col = Math.min(cols - 1, Math.floor((x + 0.5 - ox) / cw));
+      const p = row * cols + col;
+      const k = j * width + i;
+      pageAt[k] = col < 0 || rowOfLine[j]! < 0 || p >= pageCount ? -1 : p;
+      inked[k] = ((x + y) % 4 < 2 ? HATCH : 0) | (x % 3 === 0 && y % 3 === 0 ? DOTS : 0);
+    }
+  }
+  return { x0, y0, width, height, rowOfLine, pageAt, inked };
+}
+
 const drawnCache = new WeakMap<CanvasRenderingContext2D, { key: string; pools: Map<string, PoolDrawn> }>();
 
 /** Block-table indices whose membership differs between [a0, a1) and [b0, b1), as at most two ranges. */
@@ -75,26 +147,158 @@ function windowChange(a0: number, a1: number, b0: number, b1: number): [number, 
   ];
 }
 
-const pack = (c: RGB) => ((255 << 24) | (Math.round(c[2]) << 16) | (Math.round(c[1]) << 8) | Math.round(c[0])) >>> 0;
-
-/** Packed colours per tenant (−1: nobody's), at full strength and at each fade the pools use: built once. */
-const FADES = [0, 0.2, 0.62] as const;
-const MAX_TENANTS = 4096;
-const tenantColours = FADES.map(() => new Uint32Array(MAX_TENANTS + 1));
-function colourOf(tenant: number, fade: 0 | 0.2 | 0.62): number {
-  const table = tenantColours[fade === 0 ? 0 : fade === 0.2 ? 1 : 2]!;
-  const i = tenant < 0 ? 0 : tenant >= MAX_TENANTS ? MAX_TENANTS : tenant + 1;
-  let c = table[i]!;
-  if (c === 0) {
-    c = pack(mix(tenant >= 0 ? tenantRgb(tenant) : UNKNOWN, fade));
-    table[i] = c;
-  }
-  return c;
+// The block table as an Int32Array, like the change lists: the page loop then sees one kind of list.
+const reservedCache = new WeakMap<readonly number[], Int32Array>();
+function reservedPages(reserved: readonly number[]): Int32Array {
+  let pages = reservedCache.get(reserved);
+  if (!pages) reservedCache.set(reserved, (pages = Int32Array.from(reserved)));
+  return pages;
 }
-const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
-const PACKED_DOT = pack(DOT);
-const PACKED_CLEARED = pack(CLEARED);
-const EMPTY = new Int32Array(0);
+
+/** Everything a pool's page looks depend on for one draw besides the page arrays, hoisted out of the page loop. */
+interface LookInputs {
+  req: number;
+  focus: boolean;
+  isPrefill: boolean;
+  isDecode: boolean;
+  /** Block-table index of each page while the request holds its table (null: not this pool, or freed). */
+  blockIndex: Int32Array | null;
+  /** The same after the free: its former pages. */
+  formerIndex: Int32Array | null;
+  lit: number;
+  scanFrom: number;
+  scanTo: number;
+  tableColour: number;
+}
+
+/**
+ * Looks at pages `list[from..to)` (or pages from..to when `list` is null), records each one whose
+ * look changed (or every one when `fresh`) and marks its page row dirty; true when any changed.
+ * One plain function over typed arrays: this loop is the stage's cost on a jump across the window.
+ */
+function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols: number, list: Int32Array | null, from: number, to: number, fresh: boolean): boolean {
+  const state = node.state;
+  const writerTenant = node.writerTenant;
+  const owner = node.owner;
+  const writtenFor = node.writtenFor;
+  const n = node.pageCount;
+  const { req, focus, isPrefill, isDecode, blockIndex, formerIndex, lit, scanFrom, scanTo, tableColour } = look;
+  const full = (fullColours ??= tenantTable(0));
+  const light = (lightColours ??= tenantTable(0.2));
+  const faint = (faintColours ??= tenantTable(0.62));
+  const drawnPattern = drawn.pattern;
+  const drawnColour = drawn.colour;
+  const drawnGround = drawn.ground;
+  const rowDirty = drawn.rowDirty;
+  let any = false;
+  for (let k = from; k < to; k++) {
+    const p = list === null ? k : list[k]!;
+    if (p >= n) continue;
+    const writer = writerTenant[p]!;
+    const w = writer < 0 ? 0 : writer > MAX_TENANTS ? MAX_TENANTS + 1 : writer + 1;
+    const st = state[p]!;
+    const index = blockIndex === null ? -1 : blockIndex[p]!;
+    let pattern: number;
+    let colour: number;
+    let ground: number;
+    if (index >= 0 && index < lit) {
+      // In the selected request's block table.
+      ground = PACKED_TABLE_GROUND;
+      const mine = writtenFor[p] === req;
+      if (index >= scanFrom && index < scanTo) {
+        pattern = SOLID;
+        colour = mine ? tableColour : full[w]!;
+      } else if (mine) {
+        pattern = SOLID;
+        colour = tableColour;
+      } else if (writer >= 0 && st !== PAGE_CLEARED) {
+        pattern = HATCH;
+        colour = full[w]!;
+      } else {
+        pattern = DOTS;
+        colour = PACKED_DOT;
+      }
+    } else if (formerIndex !== null && formerIndex[p]! >= 0) {
+      // Once freed, its former pages stay in view: hatched while free (KV left in place), solid
+      // once a later reservation claims them, so reuse reads as a sweep.
+      ground = PACKED_TABLE_GROUND;
+      if (st === PAGE_LIVE) {
+        pattern = SOLID;
+        colour = light[w]!;
+      } else if (st === PAGE_STALE && writer >= 0) {
+        pattern = HATCH;
+        colour = writtenFor[p] === req ? tableColour : full[w]!;
+      } else {
+        pattern = DOTS;
+        colour = st === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
+      }
+    } else {
+      // Everything else: faded when a request is in focus, so its own pages stand out.
+      const own = owner[p] === req;
+      const faded = focus ? (isPrefill && own ? full : faint) : light;
+      ground = PACKED_GROUND;
+      if (own && isDecode) {
+        // Reserved, not yet lit by the sweep: it still shows what its earlier owner left.
+        pattern = writer >= 0 ? HATCH : SOLID;
+        colour = writer >= 0 ? faded[w]! : PACKED_GROUND;
+      } else if (own && isPrefill) {
+        pattern = SOLID;
+        colour = tableColour;
+      } else if (st === PAGE_LIVE) {
+        pattern = SOLID;
+        colour = faded[w]!;
+      } else if (st === PAGE_STALE && writer >= 0) {
+        pattern = HATCH;
+        colour = faded[w]!;
+      } else {
+        pattern = SOLID;
+        colour = st === PAGE_CLEARED ? PACKED_CLEARED : PACKED_GROUND;
+      }
+    }
+    if (fresh || drawnPattern[p] !== pattern || drawnColour[p] !== colour || drawnGround[p] !== ground) {
+      drawnPattern[p] = pattern;
+      drawnColour[p] = colour;
+      drawnGround[p] = ground;
+      rowDirty[(p / cols) | 0] = 1;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/** Paints the dirty page rows of a pool into `px`; returns the pixel-line runs painted, as rectangles. */
+function paintRows(px: Uint32Array, W: number, drawn: PoolDrawn, fresh: boolean, dirty: [number, number, number, number][]): void {
+  const { x0, y0, width, height, rowOfLine, pageAt, inked } = drawn.pixels;
+  const { pattern, colour, ground, rowDirty } = drawn;
+  let runStart = -1;
+  for (let j = 0; j < height; j++) {
+    const row = rowOfLine[j]!;
+    // Lines outside the grid are cleared on a fresh draw only.
+    const paint = row < 0 ? fresh : rowDirty[row] === 1;
+    if (!paint) {
+      if (runStart >= 0) dirty.push([x0, y0 + runStart, width, j - runStart]);
+      runStart = -1;
+      continue;
+    }
+    if (runStart < 0) runStart = j;
+    const line = (y0 + j) * W + x0;
+    const k0 = j * width;
+    if (row < 0) {
+      px.fill(0, line, line + width);
+      continue;
+    }
+    for (let i = 0; i < width; i++) {
+      const p = pageAt[k0 + i]!;
+      if (p < 0) {
+        px[line + i] = 0;
+        continue;
+      }
+      const look = pattern[p]!;
+      px[line + i] = look === SOLID || (inked[k0 + i]! & look) !== 0 ? colour[p]! : ground[p]!;
+    }
+  }
+  if (runStart >= 0) dirty.push([x0, y0 + runStart, width, height - runStart]);
+}
 
 /**
  * Paints the pools of `snapshot` at `scale` device pixels per diagram unit. Pure in its inputs: the
@@ -109,19 +313,19 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     imageCache.set(ctx, image);
   }
   // A new size, scale or layout: everything is drawn afresh.
-  const key = `${W}x${H}@${scale}:${layout.width}x${layout.height}:${layout.pools.map((p) => `${p.node}/${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h},${p.cols},${p.rows}`).join(';')}`;
-  let drawn = drawnCache.get(ctx);
-  if (!drawn || drawn.key !== key) {
-    drawn = { key, pools: new Map() };
-    drawnCache.set(ctx, drawn);
+  const key = `${W}x${H}@${scale}:${layout.width}x${layout.height}:${layout.pools.map((p) => `${p.node}/${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h},${p.cols},${p.rows},${p.pageCount}`).join(';')}`;
+  let drawnAll = drawnCache.get(ctx);
+  if (!drawnAll || drawnAll.key !== key) {
+    drawnAll = { key, pools: new Map() };
+    drawnCache.set(ctx, drawnAll);
   }
   const px = new Uint32Array(image.data.buffer);
   const f = paint.frame;
   const decodeName = f && f.decodeNode !== null ? `decode-${f.decodeNode}` : null;
   const prefillName = f && f.prefillNode !== null ? `prefill-${f.prefillNode}` : null;
   const reservedLit = f ? f.reservedLit : 0;
-  const tableTenantColour = colourOf(paint.requesterTenant, 0);
-  const scanFrom = f ? (f.step === 'scan' ? f.scanned - paint.scanTrail : Infinity) : Infinity;
+  const tableColour = (fullColours ??= tenantTable(0))[paint.requesterTenant < 0 ? 0 : Math.min(paint.requesterTenant, MAX_TENANTS) + 1]!;
+  const scanFrom = f && f.step === 'scan' ? f.scanned - paint.scanTrail : FAR;
   const scanTo = f && f.step === 'scan' ? f.scanned : -1;
   const dirty: [number, number, number, number][] = [];
   for (const pool of layout.pools) {
@@ -130,80 +334,25 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const n = node.pageCount;
     const isTable = pool.node === decodeName && f !== null && !f.freed;
     const blockIndex = isTable && f ? blockIndexOf(f.reserved, n) : null;
-    // Once freed, its former pages stay in view: hatched while free (KV left in place), solid once a
-    // later reservation claims them, so reuse reads as a sweep.
     const formerIndex = pool.node === decodeName && f !== null && f.freed ? blockIndexOf(f.reserved, n) : null;
     const isPrefill = pool.node === prefillName;
-    const focus = paint.req !== null;
-    const groundFaded = pack(GROUND);
-    let pattern = SOLID;
-    let colour = 0;
-    let ground = 0;
-    // The look of page p, into pattern / colour / ground.
-    const lookAt = (p: number) => {
-      const writer = node.writerTenant[p]!;
-      const state = node.state[p]!;
-      const index = blockIndex ? blockIndex[p]! : -1;
-      if (index >= 0 && index < reservedLit) {
-        // In the selected request's block table.
-        ground = PACKED_TABLE_GROUND;
-        const mine = node.writtenFor[p] === paint.req;
-        if (index >= scanFrom && index < scanTo) {
-          pattern = SOLID;
-          colour = mine ? tableTenantColour : colourOf(writer, 0);
-        } else if (mine) {
-          pattern = SOLID;
-          colour = tableTenantColour;
-        } else if (writer >= 0 && state !== PAGE_CLEARED) {
-          pattern = HATCH;
-          colour = colourOf(writer, 0);
-        } else {
-          pattern = DOTS;
-          colour = PACKED_DOT;
-        }
-        return;
-      }
-      if (formerIndex && formerIndex[p]! >= 0) {
-        ground = PACKED_TABLE_GROUND;
-        if (state === PAGE_LIVE) {
-          pattern = SOLID;
-          colour = colourOf(writer, 0.2);
-        } else if (state === PAGE_STALE && writer >= 0) {
-          pattern = HATCH;
-          colour = node.writtenFor[p] === paint.req ? tableTenantColour : colourOf(writer, 0);
-        } else {
-          pattern = DOTS;
-          colour = state === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
-        }
-        return;
-      }
-      // Everything else: faded when a request is in focus, so its own pages stand out.
-      const fade = focus ? (isPrefill && node.owner[p] === paint.req ? 0 : 0.62) : 0.2;
-      ground = groundFaded;
-      if (paint.req !== null && node.owner[p] === paint.req && node.kind === 'decode') {
-        // Reserved, not yet lit by the sweep: it still shows what its earlier owner left.
-        pattern = writer >= 0 ? HATCH : SOLID;
-        colour = writer >= 0 ? colourOf(writer, fade) : groundFaded;
-      } else if (isPrefill && node.owner[p] === paint.req && paint.req !== null) {
-        pattern = SOLID;
-        colour = tableTenantColour;
-      } else if (state === PAGE_LIVE) {
-        pattern = SOLID;
-        colour = colourOf(writer, fade);
-      } else if (state === PAGE_STALE && writer >= 0) {
-        pattern = HATCH;
-        colour = colourOf(writer, fade);
-      } else {
-        pattern = SOLID;
-        colour = state === PAGE_CLEARED ? PACKED_CLEARED : groundFaded;
-      }
+    const look: LookInputs = {
+      req: paint.req ?? NOBODY,
+      focus: paint.req !== null,
+      isPrefill,
+      isDecode: node.kind === 'decode',
+      blockIndex,
+      formerIndex,
+      lit: blockIndex ? reservedLit : 0,
+      scanFrom,
+      scanTo,
+      tableColour,
     };
-    const { rect, cols } = pool;
-    let before = drawn.pools.get(pool.node);
+    let before = drawnAll.pools.get(pool.node);
     const fresh = !before || before.pattern.length !== n;
     const context = `${paint.req}/${paint.requesterTenant}/${isTable}/${formerIndex !== null}/${isPrefill}/${node.kind}`;
     const reserved = f ? f.reserved : null;
-    const lit = blockIndex ? reservedLit : 0;
+    const lit = look.lit;
     const scan0 = blockIndex && scanTo > scanFrom ? Math.max(0, scanFrom) : 0;
     const scan1 = blockIndex && scanTo > scanFrom ? scanTo : 0;
     // Which pages to visit: the page model's change list and the block-table pages whose lit or
@@ -213,88 +362,34 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const sameContext = !fresh && before!.context === context && before!.reserved === reserved;
     const pageList = sameContext && changes ? (before!.seq === changes.seq ? EMPTY : before!.seq === changes.since ? changes.pages : null) : null;
     if (!before || fresh) {
-      before = { pattern: new Uint8Array(n), colour: new Uint32Array(n), ground: new Uint32Array(n), seq: -1, context, reserved, lit: 0, scanFrom: 0, scanTo: 0 };
-      drawn.pools.set(pool.node, before);
+      before = {
+        pattern: new Uint8Array(n),
+        colour: new Uint32Array(n),
+        ground: new Uint32Array(n),
+        seq: -1,
+        context,
+        reserved,
+        lit: 0,
+        scanFrom: 0,
+        scanTo: 0,
+        rowDirty: new Uint8Array(pool.rows),
+        pixels: poolPixels(pool.rect, pool.cols, pool.rows, n, scale, W, H),
+      };
+      drawnAll.pools.set(pool.node, before);
     }
-    const rowDirty = new Uint8Array(pool.rows);
+    before.rowDirty.fill(0);
     let anyDirty = false;
-    const drawnPattern = before.pattern;
-    const drawnColour = before.colour;
-    const drawnGround = before.ground;
-    const visit = (p: number) => {
-      lookAt(p);
-      if (fresh || drawnPattern[p] !== pattern || drawnColour[p] !== colour || drawnGround[p] !== ground) {
-        drawnPattern[p] = pattern;
-        drawnColour[p] = colour;
-        drawnGround[p] = ground;
-        rowDirty[Math.floor(p / cols)] = 1;
-        anyDirty = true;
-      }
-    };
-    if (pageList && reserved) {
-      for (let k = 0; k < pageList.length; k++) visit(pageList[k]!);
+    if (pageList) {
+      if (visitPages(node, look, before, pool.cols, pageList, 0, pageList.length, false)) anyDirty = true;
       // Along the block table: the pages the sweep lit or unlit, and those the scan entered or left.
-      for (const [from, to] of [...windowChange(0, before.lit, 0, lit), ...windowChange(before.scanFrom, before.scanTo, scan0, scan1)])
-        for (let i = from; i < to && i < reserved.length; i++) if (reserved[i]! < n) visit(reserved[i]!);
-    } else if (pageList) {
-      for (let k = 0; k < pageList.length; k++) visit(pageList[k]!);
-    } else for (let p = 0; p < n; p++) visit(p);
+      if (reserved)
+        for (const [from, to] of [...windowChange(0, before.lit, 0, lit), ...windowChange(before.scanFrom, before.scanTo, scan0, scan1)])
+          if (visitPages(node, look, before, pool.cols, reservedPages(reserved), from, Math.min(to, reserved.length), false)) anyDirty = true;
+    } else if (visitPages(node, look, before, pool.cols, null, 0, n, fresh)) anyDirty = true;
     Object.assign(before, { seq: changes?.seq ?? -1, context, reserved, lit, scanFrom: scan0, scanTo: scan1 });
-    if (fresh) rowDirty.fill(1);
     if (!anyDirty && !fresh) continue;
-    // Pixels of the pool's box; each maps to the page whose cell holds its centre.
-    const x0 = Math.max(0, Math.floor(rect.x * scale));
-    const x1 = Math.min(W, Math.ceil((rect.x + rect.w) * scale));
-    const y0 = Math.max(0, Math.floor(rect.y * scale));
-    const y1 = Math.min(H, Math.ceil((rect.y + rect.h) * scale));
-    const cw = (rect.w / cols) * scale;
-    const ch = (rect.h / pool.rows) * scale;
-    const ox = rect.x * scale;
-    const oy = rect.y * scale;
-    const colOf = new Int32Array(x1 - x0);
-    for (let x = x0; x < x1; x++) colOf[x - x0] = Math.min(cols - 1, Math.floor((x + 0.5 - ox) / cw));
-    // Runs of pixel lines whose page row changed, each put as one rectangle.
-    let runStart = -1;
-    const endRun = (y: number) => {
-      if (runStart >= 0) dirty.push([x0, runStart, x1 - x0, y - runStart]);
-      runStart = -1;
-    };
-    for (let y = y0; y < y1; y++) {
-      const row = Math.floor((y + 0.5 - oy) / ch);
-      if (row < 0 || row >= pool.rows) {
-        if (fresh) {
-          px.fill(0, y * W + x0, y * W + x1);
-          if (runStart < 0) runStart = y;
-        } else endRun(y);
-        continue;
-      }
-      if (!rowDirty[row]) {
-        endRun(y);
-        continue;
-      }
-      if (runStart < 0) runStart = y;
-      const base = row * cols;
-      const line = y * W;
-      for (let x = x0; x < x1; x++) {
-        const col = colOf[x - x0]!;
-        if (col < 0) {
-          px[line + x] = 0;
-          continue;
-        }
-        const p = base + col;
-        if (p >= n) {
-          px[line + x] = 0;
-          continue;
-        }
-        const look = drawnPattern[p]!;
-        let c: number;
-        if (look === SOLID) c = drawnColour[p]!;
-        else if (look === HATCH) c = (x + y) % 4 < 2 ? drawnColour[p]! : drawnGround[p]!;
-        else c = x % 3 === 0 && y % 3 === 0 ? drawnColour[p]! : drawnGround[p]!;
-        px[line + x] = c;
-      }
-    }
-    endRun(y1);
+    if (fresh) before.rowDirty.fill(1);
+    paintRows(px, W, before, fresh, dirty);
   }
   // Only changed page rows of the pools: the rest of the canvas keeps its pixels (transparent outside
   // the pools, under the SVG).
