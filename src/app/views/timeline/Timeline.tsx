@@ -1,9 +1,9 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { formatNumber, formatUtc, timeAxisFormat } from '../../i18n/format.ts';
+import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { MARGIN, TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
@@ -67,7 +67,9 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const chart = useRef<TimelineChart | null>(null);
-  const time = useApp((s) => s.time);
+  // The scrubbed instant is read only by the small parts below that show it (Clock, ScrubHandle,
+  // LeakJump, ChartCursor): a scrub step re-renders those, not the lanes, buttons and milestone list.
+  const now = () => useApp.getState().time;
   const playing = useApp((s) => s.playing);
   const speed = useApp((s) => s.speed);
   const set = useApp((s) => s.set);
@@ -92,6 +94,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   useEffect(() => {
     if (!svgRef.current) return;
     chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }), onViewChange: setView });
+    // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
+    chart.current.setCursor(useApp.getState().time);
   }, []);
 
   useEffect(() => {
@@ -121,11 +125,6 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     zoomed.current = zoomRequest !== null;
   }, [zoomRequest, run, width]);
 
-  useEffect(() => {
-    chart.current?.setCursor(time);
-    chart.current?.follow(time);
-  }, [time]);
-
   // Playback on the page's one frame clock: simulated time advances at `speed`× real time; with
   // reduced motion, in whole one-second steps.
   useEffect(() => {
@@ -148,14 +147,14 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   }, [playing, run.endMs]);
 
   const jump = (direction: 1 | -1 | 'first') => {
-    const target = jumpTarget([...violations].sort((a, b) => a - b), time, direction);
+    const target = jumpTarget([...violations].sort((a, b) => a - b), now(), direction);
     if (target === undefined) return;
     set({ time: target, playing: false });
     const hit = run.violations.find((v) => v.t === target);
     if (hit) set({ selectedRequest: hit.req });
   };
   const jumpLeak = (direction: 1 | -1) => {
-    const target = jumpTarget(leaks, time, direction);
+    const target = jumpTarget(leaks, now(), direction);
     if (target === undefined) return;
     const i = run.requests.finishedAt.findIndex((f, j) => f === target && (run.requests.flags[j]! & FLAG_LEAK_PROVENANCE) !== 0);
     set({ time: target, playing: false, ...(i >= 0 ? { selectedRequest: i } : {}) });
@@ -185,6 +184,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   };
 
   const onKey = (e: React.KeyboardEvent) => {
+    const time = now();
     const span = chart.current?.visibleSpanMs() ?? run.endMs;
     const small = Math.max(1, span / 200);
     const big = Math.max(1, span / 10);
@@ -231,14 +231,11 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     e.preventDefault();
   };
 
-  const valueText = formatUtc(run.startEpochMs + time, lang);
   return (
     <section className="timeline" aria-labelledby="timeline-h">
       <div className="timeline-head">
         <h2 id="timeline-h">{t('timelineTitle')}</h2>
-        <output className="clock" data-testid="current-time" htmlFor="scrubber">
-          {valueText}
-        </output>
+        <Clock startEpochMs={run.startEpochMs} lang={lang} />
         <ModelBadge title={t('clockTip')} />
         <div className="buttons" role="group" aria-label={t('playback')}>
           <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
@@ -267,12 +264,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
           <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
             <Icon name="first" /> {t('firstViolation')}
           </button>
-          <button type="button" onClick={() => jumpLeak(-1)} disabled={jumpTarget(leaks, time, -1) === undefined} data-testid="prev-leak">
-            {t('prevLeak')}
-          </button>
-          <button type="button" onClick={() => jumpLeak(1)} disabled={jumpTarget(leaks, time, 1) === undefined} data-testid="next-leak">
-            {t('nextLeak')}
-          </button>
+          <LeakJump leaks={leaks} direction={-1} onJump={jumpLeak} label={t('prevLeak')} testId="prev-leak" />
+          <LeakJump leaks={leaks} direction={1} onJump={jumpLeak} label={t('nextLeak')} testId="next-leak" />
           <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0} aria-keyshortcuts="[">
             {t('prevViolation')}
           </button>
@@ -282,30 +275,13 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         </div>
       </div>
       <div ref={boxRef} className="timeline-chart">
+        <ChartCursor chart={chart} />
         <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
         <div className="scrub" style={{ paddingLeft: MARGIN.left, paddingRight: MARGIN.right }}>
           <div ref={trackRef} className="scrub-track" onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp} onPointerCancel={onTrackUp} data-testid="scrub-track">
             <div className="scrub-window" aria-hidden="true" style={{ left: `${(100 * view[0]) / Math.max(1, run.endMs)}%`, width: `${Math.max(0.5, (100 * (view[1] - view[0])) / Math.max(1, run.endMs))}%` }} />
-            <div className="scrub-fill" aria-hidden="true" style={{ width: `${(100 * time) / Math.max(1, run.endMs)}%` }} />
-            {leaks.map((l, i) => (
-              <span key={i} className="scrub-leak" aria-hidden="true" style={{ left: `${(100 * l) / Math.max(1, run.endMs)}%` }} />
-            ))}
-            <div
-              ref={handleRef}
-              id="scrubber"
-              className="scrub-handle"
-              role="slider"
-              tabIndex={0}
-              aria-label={t('scrubberLabel')}
-              aria-valuemin={0}
-              aria-valuemax={Math.round(run.endMs)}
-              aria-valuenow={Math.round(time)}
-              aria-valuetext={valueText}
-              aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
-              onKeyDown={onKey}
-              data-testid="scrubber"
-              style={{ left: `${(100 * time) / Math.max(1, run.endMs)}%` }}
-            />
+            <ScrubLeaks leaks={leaks} endMs={run.endMs} />
+            <ScrubHandle handleRef={handleRef} endMs={run.endMs} startEpochMs={run.startEpochMs} lang={lang} label={t('scrubberLabel')} onKey={onKey} />
           </div>
         </div>
       </div>
@@ -372,4 +348,81 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       ) : null}
     </section>
   );
+}
+
+/** The clock over the chart: the scrubbed instant in UTC. */
+function Clock({ startEpochMs, lang }: { startEpochMs: number; lang: Lang }) {
+  const time = useApp((s) => s.time);
+  return (
+    <output className="clock" data-testid="current-time" htmlFor="scrubber">
+      {formatUtc(startEpochMs + time, lang)}
+    </output>
+  );
+}
+
+/** The leaked responses' ticks on the track; they move only with the run. */
+const ScrubLeaks = memo(function ScrubLeaks({ leaks, endMs }: { leaks: readonly number[]; endMs: number }) {
+  return (
+    <>
+      {leaks.map((l, i) => (
+        <span key={i} className="scrub-leak" aria-hidden="true" style={{ left: `${(100 * l) / Math.max(1, endMs)}%` }} />
+      ))}
+    </>
+  );
+});
+
+interface HandleProps {
+  handleRef: React.RefObject<HTMLDivElement | null>;
+  endMs: number;
+  startEpochMs: number;
+  lang: Lang;
+  label: string;
+  onKey: (e: React.KeyboardEvent) => void;
+}
+
+/** The track's fill up to the scrubbed instant and its handle, the slider. */
+function ScrubHandle({ handleRef, endMs, startEpochMs, lang, label, onKey }: HandleProps) {
+  const time = useApp((s) => s.time);
+  const at = `${(100 * time) / Math.max(1, endMs)}%`;
+  return (
+    <>
+      <div className="scrub-fill" aria-hidden="true" style={{ width: at }} />
+      <div
+        ref={handleRef}
+        id="scrubber"
+        className="scrub-handle"
+        role="slider"
+        tabIndex={0}
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={Math.round(endMs)}
+        aria-valuenow={Math.round(time)}
+        aria-valuetext={formatUtc(startEpochMs + time, lang)}
+        aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End Space + - [ ]"
+        onKeyDown={onKey}
+        data-testid="scrubber"
+        style={{ left: at }}
+      />
+    </>
+  );
+}
+
+/** "Previous / next leaked response": off when there is none that way from the scrubbed instant. */
+function LeakJump({ leaks, direction, onJump, label, testId }: { leaks: readonly number[]; direction: 1 | -1; onJump: (d: 1 | -1) => void; label: string; testId: string }) {
+  const none = useApp((s) => jumpTarget(leaks, s.time, direction) === undefined);
+  return (
+    <button type="button" onClick={() => onJump(direction)} disabled={none} data-testid={testId}>
+      {label}
+    </button>
+  );
+}
+
+/** Keeps the chart's cursor on the scrubbed instant, panning a zoomed chart to follow it. */
+function ChartCursor({ chart }: { chart: React.RefObject<TimelineChart | null> }) {
+  const time = useApp((s) => s.time);
+  useEffect(() => {
+    chart.current?.setCursor(time);
+    chart.current?.follow(time);
+  }, [chart, time]);
+  return null;
 }
