@@ -110,12 +110,15 @@ interface ChipProps {
   writer: number;
   foreign: boolean;
   active: boolean;
+  /** Out yet: every chip stays in the DOM and is hidden until its token streams, so a scrub step
+   * across the response flips one attribute per chip instead of building and removing the chips. */
+  shown: boolean;
 }
 
 /** One response token; memoised, so a frame re-renders only the chips whose state changed. */
-const TokenChip = memo(function TokenChip({ x, y, w, word, writer, foreign, active }: ChipProps) {
+const TokenChip = memo(function TokenChip({ x, y, w, word, writer, foreign, active, shown }: ChipProps) {
   return (
-    <g lang="en" className={`st-chip${foreign ? ' st-foreign' : ''}${active ? ' st-active' : ''}`}>
+    <g lang="en" className={`st-chip${foreign ? ' st-foreign' : ''}${active ? ' st-active' : ''}`} visibility={shown ? undefined : 'hidden'}>
       <rect x={x} y={y - 14} width={w} height={20} rx={3} fill={writer >= 0 ? tenantCss(writer) : '#ddd'} />
       <text x={x + w / 2} y={y} textAnchor="middle" fill={writer >= 0 ? tenantInk(writer) : '#222'}>
         {word}
@@ -135,15 +138,109 @@ interface SlotsProps {
   fill: string;
 }
 
-/** The slots of page 0 of the block table; memoised: they change only when the page is written. */
+/**
+ * The slots of page 0 of the block table; memoised. Whether the page is written is one class on
+ * the group (the stylesheet draws every slot empty until then), so writing it changes one attribute.
+ */
 const ZoomSlots = memo(function ZoomSlots({ x: x0, y: y0, slots, cols, slotW, slotH, written, fill }: SlotsProps) {
+  return (
+    <g className={`st-slots${written ? '' : ' st-unwritten'}`}>
+      <SlotRects x={x0} y={y0} slots={slots} cols={cols} slotW={slotW} slotH={slotH} fill={fill} />
+    </g>
+  );
+});
+
+const SlotRects = memo(function SlotRects({ x: x0, y: y0, slots, cols, slotW, slotH, fill }: Omit<SlotsProps, 'written'>) {
   return (
     <>
       {Array.from({ length: slots }, (_, s) => {
         const x = x0 + (s % cols) * slotW;
         const y = y0 + Math.floor(s / cols) * (slotH + 2);
-        return <rect key={s} x={x + 0.5} y={y} width={slotW - 1} height={slotH} className={!written ? 'st-slot-empty' : s === 0 ? 'st-slot-placeholder' : 'st-slot-copied'} fill={written && s === 0 ? fill : undefined} />;
+        return <rect key={s} x={x + 0.5} y={y} width={slotW - 1} height={slotH} className={s === 0 ? 'st-slot-placeholder' : 'st-slot-copied'} fill={s === 0 ? fill : undefined} />;
       })}
+    </>
+  );
+});
+
+interface StaticProps {
+  layout: StageLayout;
+  row: 'main' | 'fix';
+  tenantName: string;
+  /** The nodes the request goes through, outlined ("prefill-0,decode-1"). */
+  selected: string;
+}
+
+/**
+ * What does not move while the scrubber does: the boxes, their titles, the wires and the link.
+ * Memoised, so that a scrub step reconciles only the parts of the diagram that change with time.
+ */
+const StageStatic = memo(function StageStatic({ layout, row, tenantName, selected }: StaticProps) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const fmt = (n: number) => formatNumber(n, lang);
+  const narrow = layout.narrow;
+  const chosen = selected.split(',');
+  const prefillPool = layout.pools.find((p) => p.kind === 'prefill' && chosen.includes(p.node)) ?? poolOf(layout, 'prefill-0');
+  const decodePool = layout.pools.find((p) => p.kind === 'decode' && chosen.includes(p.node));
+  return (
+    <>
+      <defs>
+        <marker id={`arrow-${row}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+          <path d="M0,0 L10,5 L0,10 z" fill="#555" />
+        </marker>
+      </defs>
+      {/* Client and router */}
+      <g className="st-node">
+        <rect x={layout.client.x} y={layout.client.y} width={layout.client.w} height={layout.client.h} rx={6} />
+        <text x={layout.client.x + 8} y={layout.client.y + 18} className="st-title">
+          {t('stageClient')}
+        </text>
+        <text x={layout.client.x + 8} y={layout.client.y + 34} className="st-sub">
+          {tenantName}
+        </text>
+      </g>
+      <g className="st-node">
+        <rect x={layout.router.x} y={layout.router.y} width={layout.router.w} height={layout.router.h} rx={6} />
+        <text x={layout.router.x + 8} y={layout.router.y + 18} className="st-title">
+          {t('stageRouter')}
+        </text>
+      </g>
+      <line x1={layout.client.x + layout.client.w} y1={layout.client.y + 30} x2={layout.router.x} y2={layout.router.y + 30} className="st-wire" />
+      {prefillPool ? (
+        <line
+          x1={narrow ? layout.router.x + 40 : layout.router.x + layout.router.w}
+          y1={narrow ? layout.router.y + layout.router.h : layout.router.y + 30}
+          x2={narrow ? layout.router.x + 40 : prefillPool.box.x}
+          y2={narrow ? prefillPool.box.y : layout.router.y + 30}
+          className="st-wire"
+        />
+      ) : null}
+      {/* Nodes and their pools (the pools themselves are on the canvas underneath) */}
+      {layout.pools.map((pool) => {
+        const isSelected = chosen.includes(pool.node);
+        return (
+          <g key={pool.node} className={`st-node${isSelected ? ' st-selected' : ''}`}>
+            <rect x={pool.box.x} y={pool.box.y} width={pool.box.w} height={pool.box.h} rx={6} />
+            <text x={pool.box.x + 10} y={pool.box.y + 18} className="st-title">
+              {t(pool.kind === 'prefill' ? 'stagePrefill' : 'stageDecode', { node: pool.node })}
+            </text>
+            <text x={pool.box.x + 10} y={pool.box.y + 33} className="st-sub">
+              {t('stagePoolPages', { pages: fmt(pool.pageCount) })}
+            </text>
+            <rect x={pool.rect.x - 0.5} y={pool.rect.y - 0.5} width={pool.rect.w + 1} height={pool.rect.h + 1} className="st-pool-frame" />
+          </g>
+        );
+      })}
+      {/* RDMA link and control channel */}
+      {prefillPool && decodePool ? (
+        <g>
+          <line x1={layout.link[0].x} y1={layout.link[0].y} x2={layout.link[1].x} y2={layout.link[1].y} className="st-link" markerEnd={`url(#arrow-${row})`} />
+          <text x={layout.link[0].x + 8} y={layout.link[0].y + (narrow ? 14 : 16)} className="st-sub">
+            {t('stageRdma')}
+          </text>
+          <line x1={layout.control[0].x} y1={layout.control[0].y} x2={layout.control[1].x} y2={layout.control[1].y} className="st-control" />
+        </g>
+      ) : null}
     </>
   );
 });
@@ -282,6 +379,7 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
   const slotH = Math.min(14, slotW);
   const sentence = stepSentence(steps[frame.stepIndex], detail.events, t, lang, run, frame.reserved.length || (reserveRanges[0]?.[1] ?? 0));
   const font = 13;
+  const selectedPools = [decodeName, frame.prefillNode !== null ? `prefill-${frame.prefillNode}` : null].filter(Boolean).join(',');
 
   return (
     <div
@@ -299,67 +397,21 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
       <div className="stage-canvas-wrap" style={{ aspectRatio: `${layout.width} / ${layout.height}`, '--stage-ratio': String(layout.width / layout.height) } as CSSProperties}>
         <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} />
         <svg viewBox={`0 0 ${layout.width} ${layout.height}`} className="stage-svg" role="img" aria-label={t('stageFigureLabel', { sentence })} fontSize={font}>
-          <defs>
-            <marker id={`arrow-${row}`} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
-              <path d="M0,0 L10,5 L0,10 z" fill="#555" />
-            </marker>
-          </defs>
-          {/* Client and router */}
-          <g className="st-node">
-            <rect x={layout.client.x} y={layout.client.y} width={layout.client.w} height={layout.client.h} rx={6} />
-            <text x={layout.client.x + 8} y={layout.client.y + 18} className="st-title">
-              {t('stageClient')}
-            </text>
-            <text x={layout.client.x + 8} y={layout.client.y + 34} className="st-sub">
-              {detail.response.tenant}
-            </text>
-          </g>
-          <g className="st-node">
-            <rect x={layout.router.x} y={layout.router.y} width={layout.router.w} height={layout.router.h} rx={6} />
-            <text x={layout.router.x + 8} y={layout.router.y + 18} className="st-title">
-              {t('stageRouter')}
-            </text>
-            <text x={layout.router.x + 8} y={layout.router.y + layout.router.h - 26} className={`st-sub${frame.step === 'tokenizer' ? ' st-on' : ''}`}>
-              {frame.stepIndex >= steps.findIndex((s) => s.id === 'tokenizer') && steps.some((s) => s.id === 'tokenizer') ? '\u2713 ' : ''}
-              {t('stageTokenizer')}
-            </text>
-            <text x={layout.router.x + 8} y={layout.router.y + layout.router.h - 10} className={`st-sub${frame.step === 'abort' ? ' st-on' : ''}`}>
-              {steps.some((s) => s.id === 'abort') && frame.stepIndex >= steps.findIndex((s) => s.id === 'abort') ? '\u26a0 ' : ''}
-              {t('stageScheduler')}
-            </text>
-          </g>
+          <StageStatic layout={layout} row={row} tenantName={detail.response.tenant} selected={selectedPools} />
+          <text x={layout.router.x + 8} y={layout.router.y + layout.router.h - 26} className={`st-sub${frame.step === 'tokenizer' ? ' st-on' : ''}`}>
+            {frame.stepIndex >= steps.findIndex((s) => s.id === 'tokenizer') && steps.some((s) => s.id === 'tokenizer') ? '\u2713 ' : ''}
+            {t('stageTokenizer')}
+          </text>
+          <text x={layout.router.x + 8} y={layout.router.y + layout.router.h - 10} className={`st-sub${frame.step === 'abort' ? ' st-on' : ''}`}>
+            {steps.some((s) => s.id === 'abort') && frame.stepIndex >= steps.findIndex((s) => s.id === 'abort') ? '\u26a0 ' : ''}
+            {t('stageScheduler')}
+          </text>
           {frame.refusedAt ? (
             <text x={layout.router.x + 8} y={layout.router.y + 36} className="st-sub st-bad st-strong" data-testid={row === 'main' ? undefined : 'stage-refused'}>
               {'\u2716 '}
               {t(frame.refusedAt === 'tokenizer' ? 'stageRefusedTokenizer' : 'stageRefusedAdmission')}
             </text>
           ) : null}
-          <line x1={layout.client.x + layout.client.w} y1={layout.client.y + 30} x2={layout.router.x} y2={layout.router.y + 30} className="st-wire" />
-          {prefillPool ? (
-            <line
-              x1={narrow ? layout.router.x + 40 : layout.router.x + layout.router.w}
-              y1={narrow ? layout.router.y + layout.router.h : layout.router.y + 30}
-              x2={narrow ? layout.router.x + 40 : prefillPool.box.x}
-              y2={narrow ? prefillPool.box.y : layout.router.y + 30}
-              className="st-wire"
-            />
-          ) : null}
-          {/* Nodes and their pools (the pools themselves are on the canvas underneath) */}
-          {layout.pools.map((pool) => {
-            const selected = pool.node === decodeName || (frame.prefillNode !== null && pool.node === `prefill-${frame.prefillNode}`);
-            return (
-              <g key={pool.node} className={`st-node${selected ? ' st-selected' : ''}`}>
-                <rect x={pool.box.x} y={pool.box.y} width={pool.box.w} height={pool.box.h} rx={6} />
-                <text x={pool.box.x + 10} y={pool.box.y + 18} className="st-title">
-                  {t(pool.kind === 'prefill' ? 'stagePrefill' : 'stageDecode', { node: pool.node })}
-                </text>
-                <text x={pool.box.x + 10} y={pool.box.y + 33} className="st-sub">
-                  {t('stagePoolPages', { pages: fmt(pool.pageCount) })}
-                </text>
-                <rect x={pool.rect.x - 0.5} y={pool.rect.y - 0.5} width={pool.rect.w + 1} height={pool.rect.h + 1} className="st-pool-frame" />
-              </g>
-            );
-          })}
           {/* Prefill: what it computed */}
           {prefillPool && frame.computedTokens > 0 ? (
             <text x={prefillPool.box.x + prefillPool.box.w - 10} y={prefillPool.box.y + 33} textAnchor="end" className="st-sub st-strong" data-testid={row === 'main' ? 'stage-computed' : undefined}>
@@ -387,16 +439,6 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
                   : t(frame.cleared ? 'stageCleared' : 'stageFreed')
                 : t('stageBlockTable', { pages: fmt(frame.reservedLit) })}
             </text>
-          ) : null}
-          {/* RDMA link and control channel */}
-          {prefillPool && decodePool ? (
-            <g>
-              <line x1={layout.link[0].x} y1={layout.link[0].y} x2={layout.link[1].x} y2={layout.link[1].y} className="st-link" markerEnd={`url(#arrow-${row})`} />
-              <text x={layout.link[0].x + 8} y={layout.link[0].y + (narrow ? 14 : 16)} className="st-sub">
-                {t('stageRdma')}
-              </text>
-              <line x1={layout.control[0].x} y1={layout.control[0].y} x2={layout.control[1].x} y2={layout.control[1].y} className="st-control" />
-            </g>
           ) : null}
           {frame.beamPages > 0 && frame.step !== 'transfer' ? (
             <g className="st-beam" data-testid={row === 'main' ? 'stage-beam' : undefined}>
@@ -467,11 +509,11 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
                 {t('stageTokensOut', { shown: fmt(frame.tokensShown), count: fmt(tokens.length) })}
               </tspan>
             </text>
-            {chips.slice(0, frame.tokensShown).map((c) => {
+            {chips.map((c) => {
               const p = prov[c.i];
               const wt = p?.writerTenant ? run.tenants.indexOf(p.writerTenant) : -1;
               const foreign = p?.writerTenant !== null && p?.writerTenant !== detail.response.tenant;
-              return <TokenChip key={c.i} x={c.x} y={c.y} w={c.w} word={c.word} writer={wt} foreign={foreign} active={c.i === frame.activeToken} />;
+              return <TokenChip key={c.i} x={c.x} y={c.y} w={c.w} word={c.word} writer={wt} foreign={foreign} active={c.i === frame.activeToken} shown={c.i < frame.tokensShown} />;
             })}
           </g>
           {active && activeCenter && activeProv ? (
