@@ -122,23 +122,15 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
       lastSeqOf.set(state.phase, seq);
       const changed = since >= 0 ? timeline.changedPages(state.phase) : null;
       let tenants = tenantsOf.get(state.phase);
-      const tenantAt = (p: number) => (pages.writer[p]! >= 0 ? tenantOf[pages.writer[p]!]! : -1);
       if (!tenants || !changed) {
         tenants ??= new Int16Array(pages.writer.length);
         tenantsOf.set(state.phase, tenants);
-        for (let p = 0; p < tenants.length; p++) tenants[p] = tenantAt(p);
-      } else for (const p of changed) tenants[p] = tenantAt(p);
+        writerTenants(pages.writer, tenantOf, tenants, null);
+      } else writerTenants(pages.writer, tenantOf, tenants, changed);
       const nodes: NodeSnapshot[] = state.nodes.map((node) => {
         const from = node.pageOffset;
         const to = from + node.pageCount;
-        let local: Int32Array | null = null;
-        if (changed) {
-          let n = 0;
-          for (const p of changed) if (p >= from && p < to) n++;
-          local = new Int32Array(n);
-          n = 0;
-          for (const p of changed) if (p >= from && p < to) local[n++] = p - from;
-        }
+        const local = changed ? localPages(changed, from, to) : null;
         return {
           name: node.name,
           kind: node.kind,
@@ -163,4 +155,27 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
       return { runKey, response: d.response, events: d.events, words: d.words };
     },
   };
+}
+
+// The page loops of a seek, each a small function of its own: V8 optimises a small hot function
+// quickly, where the same loop inside seek() ran several times slower (measured in Chromium).
+
+/** Each listed page's (or, with no list, every page's) writer's tenant, into `out`. */
+function writerTenants(writer: Int32Array, tenantOf: ArrayLike<number>, out: Int16Array, list: Int32Array | null): void {
+  const n = list ? list.length : out.length;
+  for (let k = 0; k < n; k++) {
+    const p = list ? list[k]! : k;
+    const w = writer[p]!;
+    out[p] = w >= 0 ? tenantOf[w]! : -1;
+  }
+}
+
+/** The pages of `changed` inside [from, to), node-local. */
+function localPages(changed: Int32Array, from: number, to: number): Int32Array {
+  let n = 0;
+  for (let k = 0; k < changed.length; k++) if (changed[k]! >= from && changed[k]! < to) n++;
+  const local = new Int32Array(n);
+  n = 0;
+  for (let k = 0; k < changed.length; k++) if (changed[k]! >= from && changed[k]! < to) local[n++] = changed[k]! - from;
+  return local;
 }

@@ -89,6 +89,19 @@ function prefillRing(detail: RequestDetail, frame: StageFrame, steps: readonly S
   return e.type === 'prefill-alloc' ? (e.pages[0]?.[0] ?? null) : null;
 }
 
+/**
+ * How many of `pages` a request other than `req` holds. A small function of its own: the loop runs
+ * over every page of the block table on each frame after the free, and V8 optimises it sooner here.
+ */
+function claimedBy(pages: readonly number[], owner: Int32Array, req: number): number {
+  let n = 0;
+  for (let i = 0; i < pages.length; i++) {
+    const o = owner[pages[i]!]!;
+    if (o >= 0 && o !== req) n++;
+  }
+  return n;
+}
+
 /** The first `lit` pages of the block table's ranges, as ranges. */
 function litRanges(ranges: readonly [number, number][], lit: number): [number, number][] {
   const out: [number, number][] = [];
@@ -312,9 +325,8 @@ function StageRow({ run, req, time, detail, narrow, scale, reducedMotion, linked
 
   const decodeName = `decode-${routeDecode}`;
   // After the free: how many of its former pages later reservations hold at this instant (the page model's owners).
-  let claimed = 0;
   const decodeNode = frame.freed ? snapshot?.nodes.find((n) => n.name === decodeName) : undefined;
-  if (decodeNode) for (const p of frame.reserved) if (decodeNode.owner[p]! >= 0 && decodeNode.owner[p] !== req) claimed++;
+  const claimed = decodeNode ? claimedBy(frame.reserved, decodeNode.owner, req) : 0;
   const decodePool = decodeName ? poolOf(layout, decodeName) : undefined;
   const prefillPool = poolOf(layout, frame.prefillNode !== null ? `prefill-${frame.prefillNode}` : 'prefill-0');
   const reserveRanges = useMemo(() => {
