@@ -58,6 +58,7 @@ const PACKED_DOT = pack(DOT);
 const PACKED_CLEARED = pack(CLEARED);
 const EMPTY = new Int32Array(0);
 const FAR = 0x7fffffff;
+const TABLE_BIT = 1 << 26;
 /** A request number no page holds (owners and writers are ≥ −1): "no request selected". */
 const NOBODY = -2;
 
@@ -71,9 +72,12 @@ const imageCache = new WeakMap<CanvasRenderingContext2D, ImageData>();
  * page rows that changed (a few rows while playing, instead of every pool's pixels).
  */
 interface PoolDrawn {
-  pattern: Uint8Array;
-  colour: Uint32Array;
-  ground: Uint32Array;
+  /**
+   * Each page's look in one number, so that a visit compares and stores one value per page: the
+   * colour's RGB in the low 24 bits (as `pack` lays them out), the pattern in bits 24–25, and bit 26
+   * set when the ground is the block table's (else the pools' ground).
+   */
+  look: Uint32Array;
   /** The snapshot drawn (NodeSnapshot.changes.seq; −1: unknown). */
   seq: number;
   /** Everything else a page's look depends on that is not a count along the block table. */
@@ -186,9 +190,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
   const full = (fullColours ??= tenantTable(0));
   const light = (lightColours ??= tenantTable(0.2));
   const faint = (faintColours ??= tenantTable(0.62));
-  const drawnPattern = drawn.pattern;
-  const drawnColour = drawn.colour;
-  const drawnGround = drawn.ground;
+  const drawnLook = drawn.look;
   const rowDirty = drawn.rowDirty;
   let any = false;
   for (let k = from; k < to; k++) {
@@ -201,9 +203,10 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
     let pattern: number;
     let colour: number;
     let ground: number;
+    // ground: TABLE_BIT for the block table's, 0 for the pools'.
     if (index >= 0 && index < lit) {
       // In the selected request's block table.
-      ground = PACKED_TABLE_GROUND;
+      ground = TABLE_BIT;
       const mine = writtenFor[p] === req;
       if (index >= scanFrom && index < scanTo) {
         pattern = SOLID;
@@ -221,7 +224,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
     } else if (formerIndex !== null && formerIndex[p]! >= 0) {
       // Once freed, its former pages stay in view: hatched while free (KV left in place), solid
       // once a later reservation claims them, so reuse reads as a sweep.
-      ground = PACKED_TABLE_GROUND;
+      ground = TABLE_BIT;
       if (st === PAGE_LIVE) {
         pattern = SOLID;
         colour = light[w]!;
@@ -236,7 +239,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
       // Everything else: faded when a request is in focus, so its own pages stand out.
       const own = owner[p] === req;
       const faded = focus ? (isPrefill && own ? full : faint) : light;
-      ground = PACKED_GROUND;
+      ground = 0;
       if (own && isDecode) {
         // Reserved, not yet lit by the sweep: it still shows what its earlier owner left.
         pattern = writer >= 0 ? HATCH : SOLID;
@@ -255,10 +258,9 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
         colour = st === PAGE_CLEARED ? PACKED_CLEARED : PACKED_GROUND;
       }
     }
-    if (fresh || drawnPattern[p] !== pattern || drawnColour[p] !== colour || drawnGround[p] !== ground) {
-      drawnPattern[p] = pattern;
-      drawnColour[p] = colour;
-      drawnGround[p] = ground;
+    const code = (colour & 0xffffff) | (pattern << 24) | ground;
+    if (fresh || drawnLook[p] !== code) {
+      drawnLook[p] = code;
       rowDirty[(p / cols) | 0] = 1;
       any = true;
     }
@@ -269,7 +271,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
 /** Paints the dirty page rows of a pool into `px`; returns the pixel-line runs painted, as rectangles. */
 function paintRows(px: Uint32Array, W: number, drawn: PoolDrawn, fresh: boolean, dirty: [number, number, number, number][]): void {
   const { x0, y0, width, height, rowOfLine, pageAt, inked } = drawn.pixels;
-  const { pattern, colour, ground, rowDirty } = drawn;
+  const { look, rowDirty } = drawn;
   let runStart = -1;
   for (let j = 0; j < height; j++) {
     const row = rowOfLine[j]!;
@@ -293,8 +295,9 @@ function paintRows(px: Uint32Array, W: number, drawn: PoolDrawn, fresh: boolean,
         px[line + i] = 0;
         continue;
       }
-      const look = pattern[p]!;
-      px[line + i] = look === SOLID || (inked[k0 + i]! & look) !== 0 ? colour[p]! : ground[p]!;
+      const code = look[p]!;
+      const pattern = (code >>> 24) & 3;
+      px[line + i] = pattern === SOLID || (inked[k0 + i]! & pattern) !== 0 ? (code | 0xff000000) >>> 0 : code & TABLE_BIT ? PACKED_TABLE_GROUND : PACKED_GROUND;
     }
   }
   if (runStart >= 0) dirty.push([x0, y0 + runStart, width, height - runStart]);
@@ -349,7 +352,7 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
       tableColour,
     };
     let before = drawnAll.pools.get(pool.node);
-    const fresh = !before || before.pattern.length !== n;
+    const fresh = !before || before.look.length !== n;
     const context = `${paint.req}/${paint.requesterTenant}/${isTable}/${formerIndex !== null}/${isPrefill}/${node.kind}`;
     const reserved = f ? f.reserved : null;
     const lit = look.lit;
@@ -363,9 +366,7 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayou
     const pageList = sameContext && changes ? (before!.seq === changes.seq ? EMPTY : before!.seq === changes.since ? changes.pages : null) : null;
     if (!before || fresh) {
       before = {
-        pattern: new Uint8Array(n),
-        colour: new Uint32Array(n),
-        ground: new Uint32Array(n),
+        look: new Uint32Array(n),
         seq: -1,
         context,
         reserved,
