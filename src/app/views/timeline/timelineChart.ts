@@ -9,6 +9,7 @@
  * only are bands over the whole day, never a line at 00:00.
  */
 import * as d3 from 'd3';
+import { markPath, stepAreaPath, type MarkShape } from './marks.ts';
 import { LANES, type LaneKey } from './lanes.ts';
 import type { InvariantKey } from './invariants.ts';
 import { utcScale, type UtcScale } from './utcScale.ts';
@@ -403,18 +404,11 @@ export class TimelineChart {
     }
     const max = d3.max(buckets) || 1;
     const y0 = this.laneY('traffic') + LANE_H - 2;
-    const density = d3
-      .area<number>()
-      .x((_, i) => left + i * bucketPx)
-      .y0(y0)
-      .y1((v) => y0 - (v / max) * (LANE_H - 4))
-      .curve(d3.curveStepAfter);
-    this.svg.select('path.density').attr('d', density(Array.from(buckets)) ?? '');
+    this.svg.select('path.density').attr('d', stepAreaPath(left, bucketPx, y0, buckets.map((v) => y0 - (v / max) * (LANE_H - 4))));
 
     // One lane per property, one mark per breach or per changed outcome; the shape says what it
     // is, so that colour is never the only cue.
-    const SYMBOLS = { triangle: d3.symbolTriangle, diamond: d3.symbolDiamond, square: d3.symbolSquare, cross: d3.symbolCross, circle: d3.symbolCircle } as const;
-    const marks = (lane: LaneKey, items: { t: number; shape: keyof typeof SYMBOLS; cls: string }[]) => {
+    const marks = (lane: LaneKey, items: { t: number; shape: MarkShape; cls: string }[]) => {
       const y = this.laneY(lane) + LANE_H / 2;
       this.svg
         .select(`g.marks-${lane}`)
@@ -422,7 +416,7 @@ export class TimelineChart {
         .data(items.filter((m) => visible(m.t)))
         .join('path')
         .attr('class', (m) => m.cls)
-        .attr('d', (m) => d3.symbol().type(SYMBOLS[m.shape]).size(m.shape === 'triangle' ? 42 : 30)())
+        .attr('d', (m) => markPath(m.shape, m.shape === 'triangle' ? 42 : 30))
         .attr('transform', (m) => `translate(${toX(m.t)},${y})`);
     };
     marks('confidentiality', data.invariants.confidentiality.map((b) => ({ t: b.t, shape: b.leaked ? 'triangle' : 'diamond', cls: b.leaked ? 'leak' : 'breach' })));
