@@ -117,7 +117,7 @@ test.describe('the French page', () => {
     await expect(page.getByTestId('scrubber')).toBeVisible({ timeout: 90_000 });
     await ready(page);
     // The clock and every lane are the model's; the milestones of day-only facts are bands.
-    await expect(page.locator('.timeline-head .badge.model')).toBeVisible();
+    await expect(page.locator('.scrub-bar-clock .badge.model')).toBeVisible();
     await expect(page.locator('[data-testid="timeline-svg"] g.lane[data-evidence="model"]')).toHaveCount(5);
     await expect(page.locator('[data-testid="timeline-svg"] g.day-band').first()).toBeAttached();
     await page.getByTestId('milestone-list').locator('summary').click();

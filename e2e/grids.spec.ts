@@ -206,6 +206,13 @@ test.describe('grids by what a page is to the selected request', () => {
     await expect(page.getByTestId('story-status')).toHaveText('200');
     await expect(page.getByTestId('story-leak')).toContainText('Leaked: data of acme, borealis');
     await expect(page.locator('.story-explain dfn')).toHaveCount(4);
+    // At 1280×720, before any scrolling: the story's numbers, the stage, and the scrub bar's counter,
+    // clock and scrubber are all on the first screen.
+    for (const id of ['story-sent', 'stage', 'leaks-so-far', 'current-time', 'scrubber']) {
+      const box = (await page.getByTestId(id).boundingBox())!;
+      expect(box.y, id).toBeGreaterThanOrEqual(0);
+      expect(Math.min(box.y + box.height, box.y + 40), id).toBeLessThanOrEqual(720);
+    }
     const counter = page.getByTestId('leaks-so-far');
     await page.getByTestId('scrubber').focus();
     await page.keyboard.press('Home');

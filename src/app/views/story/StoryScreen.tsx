@@ -99,25 +99,6 @@ function StoryExplain({ placeholder, pageSize }: { placeholder: boolean; pageSiz
   );
 }
 
-/** Leaked responses sent by the scrubber's instant: climbs to the run's total as the scrubber moves. */
-export function LeakCounter({ run }: { run: RunSummary | undefined }) {
-  const lang = useApp((s) => s.lang);
-  const time = useApp((s) => s.time);
-  const leaks = run?.leaks ?? [];
-  let n = 0;
-  for (const l of leaks) if (l.finishedAt <= time) n++;
-  return (
-    <p className="leak-counter" data-testid="leaks-so-far" data-count={run ? n : ''} aria-live="off">
-      {run ? (
-        <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(leaks.length, lang) }} />
-      ) : (
-        <span className="placeholder-text">…</span>
-      )}{' '}
-      <ModelBadge />
-    </p>
-  );
-}
-
 export function StoryScreen({ run, progress }: { run: RunSummary | undefined; progress: ReactNode }) {
   const t = useT();
   return (
@@ -138,7 +119,6 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
       </div>
       <div className="story-side">
         {run && !run.refused ? <StoryPicture /> : <div className="picture-pending">{t('picturePending')}</div>}
-        <LeakCounter run={run} />
       </div>
     </section>
   );

@@ -1,12 +1,12 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useT } from '../../i18n/i18n.ts';
+import { Tx, useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
-import { MARGIN, TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
+import { TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
 import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.ts';
 import { differences } from '../compare/divergence.ts';
 import { LANES } from './lanes.ts';
@@ -232,121 +232,133 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   };
 
   return (
-    <section className="timeline" aria-labelledby="timeline-h">
-      <div className="timeline-head">
-        <h2 id="timeline-h">{t('timelineTitle')}</h2>
-        <Clock startEpochMs={run.startEpochMs} lang={lang} />
-        <ModelBadge title={t('clockTip')} />
-        <div className="buttons" role="group" aria-label={t('playback')}>
-          <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
-            <Icon name={playing ? 'pause' : 'play'} /> {playing ? t('pause') : t('play')}
-          </button>
-          <label>
-            {t('speed')}{' '}
-            <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
-              <option value={0}>{t('speedFit', { x: formatNumber(Math.round(effectiveSpeed(0, run.endMs)), lang) })}</option>
-              {(SPEEDS.includes(speed as never) || speed === 0 ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
-                <option key={s} value={s}>
-                  {formatNumber(s, lang)}×
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" onClick={() => chart.current?.zoomBy(2)} aria-label={t('zoomIn')}>
-            <Icon name="zoomIn" />
-          </button>
-          <button type="button" onClick={() => chart.current?.zoomBy(0.5)} aria-label={t('zoomOut')}>
-            <Icon name="zoomOut" />
-          </button>
-          <button type="button" onClick={() => chart.current?.resetZoom()}>
-            <Icon name="fit" /> {t('zoomReset')}
-          </button>
-          <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
-            <Icon name="first" /> {t('firstViolation')}
-          </button>
-          <LeakJump leaks={leaks} direction={-1} onJump={jumpLeak} label={t('prevLeak')} testId="prev-leak" />
-          <LeakJump leaks={leaks} direction={1} onJump={jumpLeak} label={t('nextLeak')} testId="next-leak" />
-          <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0} aria-keyshortcuts="[">
-            {t('prevViolation')}
-          </button>
-          <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation" aria-keyshortcuts="]">
-            {t('nextViolation')}
-          </button>
+    <>
+      {/*
+        The scrub bar: the leak counter, the clock and the whole run's track with its handle. It comes
+        just before the chart and sticks to the bottom of the window while the chart is below it, so
+        the first screen has the instant, the counter and the scrubber beside the story and the stage.
+      */}
+      <section className="scrub-bar" aria-label={t('scrubBarLabel')} data-testid="scrub-bar">
+        <LeakCounter run={run} />
+        <div className="scrub-bar-clock">
+          <Clock startEpochMs={run.startEpochMs} lang={lang} />
+          <ModelBadge title={t('clockTip')} />
         </div>
-      </div>
-      <div ref={boxRef} className="timeline-chart">
-        <ChartCursor chart={chart} />
-        <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
-        <div className="scrub" style={{ paddingLeft: MARGIN.left, paddingRight: MARGIN.right }}>
+        <div className="scrub">
           <div ref={trackRef} className="scrub-track" onPointerDown={onTrackDown} onPointerMove={onTrackMove} onPointerUp={onTrackUp} onPointerCancel={onTrackUp} data-testid="scrub-track">
             <div className="scrub-window" aria-hidden="true" style={{ left: `${(100 * view[0]) / Math.max(1, run.endMs)}%`, width: `${Math.max(0.5, (100 * (view[1] - view[0])) / Math.max(1, run.endMs))}%` }} />
             <ScrubLeaks leaks={leaks} endMs={run.endMs} />
             <ScrubHandle handleRef={handleRef} endMs={run.endMs} startEpochMs={run.startEpochMs} lang={lang} label={t('scrubberLabel')} onKey={onKey} />
           </div>
         </div>
-      </div>
-      <ul className="invariants" aria-label={t('invariantsTitle')} data-testid="invariants">
-        {INVARIANTS.map((k) => {
-          const own = breaches[k];
-          const fixed = compareBreaches?.[k] ?? null;
-          const go = (list: { t: number; req: number }[]) => list[0] && set({ time: list[0].t, selectedRequest: list[0].req, playing: false });
-          return (
-            <li key={k} data-invariant={k} data-breaches={own.length}>
-              <b>{t(INVARIANT_LABEL[k])}</b>{' '}
-              <span className={own.length ? 'bad' : 'ok'}>{own.length ? t('invariantBroken', { n: formatNumber(own.length, lang) }) : t('invariantHolds')}</span>{' '}
-              {own.length ? (
-                <button type="button" className="small" onClick={() => go(own)} data-testid={`first-${k}`}>
-                  {t('invariantFirst')}
-                </button>
-              ) : null}
-              {fixed ? (
-                <>
-                  {' · '}
-                  {t('laneCompare')}: <span className={fixed.length ? 'bad' : 'ok'}>{fixed.length ? t('invariantBroken', { n: formatNumber(fixed.length, lang) }) : t('invariantHolds')}</span>
-                  {fixed.length ? (
-                    <>
-                      {' '}
-                      <button type="button" className="small" onClick={() => go(fixed)} data-testid={`first-${k}-compare`}>
-                        {t('invariantFirst')}
-                      </button>
-                    </>
-                  ) : null}
-                </>
-              ) : null}
-            </li>
-          );
-        })}
-      </ul>
-      <p className="timeline-key hint" data-testid="timeline-key">
-        <span className="badge model">{t('model')}</span>{' '}
-        {milestones.length > 0 ? (
-          <>
-            <span className="badge fact">{t('fact')}</span> {t('timelineKey')}
-          </>
-        ) : (
-          t('timelineKeyModelOnly')
-        )}
-      </p>
-      {milestones.length > 0 ? (
-        <details className="milestone-list" data-testid="milestone-list">
-          <summary>{t('milestones')}</summary>
-          <ul>
-            {milestones.map((m) => (
-              <li key={m.id + m.epochMs}>
-                <FactBadge id={m.id} /> <b>{m.when}</b> — {m.text}
-                {m.dayOnly ? <span className="hint"> ({t('milestoneDayOnly')})</span> : null}
-                {m.derived ? (
-                  <span className="hint">
-                    {' '}
-                    {t('milestoneDerived')} {m.derived}
-                  </span>
+      </section>
+      <section className="timeline" aria-labelledby="timeline-h">
+        <div className="timeline-head">
+          <h2 id="timeline-h">{t('timelineTitle')}</h2>
+          <div className="buttons" role="group" aria-label={t('playback')}>
+            <button type="button" onClick={() => set({ playing: !playing })} aria-pressed={playing}>
+              <Icon name={playing ? 'pause' : 'play'} /> {playing ? t('pause') : t('play')}
+            </button>
+            <label>
+              {t('speed')}{' '}
+              <select value={speed} onChange={(e) => set({ speed: Number(e.target.value) })}>
+                <option value={0}>{t('speedFit', { x: formatNumber(Math.round(effectiveSpeed(0, run.endMs)), lang) })}</option>
+                {(SPEEDS.includes(speed as never) || speed === 0 ? SPEEDS : [...SPEEDS, speed].sort((a, b) => a - b)).map((s) => (
+                  <option key={s} value={s}>
+                    {formatNumber(s, lang)}×
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" onClick={() => chart.current?.zoomBy(2)} aria-label={t('zoomIn')}>
+              <Icon name="zoomIn" />
+            </button>
+            <button type="button" onClick={() => chart.current?.zoomBy(0.5)} aria-label={t('zoomOut')}>
+              <Icon name="zoomOut" />
+            </button>
+            <button type="button" onClick={() => chart.current?.resetZoom()}>
+              <Icon name="fit" /> {t('zoomReset')}
+            </button>
+            <button type="button" onClick={() => jump('first')} disabled={violations.length === 0} data-testid="first-violation">
+              <Icon name="first" /> {t('firstViolation')}
+            </button>
+            <LeakJump leaks={leaks} direction={-1} onJump={jumpLeak} label={t('prevLeak')} testId="prev-leak" />
+            <LeakJump leaks={leaks} direction={1} onJump={jumpLeak} label={t('nextLeak')} testId="next-leak" />
+            <button type="button" onClick={() => jump(-1)} disabled={violations.length === 0} aria-keyshortcuts="[">
+              {t('prevViolation')}
+            </button>
+            <button type="button" onClick={() => jump(1)} disabled={violations.length === 0} data-testid="next-violation" aria-keyshortcuts="]">
+              {t('nextViolation')}
+            </button>
+          </div>
+        </div>
+        <div ref={boxRef} className="timeline-chart">
+          <ChartCursor chart={chart} />
+          <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        </div>
+        <ul className="invariants" aria-label={t('invariantsTitle')} data-testid="invariants">
+          {INVARIANTS.map((k) => {
+            const own = breaches[k];
+            const fixed = compareBreaches?.[k] ?? null;
+            const go = (list: { t: number; req: number }[]) => list[0] && set({ time: list[0].t, selectedRequest: list[0].req, playing: false });
+            return (
+              <li key={k} data-invariant={k} data-breaches={own.length}>
+                <b>{t(INVARIANT_LABEL[k])}</b>{' '}
+                <span className={own.length ? 'bad' : 'ok'}>{own.length ? t('invariantBroken', { n: formatNumber(own.length, lang) }) : t('invariantHolds')}</span>{' '}
+                {own.length ? (
+                  <button type="button" className="small" onClick={() => go(own)} data-testid={`first-${k}`}>
+                    {t('invariantFirst')}
+                  </button>
+                ) : null}
+                {fixed ? (
+                  <>
+                    {' · '}
+                    {t('laneCompare')}: <span className={fixed.length ? 'bad' : 'ok'}>{fixed.length ? t('invariantBroken', { n: formatNumber(fixed.length, lang) }) : t('invariantHolds')}</span>
+                    {fixed.length ? (
+                      <>
+                        {' '}
+                        <button type="button" className="small" onClick={() => go(fixed)} data-testid={`first-${k}-compare`}>
+                          {t('invariantFirst')}
+                        </button>
+                      </>
+                    ) : null}
+                  </>
                 ) : null}
               </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </section>
+            );
+          })}
+        </ul>
+        <p className="timeline-key hint" data-testid="timeline-key">
+          <span className="badge model">{t('model')}</span>{' '}
+          {milestones.length > 0 ? (
+            <>
+              <span className="badge fact">{t('fact')}</span> {t('timelineKey')}
+            </>
+          ) : (
+            t('timelineKeyModelOnly')
+          )}
+        </p>
+        {milestones.length > 0 ? (
+          <details className="milestone-list" data-testid="milestone-list">
+            <summary>{t('milestones')}</summary>
+            <ul>
+              {milestones.map((m) => (
+                <li key={m.id + m.epochMs}>
+                  <FactBadge id={m.id} /> <b>{m.when}</b> — {m.text}
+                  {m.dayOnly ? <span className="hint"> ({t('milestoneDayOnly')})</span> : null}
+                  {m.derived ? (
+                    <span className="hint">
+                      {' '}
+                      {t('milestoneDerived')} {m.derived}
+                    </span>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
+      </section>
+    </>
   );
 }
 
@@ -425,4 +437,19 @@ function ChartCursor({ chart }: { chart: React.RefObject<TimelineChart | null> }
     chart.current?.follow(time);
   }, [chart, time]);
   return null;
+}
+
+/** Leaked responses sent by the scrubber's instant: climbs to the run's total as the scrubber moves. */
+function LeakCounter({ run }: { run: RunSummary }) {
+  const lang = useApp((s) => s.lang);
+  const n = useApp((s) => {
+    let k = 0;
+    for (const l of run.leaks) if (l.finishedAt <= s.time) k++;
+    return k;
+  });
+  return (
+    <p className="leak-counter" data-testid="leaks-so-far" data-count={n} aria-live="off">
+      <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(run.leaks.length, lang) }} /> <ModelBadge />
+    </p>
+  );
 }
