@@ -213,6 +213,11 @@ test.describe('grids by what a page is to the selected request', () => {
       expect(box.y, id).toBeGreaterThanOrEqual(0);
       expect(Math.min(box.y + box.height, box.y + 40), id).toBeLessThanOrEqual(720);
     }
+    // A control under the sticky bar, reached by keyboard, is scrolled clear of the bar.
+    await page.getByTestId('stage-next').focus();
+    const next = (await page.getByTestId('stage-next').boundingBox())!;
+    const bar = (await page.getByTestId('scrub-bar').boundingBox())!;
+    expect(next.y + next.height).toBeLessThanOrEqual(bar.y);
     const counter = page.getByTestId('leaks-so-far');
     await page.getByTestId('scrubber').focus();
     await page.keyboard.press('Home');
