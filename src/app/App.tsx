@@ -242,7 +242,8 @@ function Dashboard() {
       const first = run.violations[0];
       if (first) {
         replaceNextHistoryEntry();
-        set({ time: first.t, selectedRequest: first.req });
+        // A handoff clock given in the link (`h`) is kept: it plays within this request.
+        set({ time: first.t, selectedRequest: first.req, handoff: useApp.getState().handoff });
       }
     }
   }, [main.data, set]);

@@ -322,7 +322,11 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
 
   const onResponse = (resp: ResponseRecord) => {
     const g = globalIndex[resp.request]!;
-    if (out.details) out.details.responses[g] = { ...resp, request: g, provenance: resp.provenance.map((p) => ({ ...p, writerRequest: p.writerRequest >= 0 ? globalIndex[p.writerRequest]! : -1 })) };
+    if (out.details) {
+      const toGlobal = (w: number) => (w >= 0 ? globalIndex[w]! : -1);
+      const slots = resp.slots ? { ...resp.slots, writers: resp.slots.writers.map(toGlobal), before: { ...resp.slots.before, writers: resp.slots.before.writers.map(toGlobal) } } : undefined;
+      out.details.responses[g] = { ...resp, request: g, provenance: resp.provenance.map((p) => ({ ...p, writerRequest: toGlobal(p.writerRequest) })), ...(slots ? { slots } : {}) };
+    }
     const t = out.table;
     t.finishedAt[g] = resp.finishedAt;
     t.status[g] = resp.status;
@@ -364,7 +368,7 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
     if (out.table.promptTokens[g]! > result.prefillLimit) out.table.flags[g]! |= FLAG_OVER_LIMIT;
   }
   try {
-    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, summaryPages: o.summaryPages ?? DEFAULT_SUMMARY_PAGES, onEvent, onResponse });
+    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, summaryPages: o.summaryPages ?? DEFAULT_SUMMARY_PAGES, slotSamples: o.keepDetails ?? false, onEvent, onResponse });
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     result.refused = e.message;

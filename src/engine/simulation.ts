@@ -68,7 +68,34 @@ export interface ResponseRecord {
   staleSlotsByTenant: [tenant: string, slots: number][];
   /** Slots decode read that hold zeros (never written, or cleared). */
   zeroSlotsRead: number;
+  /** Some of the block table's pages slot by slot (only with the `slotSamples` option; see SlotSample). */
+  slots?: SlotSample;
 }
+
+/**
+ * A few pages of a request's decode block table, slot by slot, for the views' microscope: the first
+ * pages as the reservation found them (what earlier requests left there) and, at decode's read, those
+ * pages again plus each page an output token drew on most. A record of memory as the engine holds it,
+ * taken after the fact; nothing reads it back.
+ */
+export interface SlotSample {
+  pageSize: number;
+  /** Block-table positions sampled, ascending, and the page id at each. */
+  positions: number[];
+  pages: number[];
+  /** Per sampled page, `pageSize` slots: the word's token id (V) and the request that wrote it (−1: zeros). */
+  tokens: Uint16Array;
+  writers: Int32Array;
+  /** The first `before.count` sampled pages as the reservation left them, before any transfer. */
+  before: { count: number; tokens: Uint16Array; writers: Int32Array };
+}
+
+/** Block-table pages a slot sample always holds from the start of the table. */
+export const SLOT_SAMPLE_FIRST_PAGES = 4;
+/** At most this many further pages: those output tokens drew on most, in block-table order. */
+export const SLOT_SAMPLE_DREW_ON_PAGES = 6;
+/** Traces up to this many requests keep every request's sample; longer ones only those that read stale or zero pages. */
+export const SLOT_SAMPLE_EVERY_REQUEST_UP_TO = 2000;
 
 type RejectStage = 'tokenizer' | 'admission' | 'decode-admission';
 
@@ -118,6 +145,8 @@ interface RequestState {
   promptOutput: GeneratedToken[] | null;
   /** Slots decode read that this request did not write, by the writer's tenant index (last: zeros). */
   staleSlots: Int32Array | null;
+  /** With the slotSamples option: the slot sample being taken (first pages at reservation, the rest at the read). */
+  slots: SlotSample | null;
   finished: boolean;
 }
 
@@ -240,6 +269,8 @@ export interface SimulationOptions {
   /** Keep every ResponseRecord in `responses` (default true); a long replay harvests them through onResponse. */
   keepResponses?: boolean;
   onResponse?: (response: ResponseRecord) => void;
+  /** Keep a slot sample of each decoded request's block table in its response (`ResponseRecord.slots`). */
+  slotSamples?: boolean;
   /**
    * Called between events: after the clock has moved to the next scheduled step and before that step
    * runs. Tests use it to change pool memory or metadata at an instant (zero the KV, scramble writer
@@ -372,6 +403,7 @@ export class Simulation {
         lastComputed: TOKEN_BOS,
         promptOutput: null,
         staleSlots: null,
+        slots: null,
         finished: false,
       };
     });
@@ -590,6 +622,7 @@ export class Simulation {
       r.reserved = true;
       r.handoff = this.handoffSerial++;
       this.emit({ t: this.now, type: 'decode-reserve', req: r.index, node, pages: toRanges(pages), pageCount: need, ...this.clearedOnAllocate() });
+      if (this.options.slotSamples) r.slots = sampleAtReservation(pool, pages);
       // Destination page ids go to prefill over the control channel; then prefill admission.
       this.queue.push(this.now + this.config.timing.handshakeMs, { kind: 'prefill-admit', req: r.index });
     }
@@ -894,6 +927,7 @@ export class Simulation {
     }
     r.promptOutput = null;
     const tokens = out.map((t) => this.provenance(t, pool));
+    if (r.slots) sampleAtRead(r.slots, pool, pages, tokens);
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
     this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
@@ -915,6 +949,7 @@ export class Simulation {
   }
 
   private failClosed(r: RequestState, check: 'transferred-length' | 'per-read-integrity', reason: string): void {
+    if (r.slots) sampleAtRead(r.slots, this.decodePools[r.decodeNode]!, r.decodePages!, []);
     this.emit({ t: this.now, type: 'decode-check-failed', req: r.index, node: r.decodeNode, check, reason });
     this.releaseDecode(r);
     this.finish(r, 500, `${check} check failed: ${reason}`, []);
@@ -998,6 +1033,10 @@ export class Simulation {
       staleSlotsByTenant: [],
       zeroSlotsRead: 0,
     };
+    // A long replay keeps the samples of requests that read memory they did not write (the ones a
+    // viewer looks at slot by slot), a short one every request's.
+    if (r.slots && (this.requests.length <= SLOT_SAMPLE_EVERY_REQUEST_UP_TO || r.pagesReadStale + r.pagesReadZero > 0 || r.aborted)) record.slots = r.slots;
+    r.slots = null;
     if (r.staleSlots) {
       const counts = r.staleSlots;
       for (let k = 0; k < this.tenantNames.length; k++) if (counts[k]! > 0) record.staleSlotsByTenant.push([this.tenantNames[k]!, counts[k]!]);
@@ -1057,6 +1096,41 @@ function poolSlots(pool: KvPool) {
 export { NO_REQUEST };
 
 /** Runs a trace to the end and returns the simulation (its responses, counters and hash). */
+/** The words and writers of `pages`' slots, one page after another. */
+function copySlots(pool: KvPool, pages: readonly number[]): { tokens: Uint16Array; writers: Int32Array } {
+  const ps = pool.pageSize;
+  const tokens = new Uint16Array(pages.length * ps);
+  const writers = new Int32Array(pages.length * ps);
+  pages.forEach((page, k) => {
+    tokens.set(pool.valueTokens.subarray(page * ps, (page + 1) * ps), k * ps);
+    writers.set(pool.slotWriter.subarray(page * ps, (page + 1) * ps), k * ps);
+  });
+  return { tokens, writers };
+}
+
+/** The first pages of a block table as its reservation left them (cleared, under zero-on-allocate). */
+function sampleAtReservation(pool: KvPool, blockTable: Int32Array): SlotSample {
+  const count = Math.min(SLOT_SAMPLE_FIRST_PAGES, blockTable.length);
+  const positions = Array.from({ length: count }, (_, i) => i);
+  const pages = positions.map((i) => blockTable[i]!);
+  const before = copySlots(pool, pages);
+  return { pageSize: pool.pageSize, positions, pages, tokens: before.tokens.slice(), writers: before.writers.slice(), before: { count, ...before } };
+}
+
+/** At decode's read: the first pages again (a transfer may have written them), and the pages output tokens drew on most. */
+function sampleAtRead(sample: SlotSample, pool: KvPool, blockTable: Int32Array, drewOn: readonly { page: number }[]): void {
+  const wanted = new Set(drewOn.map((t) => t.page));
+  const extra: number[] = [];
+  for (let i = sample.before.count; i < blockTable.length && extra.length < SLOT_SAMPLE_DREW_ON_PAGES && wanted.size > 0; i++) {
+    if (wanted.delete(blockTable[i]!)) extra.push(i);
+  }
+  sample.positions = [...sample.positions.slice(0, sample.before.count), ...extra];
+  sample.pages = sample.positions.map((i) => blockTable[i]!);
+  const now = copySlots(pool, sample.pages);
+  sample.tokens = now.tokens;
+  sample.writers = now.writers;
+}
+
 export function simulate(config: EngineConfig, trace: Trace, options?: SimulationOptions): Simulation {
   return new Simulation(config, trace, options).run();
 }

@@ -46,12 +46,11 @@ export function encodeRunAsset(runKey: string, run: ComputedRun, details?: Store
     return value;
   };
   const json = JSON.stringify(run, replacer);
+  // The details may hold typed arrays too (a response's slot sample): their buffers must be listed in the header.
+  const detailsJson = details ? JSON.stringify(details, replacer) : null;
   const header: Header = { runKey, buffers: buffers.map((b) => b.byteLength), run: '$RUN', ...(details ? { details: '$DETAILS' } : {}) };
   let headerText = JSON.stringify(header).replace('"$RUN"', () => json);
-  if (details) {
-    const detailsJson = JSON.stringify(details, replacer);
-    headerText = headerText.replace('"$DETAILS"', () => detailsJson);
-  }
+  if (detailsJson !== null) headerText = headerText.replace('"$DETAILS"', () => detailsJson);
   const headerBytes = new TextEncoder().encode(headerText);
   let size = align8(12 + headerBytes.length);
   for (const b of buffers) size = align8(size + b.byteLength);

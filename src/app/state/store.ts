@@ -25,8 +25,14 @@ export interface SituationSlice {
   switches: Switches;
   /** A switch whose fix the run is compared with, or null. */
   compare: SwitchKey | null;
-  /** Simulated ms since the run's start. */
+  /** Simulated ms since the run's start (the incident's clock: it picks the situation). */
   time: number;
+  /**
+   * Seconds on the selected request's handoff clock (views/stage/handoff.ts), or null: the stage
+   * then shows the handoff where the incident's instant falls. Moving the incident's clock or
+   * choosing another request sets it back to null.
+   */
+  handoff: number | null;
   selectedRequest: number | null;
   selectedPage: Selection | null;
   view: ViewName;
@@ -39,6 +45,9 @@ export interface PlaybackSlice {
   playing: boolean;
   /** Simulated seconds per real second; 0: the whole run in about 30 s. */
   speed: number;
+  /** The handoff clock playing, and its speed (1: the pace each step is given). */
+  handoffPlaying: boolean;
+  handoffSpeed: number;
 }
 
 export interface SettingsSlice {
@@ -123,6 +132,7 @@ export const DEFAULT_STATE: UrlState = {
   switches: INCIDENT_SWITCHES,
   compare: null,
   time: 0,
+  handoff: null,
   selectedRequest: null,
   selectedPage: null,
   view: 'cluster',
@@ -130,6 +140,8 @@ export const DEFAULT_STATE: UrlState = {
   tenants: DEFAULT_TRAFFIC.tenants,
   playing: false,
   speed: 0, // 0: the whole run in about 30 s (the incident's two weeks at about 40,000×)
+  handoffPlaying: false,
+  handoffSpeed: 1,
   lang: 'en',
   chapter: null,
   presenter: false,
@@ -150,12 +162,26 @@ const decodeSlice: StateCreator<AppState, [], [], DecodeSlice> = (set) => ({
   setDecode: (patch) => set((s) => ({ decode: { ...s.decode, ...patch } })),
 });
 
+/**
+ * The incident's clock and the request pick the situation; the handoff clock plays within it. A patch
+ * that moves the first or changes the second without naming the handoff clock stops it and hands
+ * the stage back to the incident's instant.
+ */
+export function situationPatch<P extends Partial<UrlState>>(patch: P): P {
+  if (('time' in patch || 'selectedRequest' in patch) && !('handoff' in patch)) {
+    const s = useApp.getState();
+    const moved = ('time' in patch && patch.time !== s.time) || ('selectedRequest' in patch && patch.selectedRequest !== s.selectedRequest);
+    if (moved) return { ...patch, handoff: null, handoffPlaying: false };
+  }
+  return patch;
+}
+
 export const useApp = create<AppState>()((...a) => {
   const [set] = a;
   return {
     ...DEFAULT_STATE,
     timelineZoom: null,
-    set: (patch) => set(patch),
+    set: (patch) => set(situationPatch(patch)),
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),
     ...decodeSlice(...a),

@@ -10,6 +10,7 @@ import { MECHANISMS, MITIGATIONS, DEFECTS, SWITCHES, type Switch } from '../../e
 import { SCENARIO_NAMES } from '../../engine/runs/index.ts';
 import { TENANT_NAMES } from '../../engine/vocab.ts';
 import { GPU_FAULTS } from '../../gpu/reports.ts';
+import { HANDOFF_SPEEDS } from './handoffSpeeds.ts';
 import { DEFAULT_STATE, type Language, type UrlState, type ViewName } from './store.ts';
 
 export const URL_VERSION = 1;
@@ -24,6 +25,8 @@ const FIX_CODES = new Map(ALL.map((s) => [s.fixCode, s.key]));
 const viewSchema = v.picklist(['cluster', 'transfer', 'response', 'stage'] satisfies ViewName[]);
 const langSchema = v.picklist(['en', 'fr'] satisfies Language[]);
 const timeSchema = v.pipe(v.string(), v.regex(/^\d{1,13}(\.\d{1,3})?$/), v.transform(Number), v.number(), v.maxValue(1e13));
+/** Seconds on the handoff clock, to the hundredth. */
+const handoffSchema = v.pipe(v.string(), v.regex(/^\d{1,4}(\.\d{1,2})?$/), v.transform(Number), v.number(), v.maxValue(3600));
 const indexSchema = v.pipe(v.string(), v.regex(/^\d{1,9}$/), v.transform(Number));
 const pageSchema = v.pipe(v.string(), v.regex(/^(prefill|decode)-\d{1,2}:\d{1,8}$/));
 const codeListSchema = (allowed: readonly string[]) => v.pipe(v.string(), v.transform((s) => (s === '' ? [] : s.split(','))), v.array(v.picklist(allowed)));
@@ -55,6 +58,8 @@ export function parseUrl(search: string): ParsedUrl {
   take('s', v.picklist(SCENARIO_NAMES), (s) => (state.scenario = s));
   take('t', timeSchema, (t) => (state.time = t));
   take('req', indexSchema, (r) => (state.selectedRequest = r));
+  take('h', handoffSchema, (h) => (state.handoff = h));
+  take('hs', v.picklist(HANDOFF_SPEEDS.map(String)), (x) => (state.handoffSpeed = Number(x)));
   take('page', pageSchema, (p) => {
     const [node, page] = p.split(':') as [string, string];
     state.selectedPage = { node, page: Number(page) };
@@ -89,7 +94,7 @@ export function parseUrl(search: string): ParsedUrl {
   if (params.has('bench')) state.bench = true;
   // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
   take('screen', v.picklist(['', '1', 'render']), (m) => (state.screen = m === 'render' ? 'render' : 'live'));
-  const known = new Set(['v', 's', 't', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
+  const known = new Set(['v', 's', 't', 'h', 'hs', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -101,6 +106,8 @@ export function serializeUrl(s: UrlState): string {
   // To the microsecond: the stage's steps that share one engine instant sit microseconds apart.
   params.set('t', String(Math.round(s.time * 1000) / 1000));
   if (s.selectedRequest !== null) params.set('req', String(s.selectedRequest));
+  if (s.handoff !== null) params.set('h', String(Math.round(s.handoff * 100) / 100));
+  if (s.handoffSpeed !== DEFAULT_STATE.handoffSpeed) params.set('hs', String(s.handoffSpeed));
   if (s.selectedPage) params.set('page', `${s.selectedPage.node}:${s.selectedPage.page}`);
   params.set('view', s.view);
   params.set('d', [...DEFECT_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code).join(','));

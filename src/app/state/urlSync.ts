@@ -36,7 +36,8 @@ export function startUrlSync(notice: IgnoredNotice): () => void {
     if (applying) return;
     const next = serializeUrl(s);
     if (next === window.location.search) return;
-    const onlyTime = serializeUrl({ ...s, time: prev.time }) === serializeUrl(prev);
+    // Either clock moving (the incident's or a handoff's) replaces the entry; anything else adds one.
+    const onlyTime = serializeUrl({ ...s, time: prev.time, handoff: prev.handoff }) === serializeUrl(prev);
     // Inside one walkthrough chapter its steps change the views: history steps between chapters.
     const sameChapter = s.chapter !== null && s.chapter === prev.chapter;
     if (replaceOnce) {

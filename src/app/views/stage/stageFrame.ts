@@ -218,18 +218,28 @@ export function blockIndexOf(reserved: readonly number[], pageCount: number): In
   return index;
 }
 
-/** The stage's picture of one request at simulated time t. */
+/** The stage's picture of one request at simulated time t (the incident's clock). */
 export function stageFrame(events: readonly EngineEvent[], t: number, o: StageFrameOptions): StageFrame {
   const steps = o.steps ?? stageSteps(events);
   const index = stepIndexAt(steps, t);
   const step = steps[index];
   const progress = step ? (o.reducedMotion || step.end === Infinity ? 1 : step.end > step.start ? clamp01((t - step.start) / (step.end - step.start)) : 1) : 0;
+  return stageFrameAt(events, steps, index, progress, t, o);
+}
+
+/**
+ * The stage's picture of one request with step `index` on, `progress` (0…1) into it: what the
+ * handoff clock and the incident's clock both come down to. `t` is the simulated ms shown.
+ */
+export function stageFrameAt(events: readonly EngineEvent[], steps: readonly StageStep[], index: number, progressIn: number, t: number, o: StageFrameOptions): StageFrame {
+  const step = steps[index];
+  const progress = step ? (o.reducedMotion ? 1 : clamp01(progressIn)) : 0;
   const arrive = events.find((e) => e.type === 'arrive');
   const N = arrive && arrive.type === 'arrive' ? arrive.tokens : 0;
   const frame: StageFrame = {
     t,
     step: step ? step.id : 'idle',
-    stepIndex: index,
+    stepIndex: step ? index : -1,
     stepCount: steps.length,
     progress,
     promptTokens: N,

@@ -52,7 +52,7 @@ export interface NodeShape {
   pageCount: number;
 }
 
-function grid(node: NodeShape, box: Rect, rect: Rect): PoolGeometry {
+export function grid(node: NodeShape, box: Rect, rect: Rect): PoolGeometry {
   // Columns so that cells are about square: cols / rows ≈ w / h.
   const cols = Math.max(1, Math.round(Math.sqrt((node.pageCount * rect.w) / rect.h)));
   const rows = Math.max(1, Math.ceil(node.pageCount / cols));

@@ -307,7 +307,7 @@ function paintRows(px: Uint32Array, W: number, drawn: PoolDrawn, fresh: boolean,
  * Paints the pools of `snapshot` at `scale` device pixels per diagram unit. Pure in its inputs: the
  * same snapshot, frame and size give the same pixels.
  */
-export function drawStagePools(ctx: CanvasRenderingContext2D, layout: StageLayout, snapshot: Snapshot, paint: StagePaint, scale: number): void {
+export function drawStagePools(ctx: CanvasRenderingContext2D, layout: Pick<StageLayout, "width" | "height" | "pools">, snapshot: Snapshot, paint: StagePaint, scale: number): void {
   const W = ctx.canvas.width;
   const H = ctx.canvas.height;
   let image = imageCache.get(ctx);

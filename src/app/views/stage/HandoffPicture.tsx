@@ -1,0 +1,495 @@
+/**
+ * One request's handoff as a picture at one position of the handoff (a step and a share of it): the
+ * flow (client → router → prefill → RDMA link → decode → HTTP status back), each node's pool as a
+ * small context map at real scale, the microscope on the decode block table (slot by slot, the words
+ * its slots still hold, each tinted by its writer) and the response, each token rising out of the
+ * slot it drew on. Drawn in CSS pixels of its own width, so its labels render at the size written.
+ * A pure function of its props: the stage computes them from the handoff clock or the incident's.
+ */
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
+import { useT } from '../../i18n/i18n.ts';
+import { formatNumber, type Lang } from '../../i18n/format.ts';
+import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
+import type { StageFrame } from './stageFrame.ts';
+import { drawStagePools } from './stagePools.ts';
+import { pageCenter, type PoolGeometry } from './stageLayout.ts';
+import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, type FlowLayout } from './handoffLayout.ts';
+import { ease } from './handoff.ts';
+import { microscopeRows, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
+
+export interface HandoffPictureProps {
+  run: RunSummary;
+  req: number;
+  detail: RequestDetail;
+  frame: StageFrame;
+  snapshot: Snapshot | null;
+  width: number;
+  dpr: number;
+  lang: Lang;
+  /** A response token hovered or focused elsewhere: its page ringed here. */
+  linkedPage: { node: string; page: number } | null;
+  row: 'main' | 'fix';
+  sentence: string;
+}
+
+const FIRST_PAGES = 2;
+/** Pages the response drew on, shown slot by slot (the sample holds more). */
+const DREW_ON_ROWS = 3;
+
+/** The tenant index of a writer request (−1: nobody's, zeros). */
+function tenantOfRequest(run: RunSummary, writer: number): number {
+  return writer >= 0 && writer < run.requests.count ? run.requests.tenant[writer]! : -1;
+}
+
+const lerp = (a: number, b: number, k: number) => a + (b - a) * k;
+
+/** The part of a row's words shown: from `start`, as many as fit in `width` (monospaced, one space apart). */
+function wordWindow(words: readonly string[], start: number, width: number): { from: number; to: number } {
+  let w = monoWidth(start > 0 ? '\u2026 ' : '') + monoWidth(' \u2026');
+  let to = start;
+  while (to < words.length) {
+    const next = monoWidth(`${words[to]!} `);
+    if (w + next > width) break;
+    w += next;
+    to++;
+  }
+  return { from: start, to };
+}
+
+interface FlowProps {
+  f: FlowLayout;
+  tenantName: string;
+  prefillName: string;
+  decodeName: string;
+  prefillPages: number;
+  decodePages: number;
+  lang: Lang;
+}
+
+/** What does not move: boxes, titles, wires. */
+const FlowStatic = memo(function FlowStatic({ f, tenantName, prefillName, decodeName, prefillPages, decodePages, lang }: FlowProps) {
+  const t = useT();
+  const fmt = (n: number) => formatNumber(n, lang);
+  const box = (r: { x: number; y: number; w: number; h: number }) => <rect x={r.x + 0.5} y={r.y + 0.5} width={r.w - 1} height={r.h - 1} rx={6} className="hp-box" />;
+  return (
+    <g>
+      {box(f.client)}
+      <text x={f.client.x + 8} y={f.client.y + 18} className="hp-title">{t('stageClient')}</text>
+      <text x={f.client.x + 8} y={f.client.y + 35} className="hp-sub">{tenantName}</text>
+      {box(f.router)}
+      <text x={f.router.x + 8} y={f.router.y + 18} className="hp-title">{t('stageRouter')}</text>
+      {box(f.prefill)}
+      <text x={f.prefill.x + 8} y={f.prefill.y + 18} className="hp-title">{t('hpPrefill')}</text>
+      <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-sub">{t('hpPool', { node: prefillName, pages: fmt(prefillPages) })}</text>
+      {box(f.decode)}
+      <text x={f.decode.x + 8} y={f.decode.y + 18} className="hp-title">{t('hpDecode')}</text>
+      <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{t('hpPool', { node: decodeName, pages: fmt(decodePages) })}</text>
+      <line x1={f.client.x + f.client.w} y1={f.router.y + 30} x2={f.router.x} y2={f.router.y + 30} className="hp-wire" />
+      <line x1={f.router.x + f.router.w} y1={f.router.y + 30} x2={f.prefill.x} y2={f.router.y + 30} className="hp-wire" />
+      <line x1={f.link[0]} y1={f.link[2]} x2={f.link[1]} y2={f.link[2]} className="hp-link" />
+      <text x={(f.link[0] + f.link[1]) / 2} y={f.link[2] - 8} textAnchor="middle" className="hp-sub">{t('stageRdma')}</text>
+      <line x1={f.control[0]} y1={f.control[2]} x2={f.control[1]} y2={f.control[2]} className="hp-control" />
+    </g>
+  );
+});
+
+export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence }: HandoffPictureProps) {
+  const t = useT();
+  const fmt = (n: number) => formatNumber(n, lang);
+  const f = useMemo(() => flowLayout(width), [width]);
+  const tenant = run.tenants.indexOf(detail.response.tenant);
+  const words = detail.words;
+  const tokens = detail.response.tokens;
+  const prov = detail.response.provenance;
+  const sample = detail.response.slots ?? null;
+  const route = detail.events.find((e) => e.type === 'route');
+  const decodeIndex = route && route.type === 'route' ? route.decode : 0;
+  const prefillIndex = route && route.type === 'route' ? route.prefill : 0;
+  const decodeName = `decode-${decodeIndex}`;
+  const prefillName = `prefill-${prefillIndex}`;
+  const decodeNode = snapshot?.nodes.find((n) => n.name === decodeName);
+  const prefillNode = snapshot?.nodes.find((n) => n.name === prefillName);
+  const reserve = detail.events.find((e) => e.type === 'decode-reserve');
+  const tableLength = reserve && reserve.type === 'decode-reserve' ? reserve.pageCount : 0;
+
+  // Context maps: the two nodes' pools, small, inside their boxes.
+  const pools = useMemo<PoolGeometry[]>(() => {
+    const out: PoolGeometry[] = [];
+    if (prefillNode) out.push(contextPool({ name: prefillName, kind: 'prefill', pageCount: prefillNode.pageCount }, f.prefill));
+    if (decodeNode) out.push(contextPool({ name: decodeName, kind: 'decode', pageCount: decodeNode.pageCount }, f.decode));
+    return out;
+  }, [f, prefillName, decodeName, prefillNode?.pageCount, decodeNode?.pageCount]);
+
+  const draws = useMemo(() => {
+    const m = new Map<number, number>();
+    for (const p of prov) m.set(p.page, (m.get(p.page) ?? 0) + 1);
+    return m;
+  }, [prov]);
+  // The microscope's rows at this position.
+  const rows: MicroRow[] = useMemo(() => [], []);
+  const micro = sample && tableLength > 0 && !frame.refusedAt
+    ? microscopeRows({ sample, frame, req, tableLength, firstPages: FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0 })
+    : rows;
+  const microTop = f.height + 8;
+  const ml = microLayout(f.width, microTop, micro.map((r) => r.kind));
+  // Where a page row's slot strip lies (x, width, and y relative to the first row's top).
+  const stripX = f.narrow ? 6 : ml.wordsX;
+  const stripW = f.narrow ? f.width - 10 : ml.wordsW;
+  const stripY = (ml.rowY[0] ?? 0) + (f.narrow ? 40 : 21);
+  const responseTop = micro.length > 0 ? ml.bottom + 4 : microTop;
+  const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
+  const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
+  const height = cl.bottom + 6;
+
+  // Band counts by writer: the pages' last writers at the instant shown (valid until the next seek).
+  const bandCounts = (from: number, to: number): [number, number][] => {
+    if (!decodeNode || !reserve || reserve.type !== 'decode-reserve') return [];
+    const counts = new Map<number, number>();
+    let pos = 0;
+    for (const [first, count] of reserve.pages) {
+      const a = Math.max(from, pos);
+      const b = Math.min(to, pos + count);
+      for (let k = a; k < b; k++) {
+        const w = decodeNode.writerTenant[first + (k - pos)]!;
+        counts.set(w, (counts.get(w) ?? 0) + 1);
+      }
+      pos += count;
+      if (pos >= to) break;
+    }
+    return [...counts].sort((x, y) => y[1] - x[1]);
+  };
+
+  const canvas = useRef<HTMLCanvasElement>(null);
+  useLayoutEffect(() => {
+    const c = canvas.current;
+    const ctx = c?.getContext('2d');
+    if (!c || !ctx || !snapshot) return;
+    const w = Math.max(1, Math.round(f.width * dpr));
+    const h = Math.max(1, Math.round(f.height * dpr));
+    if (c.width !== w || c.height !== h) {
+      c.width = w;
+      c.height = h;
+    }
+    drawStagePools(ctx, { width: f.width, height: f.height, pools }, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)) }, dpr);
+    c.dataset.drawnT = String(frame.t);
+  });
+
+  // The request card along the lane: client → router → prefill; its token count rolls N → 1.
+  const laneX = { client: f.client.x + f.client.w / 2, router: f.router.x + f.router.w / 2, prefill: f.prefill.x + f.prefill.w / 2 };
+  const cardX = (() => {
+    if (frame.step === 'idle' || frame.promptAt === 'gone') return null;
+    if (frame.step === 'arrive') return lerp(laneX.client, laneX.router, ease(frame.progress));
+    if (frame.step === 'route') return lerp(laneX.router, laneX.prefill, ease(frame.progress));
+    if (frame.promptAt === 'router') return laneX.router;
+    if (frame.promptAt === 'prefill') return laneX.prefill;
+    return laneX.client;
+  })();
+  const barMax = f.width * 0.2;
+  const barW = Math.max(2, (barMax * Math.min(frame.inputTokens, ADVERTISED_CONTEXT_TOKENS)) / ADVERTISED_CONTEXT_TOKENS);
+  const placeholder = frame.inputTokens === 1 && frame.promptTokens > 1;
+
+  // What travels on the link: the pages prefill sends (one square each, up to eight drawn).
+  const beamX = lerp(f.link[0], f.link[1] - 22, ease(frame.beamProgress));
+  const beamDrawn = Math.min(8, frame.beamPages);
+  const pagesLeft = tableLength - frame.beamPages;
+  const onePageTransfer = frame.computedTokens === 1 && frame.promptTokens > 1;
+  const msgX = frame.message ? lerp(f.control[0], f.control[1] - 4, ease(frame.message.progress)) : 0;
+  const statusShown = frame.status !== null || frame.step === 'response' || frame.step === 'reject';
+  const statusFromX = frame.step === 'reject' ? f.router.x + f.router.w / 2 : f.decode.x + 20;
+  const statusX = lerp(statusFromX, f.client.x + f.client.w / 2, ease(frame.statusProgress));
+  const httpStatus = frame.step === 'reject' ? 400 : detail.response.status;
+
+  // The token in flight: it rises out of the slot it drew on and flies to its place in the response.
+  const active = frame.activeToken;
+  const tokenPhase = frame.step === 'stream' && tokens.length > 0 ? frame.progress * tokens.length - Math.floor(frame.progress * tokens.length) : 1;
+  const slotPoint = (page: number, slot: number): { x: number; y: number } | null => {
+    if (!sample) return null;
+    const s = sampledSlot(sample, page, slot);
+    if (!s) return null;
+    const r = micro.findIndex((x) => x.kind === 'page' && x.sample === s.k);
+    if (r < 0) return null;
+    return { x: stripX + ((s.slot + 0.5) * stripW) / sample.pageSize, y: ml.rowY[r]! + (stripY - ml.rowY[0]!) + 8 };
+  };
+  const bandPoint = (page: number): { x: number; y: number } | null => {
+    if (!reserve || reserve.type !== 'decode-reserve') return null;
+    let pos = 0;
+    let at = -1;
+    for (const [first, count] of reserve.pages) {
+      if (page >= first && page < first + count) {
+        at = pos + page - first;
+        break;
+      }
+      pos += count;
+    }
+    const r = micro.findIndex((x) => x.kind === 'band' && at >= x.from && at < x.to);
+    return r < 0 ? null : { x: ml.wordsX + ml.wordsW / 2, y: ml.rowY[r]! + 16 };
+  };
+  const activeProv = active !== null ? prov[active] : undefined;
+  const activeFrom = activeProv ? (slotPoint(activeProv.page, activeProv.slot) ?? bandPoint(activeProv.page)) : null;
+  const activeChip = active !== null ? cl.chips[active] : undefined;
+  const flight = ease(Math.min(1, tokenPhase / 0.6));
+
+  const linkedRow = linkedPage && linkedPage.node === decodeName ? micro.findIndex((x) => x.kind === 'page' && x.page === linkedPage.page) : -1;
+  const decodePool = pools.find((p) => p.node === decodeName);
+  const hereRings = decodePool && frame.reserved.length > 0 ? micro.filter((x): x is MicroPageRow => x.kind === 'page').map((x) => pageCenter(decodePool, x.page)) : [];
+  const linkedCenter = decodePool && linkedPage && linkedPage.node === decodeName && linkedPage.page < decodePool.pageCount ? pageCenter(decodePool, linkedPage.page) : null;
+
+  const tenantName = (w: number) => (w >= 0 ? (run.tenants[tenantOfRequest(run, w)] ?? '?') : t('hpZeros'));
+
+  return (
+    <div
+      className="stage-row hp"
+      data-row={row}
+      data-step={frame.step}
+      data-step-index={frame.stepIndex}
+      data-beam-pages={frame.beamPages}
+      data-tokens-shown={frame.tokensShown}
+      data-status={frame.status ?? ''}
+      data-reserved-lit={frame.reservedLit}
+      data-input-tokens={frame.inputTokens}
+      data-testid={`stage-${row}`}
+      style={{ height }}
+    >
+      <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width, height: f.height }} />
+      <svg width={f.width} height={height} viewBox={`0 0 ${f.width} ${height}`} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
+        <FlowStatic f={f} tenantName={detail.response.tenant} prefillName={prefillName} decodeName={decodeName} prefillPages={prefillNode?.pageCount ?? 0} decodePages={decodeNode?.pageCount ?? 0} lang={lang} />
+        {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
+        {frame.refusedAt ? (
+          <text x={f.router.x + 8} y={f.router.y + 52} className="hp-sub hp-bad" data-testid={row === 'main' ? undefined : 'stage-refused'}>
+            {'\u2716 '}
+            {t(frame.refusedAt === 'tokenizer' ? 'stageRefusedTokenizer' : 'stageRefusedAdmission')}
+          </text>
+        ) : (
+          <>
+            <text x={f.router.x + 8} y={f.router.y + 52} className={`hp-sub${frame.step === 'tokenizer' ? ' hp-on' : ''}`}>
+              {frame.stepIndex >= 0 && (frame.step === 'tokenizer' || frame.promptAt !== 'client') ? '\u2713 ' : ''}
+              {t('stageTokenizer')}
+            </text>
+            <text x={f.router.x + 8} y={f.router.y + 70} className={`hp-sub${frame.step === 'abort' ? ' hp-on hp-bad' : placeholder ? ' hp-bad' : ''}`}>
+              {placeholder ? '\u26a0 ' : ''}
+              {t('stageScheduler')}
+            </text>
+          </>
+        )}
+        {frame.computedTokens > 0 ? (
+          <text x={f.prefill.x + f.prefill.w - 8} y={f.prefill.y + 18} textAnchor="end" className="hp-strong" data-testid={row === 'main' ? 'stage-computed' : undefined}>
+            {t('hpComputed', { tokens: fmt(frame.computedTokens) })}
+          </text>
+        ) : null}
+        {frame.reserved.length > 0 ? (
+          <text x={f.decode.x + f.decode.w - 8} y={f.decode.y + 18} textAnchor="end" className="hp-strong">
+            {frame.freed ? t(frame.cleared ? 'stageCleared' : 'hpFreed') : t('hpReserved', { pages: fmt(frame.reservedLit) })}
+          </text>
+        ) : null}
+        {/* "You are here": the microscope's pages on the decode node's context map */}
+        {hereRings.map((c, i) => (
+          <rect key={i} x={c.x - 4} y={c.y - 4} width={8} height={8} className="hp-here" />
+        ))}
+        {linkedCenter ? <circle cx={linkedCenter.x} cy={linkedCenter.y} r={7} className="hp-linked" data-testid={row === 'main' ? 'stage-linked' : undefined} /> : null}
+        {/* The request card */}
+        {cardX !== null ? (
+          <g className="hp-card" data-testid={row === 'main' ? 'stage-card' : undefined}>
+            <rect x={cardX - barMax / 2 - 8} y={2} width={barMax + 16} height={40} rx={5} className="hp-card-box" />
+            <text x={cardX - barMax / 2} y={18} className="hp-strong">
+              {placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') })}
+            </text>
+            <rect x={cardX - barMax / 2} y={26} width={barW} height={9} fill={tenantCss(tenant)} className="hp-bar" />
+          </g>
+        ) : null}
+        {/* Pages on the RDMA link */}
+        {frame.beamPages > 0 ? (
+          <g data-testid={row === 'main' ? 'stage-beam' : undefined}>
+            {Array.from({ length: beamDrawn }, (_, i) => (
+              <rect key={i} x={beamX - i * 7} y={f.link[2] - 11} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" />
+            ))}
+            <text x={beamX + 11} y={f.link[2] + 28} textAnchor="middle" className="hp-label">
+              {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
+            </text>
+          </g>
+        ) : null}
+        {onePageTransfer && (frame.step === 'compute' || frame.step === 'transfer') && pagesLeft > 0 ? (
+          <text x={f.decode.x + f.decode.w} y={f.decode.y + f.decode.h + 16} textAnchor="end" className="hp-label hp-bad">
+            {t('hpNothingFor', { pages: fmt(pagesLeft) })}
+          </text>
+        ) : null}
+        {/* The "done" message: room and status, nothing else */}
+        {frame.message ? (
+          <g data-testid={row === 'main' ? 'stage-message' : undefined}>
+            <rect x={msgX - 4} y={f.control[2] - 11} width={Math.min(150, f.link[1] - f.link[0])} height={22} rx={11} className="hp-msg" />
+            <text x={msgX + 6} y={f.control[2] + 4} className="hp-strong">
+              {t('hpDone', { room: String(frame.message.room), status: frame.message.status })}
+            </text>
+            {frame.message.progress > 0.5 ? (
+              <text x={f.link[0] + 4} y={f.control[2] + 28} className="hp-label">
+                {t('stageDoneNote')}
+              </text>
+            ) : null}
+          </g>
+        ) : null}
+        {frame.checkFailed ? (
+          <text x={f.decode.x + 8} y={f.decode.y + f.decode.h + 14} className="hp-label hp-bad">
+            {'\u2716 '}
+            {t('stageCheckFailed')}
+          </text>
+        ) : null}
+        {/* HTTP status back to the client */}
+        {statusShown ? (
+          <g className={httpStatus === 200 ? 'hp-status' : 'hp-status hp-bad'} data-testid={row === 'main' ? 'stage-http' : undefined}>
+            <line x1={statusFromX} y1={f.statusY} x2={statusX} y2={f.statusY} className="hp-status-line" />
+            <rect x={statusX - 38} y={f.statusY - 12} width={76} height={24} rx={5} />
+            <text x={statusX} y={f.statusY + 5} textAnchor="middle">HTTP {httpStatus}</text>
+          </g>
+        ) : null}
+
+        {/* The microscope */}
+        {micro.length > 0 && sample ? (
+          <g data-testid={row === 'main' ? 'stage-microscope' : undefined}>
+            <text x={0} y={microTop + 16} className="hp-title">
+              {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
+            </text>
+            {micro.map((r, i) => {
+              const y = ml.rowY[i]!;
+              if (r.kind === 'band') {
+                const counts = bandCounts(r.from, r.to);
+                const total = r.to - r.from;
+                let x = ml.wordsX;
+                return (
+                  <g key={`b${i}`} className={`hp-band${r.scanned ? ' hp-scanned' : ''}`} opacity={r.litPages > 0 ? 1 : 0.55}>
+                    <text x={0} y={y + 14} className="hp-sub">{'\u22ee'}</text>
+                    <text x={ml.labelW - 80 > 0 ? 14 : 14} y={y + 14} className="hp-sub">
+                      {t('hpBand', { pages: fmt(r.litPages > 0 ? r.litPages : total) })}
+                    </text>
+                    {counts.map(([w, n], j) => {
+                      const bw = (ml.wordsW * n) / Math.max(1, total);
+                      const el = <rect key={j} x={x} y={y + 18} width={Math.max(1, bw)} height={8} fill={w >= 0 ? tenantCss(w) : undefined} className={w >= 0 ? 'hp-slot' : 'hp-slot hp-zero'} />;
+                      x += bw;
+                      return el;
+                    })}
+                    <text x={ml.wordsX} y={y + 14} className="hp-sub">
+                      {counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`).join(' \u00b7 ')}
+                    </text>
+                  </g>
+                );
+              }
+              const rowWords = Array.from(r.tokens, (id) => words[id] ?? String(id));
+              // Drew-on rows start a few slots before the first slot the response drew on there.
+              const drewSlots = prov.filter((p) => p.page === r.page).map((p) => p.slot - r.page * sample.pageSize);
+              const start = r.position < FIRST_PAGES ? 0 : Math.max(0, Math.min(...drewSlots, sample.pageSize) - 3);
+              const win = wordWindow(rowWords, start, ml.wordsW);
+              const writerT = tenantOfRequest(run, r.writer);
+              const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot - r.page * sample.pageSize : -1;
+              const chipTenant = r.placeholderPage ? tenant : writerT;
+              return (
+                <g key={`p${r.sample}`} className={`hp-row hp-${r.state}${r.scanned ? ' hp-scanned' : ''}${linkedRow === i ? ' hp-linked-row' : ''}`} data-page={r.page} data-state={r.state}>
+                  <rect x={0} y={y} width={f.width} height={ml.pageRowH - 4} rx={4} className="hp-row-ground" />
+                  <text x={6} y={y + 15} className="hp-strong">
+                    {t('hpPageN', { n: fmt(r.position) })}
+                  </text>
+                  <text x={6} y={y + (f.narrow ? 33 : 42)} className="hp-sub">
+                    {`#${fmt(r.page)} \u00b7 `}
+                    {t(r.placeholderPage ? 'hpStatePlaceholder' : `hpState_${r.state}`)}
+                  </text>
+                  <rect x={ml.labelW} y={y + 4} width={ml.chipW - 6} height={18} rx={9} fill={chipTenant >= 0 ? tenantCss(chipTenant) : undefined} className={chipTenant >= 0 ? 'hp-chip' : 'hp-chip hp-zero'} />
+                  <text x={ml.labelW + (ml.chipW - 6) / 2} y={y + 17} textAnchor="middle" className="hp-chip-text" style={chipTenant >= 0 ? { fill: tenantInk(chipTenant) } : undefined}>
+                    {r.placeholderPage ? detail.response.tenant : tenantName(r.writer)}
+                  </text>
+                  {/* The words the slots hold, one space apart */}
+                  <text x={ml.wordsX} y={y + 15} className="hp-words" lang="en" xmlSpace="preserve">
+                    {win.from > 0 ? '\u2026 ' : ''}
+                    {rowWords.slice(win.from, win.to).map((w, j) => {
+                      const slot = win.from + j;
+                      const ph = r.placeholderPage && slot === 0;
+                      return (
+                        <tspan key={j} className={slot === activeHere ? 'hp-word-active' : ph ? 'hp-word-placeholder' : undefined}>
+                          {`${w} `}
+                        </tspan>
+                      );
+                    })}
+                    {win.to < rowWords.length ? '\u2026' : ''}
+                  </text>
+                  {/* The page's slots, each tinted by its writer; slot 0 of the placeholder page marked */}
+                  <SlotStrip x={f.narrow ? 6 : ml.wordsX} y={f.narrow ? y + 40 : y + 21} w={f.narrow ? f.width - 10 : ml.wordsW} writers={r.writers} tenantOf={(w) => tenantOfRequest(run, w)} placeholder={r.placeholderPage} inferred={r.placeholderPage} />
+                  {activeHere >= 0 ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={stripY - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
+                </g>
+              );
+            })}
+            {/* Decode's query scanning the block table */}
+            {frame.step === 'scan' ? (
+              <line x1={ml.wordsX - 4} x2={f.width} y1={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} y2={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} className="hp-scan" />
+            ) : null}
+          </g>
+        ) : null}
+
+        {/* The response */}
+        <g className="hp-response">
+          <text x={0} y={responseTop + 16} className="hp-title">
+            {t('stageResponse')}
+            <tspan dx={8} className="hp-sub">{t('stageTokensOut', { shown: fmt(frame.tokensShown), count: fmt(tokens.length) })}</tspan>
+          </text>
+          {cl.chips.map((c, i) => {
+            if (i >= frame.tokensShown) return null;
+            const p = prov[i];
+            const wt = p?.writerTenant ? run.tenants.indexOf(p.writerTenant) : -1;
+            const foreign = p?.writerTenant != null && p.writerTenant !== detail.response.tenant;
+            let x = c.x;
+            let y = c.y;
+            if (i === active && activeFrom) {
+              x = lerp(activeFrom.x - c.w / 2, c.x, flight);
+              y = lerp(activeFrom.y, c.y, flight);
+            }
+            return (
+              <g key={i} className={`hp-token${foreign ? ' hp-foreign' : ''}${i === active ? ' hp-active' : ''}`} lang="en">
+                <rect x={x} y={y - 15} width={c.w} height={21} rx={4} style={wt >= 0 ? { fill: tenantCss(wt) } : undefined} />
+                <text x={x + c.w / 2} y={y} textAnchor="middle" style={wt >= 0 ? { fill: tenantInk(wt) } : undefined}>
+                  {chipWords[i]}
+                </text>
+              </g>
+            );
+          })}
+          {activeFrom && activeChip && activeProv ? (
+            <g className="hp-join">
+              <path d={`M${activeFrom.x},${activeFrom.y} L${lerp(activeFrom.x, activeChip.x + activeChip.w / 2, flight)},${lerp(activeFrom.y, activeChip.y - 15, flight)}`} />
+            </g>
+          ) : null}
+        </g>
+      </svg>
+    </div>
+  );
+}
+
+interface StripProps {
+  x: number;
+  y: number;
+  w: number;
+  writers: ArrayLike<number>;
+  tenantOf: (writer: number) => number;
+  placeholder: boolean;
+  inferred: boolean;
+}
+
+/** A page's slots as one strip of cells, runs of one writer merged into one rectangle. */
+const SlotStrip = memo(function SlotStrip({ x, y, w, writers, tenantOf, placeholder }: StripProps) {
+  const n = writers.length;
+  const cell = w / n;
+  const runs: { from: number; to: number; writer: number }[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && writers[j] === writers[i]) j++;
+    runs.push({ from: i, to: j, writer: writers[i]! });
+    i = j;
+  }
+  return (
+    <g>
+      {runs.map((r, k) => {
+        const tn = tenantOf(r.writer);
+        return <rect key={k} x={x + r.from * cell} y={y} width={(r.to - r.from) * cell} height={8} fill={tn >= 0 ? tenantCss(tn) : undefined} className={tn >= 0 ? 'hp-slot' : 'hp-slot hp-zero'} />;
+      })}
+      {Array.from({ length: Math.floor(n / 8) - 1 }, (_, k) => (
+        <line key={`t${k}`} x1={x + (k + 1) * 8 * cell} x2={x + (k + 1) * 8 * cell} y1={y} y2={y + 8} className="hp-slot-tick" />
+      ))}
+      {placeholder ? <rect x={x - 1} y={y - 3} width={cell + 2} height={14} className="hp-placeholder-slot" /> : null}
+    </g>
+  );
+});

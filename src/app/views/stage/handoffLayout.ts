@@ -1,0 +1,122 @@
+/**
+ * Where the handoff picture's parts sit, in CSS pixels of the width it is drawn at (so a 13 px label
+ * renders at 13 px): the flow (client, router, prefill, the RDMA link, decode, with each node's pool
+ * as a small context map), the microscope's rows, the response. Pure.
+ */
+import { grid, type PoolGeometry, type Rect } from './stageLayout.ts';
+
+export interface FlowLayout {
+  width: number;
+  narrow: boolean;
+  font: number;
+  small: number;
+  lane: number;
+  client: Rect;
+  router: Rect;
+  prefill: Rect;
+  decode: Rect;
+  /** The RDMA link and the control channel, prefill → decode. */
+  link: [number, number, number];
+  control: [number, number, number];
+  /** The status's way back, decode → client, at this y. */
+  statusY: number;
+  height: number;
+}
+
+export function flowLayout(width: number): FlowLayout {
+  const W = Math.max(320, width);
+  const narrow = W < 620;
+  const font = narrow ? 12 : 13;
+  const small = 12;
+  const top = 50;
+  const h = narrow ? 96 : 100;
+  const client = { x: 0, y: top, w: W * (narrow ? 0.17 : 0.12), h };
+  const router = { x: W * (narrow ? 0.2 : 0.15), y: top, w: W * (narrow ? 0.2 : 0.16), h };
+  const prefill = { x: W * (narrow ? 0.43 : 0.35), y: top, w: W * (narrow ? 0.22 : 0.21), h };
+  const decode = { x: W * (narrow ? 0.72 : 0.66), y: top, w: W * (narrow ? 0.28 : 0.34), h };
+  const lx0 = prefill.x + prefill.w;
+  const lx1 = decode.x;
+  return {
+    width: W,
+    narrow,
+    font,
+    small,
+    lane: 24,
+    client,
+    router,
+    prefill,
+    decode,
+    link: [lx0, lx1, top + 30],
+    control: [lx0, lx1, top + h - 22],
+    statusY: top + h + 16,
+    height: top + h + 30,
+  };
+}
+
+/** The context map of a node's pool inside its box (below its title lines). */
+export function contextPool(node: { name: string; kind: 'prefill' | 'decode'; pageCount: number }, box: Rect): PoolGeometry {
+  const rect = { x: Math.round(box.x + 6), y: Math.round(box.y + 42), w: Math.round(box.w - 12), h: Math.round(box.h - 48) };
+  return grid(node, box, rect);
+}
+
+export interface MicroLayout {
+  top: number;
+  labelW: number;
+  chipW: number;
+  wordsX: number;
+  wordsW: number;
+  pageRowH: number;
+  bandRowH: number;
+  /** y of each row's top, and the microscope's bottom. */
+  rowY: number[];
+  bottom: number;
+}
+
+export function microLayout(width: number, top: number, kinds: readonly ('page' | 'band')[]): MicroLayout {
+  const narrow = width < 620;
+  const labelW = narrow ? 76 : 124;
+  const chipW = narrow ? 74 : 92;
+  const wordsX = labelW + chipW + 8;
+  const pageRowH = narrow ? 56 : 50;
+  const bandRowH = 32;
+  const rowY: number[] = [];
+  let y = top + 26;
+  for (const k of kinds) {
+    rowY.push(y);
+    y += k === 'page' ? pageRowH : bandRowH;
+  }
+  return { top, labelW, chipW, wordsX, wordsW: Math.max(80, width - wordsX - 4), pageRowH, bandRowH, rowY, bottom: y + 6 };
+}
+
+/** Approximate width of a word at 13 px (Inter's average advance), for laying out chips. */
+export function wordWidth(word: string, font = 13): number {
+  return word.length * font * 0.56 + 2;
+}
+
+/** Width of a text in the monospaced face the microscope's words use (0.6 em a character). */
+export function monoWidth(text: string, font = 13): number {
+  return text.length * font * 0.6;
+}
+
+export interface ChipPlace {
+  x: number;
+  y: number;
+  w: number;
+}
+
+/** Response chips wrapped in `width` from `top`; returns each chip's place and the bottom. */
+export function chipLayout(words: readonly string[], width: number, top: number): { chips: ChipPlace[]; bottom: number } {
+  const chips: ChipPlace[] = [];
+  let x = 0;
+  let y = top + 42;
+  for (const word of words) {
+    const w = Math.min(180, wordWidth(word) + 14);
+    if (x + w > width && x > 0) {
+      x = 0;
+      y += 26;
+    }
+    chips.push({ x, y, w });
+    x += w + 4;
+  }
+  return { chips, bottom: y + 30 };
+}

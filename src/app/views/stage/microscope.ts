@@ -1,0 +1,177 @@
+/**
+ * The microscope's rows: the selected request's decode block table at slot level for a few pages
+ * (its first pages, and the pages its output tokens drew on most), the thousands of others as
+ * compressed bands with counts by writer. A pure function of the engine's slot sample
+ * (`ResponseRecord.slots`), the stage frame and the pages' writers at the instant shown, so every
+ * way of reaching a moment gives the same rows.
+ *
+ * What a row says comes from memory as the engine holds it: each slot's word (its V token) and the
+ * request that wrote it. Page 0's slots 1…P−1 after a placeholder transfer are marked inferred: the
+ * engine copies the prefill page whole, as the mechanics note infers SGLang does.
+ */
+import type { SlotSample } from '../../../engine/index.ts';
+import type { StageFrame } from './stageFrame.ts';
+
+export type RowState =
+  /** Not in the block table yet: a free page, still holding what its last writer left. */
+  | 'free'
+  /** Reserved for the request, still holding an earlier request's words (stale). */
+  | 'stale'
+  /** Reserved and cleared or never written: zeros. */
+  | 'zero'
+  /** Written for this request in this handoff. */
+  | 'own'
+  /** After the free: back in the free list, words still there. */
+  | 'freed'
+  /** After the free: held by a later request. */
+  | 'claimed';
+
+export interface MicroPageRow {
+  kind: 'page';
+  /** Position in the block table and the pool's page id. */
+  position: number;
+  page: number;
+  /** Index in the slot sample. */
+  sample: number;
+  state: RowState;
+  /** Per slot: the word's token and the writer request (−1: zeros) as shown now. */
+  tokens: ArrayLike<number>;
+  writers: ArrayLike<number>;
+  /** The writer request most of the page's slots hold (−1: zeros). */
+  writer: number;
+  /** The transfer just wrote this page (0…1 of the flip), or 1 once written, 0 before. */
+  written: number;
+  /** This row is page 0 after a one-token transfer: slot 0 the placeholder, the rest copied with it. */
+  placeholderPage: boolean;
+  /** Decode's scan has passed over this row. */
+  scanned: boolean;
+  /** The reservation's sweep has reached this row (0…1 of its share). */
+  lit: number;
+  /** A later request holding the page after the free, or −1. */
+  claimedBy: number;
+}
+
+export interface MicroBandRow {
+  kind: 'band';
+  /** Block-table positions [from, to) the band stands for. */
+  from: number;
+  to: number;
+  /** Pages of the band the sweep has reached so far (the count rolls during the reservation). */
+  litPages: number;
+  scanned: boolean;
+}
+
+export type MicroRow = MicroPageRow | MicroBandRow;
+
+/** The writer most slots of one page hold (the engine writes whole pages, so usually the only one). */
+function mainWriter(writers: ArrayLike<number>, from: number, to: number): number {
+  const counts = new Map<number, number>();
+  let best = -1;
+  let bestN = 0;
+  for (let i = from; i < to; i++) {
+    const w = writers[i]!;
+    const n = (counts.get(w) ?? 0) + 1;
+    counts.set(w, n);
+    if (n > bestN) {
+      bestN = n;
+      best = w;
+    }
+  }
+  return best;
+}
+
+export interface MicroscopeInput {
+  sample: SlotSample;
+  frame: StageFrame;
+  /** The request whose block table it is. */
+  req: number;
+  /** Pages in its block table. */
+  tableLength: number;
+  /** How many of the first sampled pages to show (the rest of the sample: pages output tokens drew on). */
+  firstPages: number;
+  /** The page's holder at the instant shown (−1: free), for the reuse. */
+  ownerOf: (page: number) => number;
+  /** At most this many of the pages output tokens drew on: those most drawn on, shown in block-table order. */
+  drewOnRows?: number;
+  /** How many output tokens drew on a page most (ranks the pages when there are more than drewOnRows). */
+  drawsOf?: (page: number) => number;
+}
+
+/** The rows in block-table order, each a function of the frame. */
+export function microscopeRows({ sample, frame, req, tableLength, firstPages, ownerOf, drewOnRows = Infinity, drawsOf = () => 0 }: MicroscopeInput): MicroRow[] {
+  const P = sample.pageSize;
+  const shownFirst = Math.min(firstPages, sample.before.count);
+  const shown: number[] = [];
+  for (let k = 0; k < shownFirst; k++) shown.push(k);
+  const extra: number[] = [];
+  for (let k = sample.before.count; k < sample.positions.length; k++) extra.push(k);
+  // Most drawn on first (ties: earlier in the table), then back in block-table order.
+  extra.sort((a, b) => drawsOf(sample.pages[b]!) - drawsOf(sample.pages[a]!) || a - b);
+  shown.push(...extra.slice(0, drewOnRows).sort((a, b) => a - b));
+  // Rows and bands in block-table order.
+  const layout: ({ kind: 'page'; k: number } | { kind: 'band'; from: number; to: number })[] = [];
+  let next = 0;
+  for (const k of shown) {
+    const pos = sample.positions[k]!;
+    if (pos > next) layout.push({ kind: 'band', from: next, to: pos });
+    layout.push({ kind: 'page', k });
+    next = pos + 1;
+  }
+  if (next < tableLength) layout.push({ kind: 'band', from: next, to: tableLength });
+
+  const reserving = frame.step === 'reserve';
+  const reservedDone = frame.reserved.length > 0 && !reserving;
+  // The sweep shares the reservation's progress equally among the rows, in block-table order.
+  const sweep = reserving ? frame.progress * layout.length : reservedDone ? layout.length : 0;
+  const scanning = frame.step === 'scan';
+  const scanRows = scanning ? frame.progress * layout.length : frame.scanned > 0 || frame.tokensShown > 0 ? layout.length : 0;
+  const onePage = frame.computedTokens === 1 && frame.promptTokens > 1;
+  const pagesWrittenNow = frame.pagesWritten;
+  const inTransfer = frame.step === 'transfer';
+  return layout.map((item, row): MicroRow => {
+    const lit = Math.max(0, Math.min(1, sweep - row));
+    const scanned = scanRows > row;
+    if (item.kind === 'band') return { kind: 'band', from: item.from, to: item.to, litPages: Math.round((item.to - item.from) * lit), scanned };
+    const k = item.k;
+    const pos = sample.positions[k]!;
+    const page = sample.pages[k]!;
+    const hasBefore = k < sample.before.count;
+    // Written by the transfer: the pages it wrote are the table's first `pagesWritten` (placeholder: page 0 only).
+    let written = 0;
+    if (pos < pagesWrittenNow) written = inTransfer ? Math.max(0, Math.min(1, frame.progress * Math.max(1, Math.min(pagesWrittenNow, 8)) - Math.min(pos, 7))) : 1;
+    const showAfter = written >= 0.5 || !hasBefore;
+    const src = showAfter ? { tokens: sample.tokens, writers: sample.writers } : { tokens: sample.before.tokens, writers: sample.before.writers };
+    const tokens = src.tokens.subarray(k * P, (k + 1) * P);
+    const writers = src.writers.subarray(k * P, (k + 1) * P);
+    const writer = mainWriter(writers, 0, P);
+    let state: RowState;
+    const holder = frame.freed ? ownerOf(page) : -1;
+    if (frame.freed) state = holder >= 0 && holder !== req ? 'claimed' : 'freed';
+    else if (lit <= 0 && !reservedDone) state = 'free';
+    else if (written >= 0.5 && writer === req) state = 'own';
+    else if (written >= 0.5 && pos === 0 && onePage) state = 'own';
+    else state = writer < 0 ? 'zero' : 'stale';
+    return {
+      kind: 'page',
+      position: pos,
+      page,
+      sample: k,
+      state,
+      tokens,
+      writers,
+      writer,
+      written,
+      placeholderPage: pos === 0 && onePage && written >= 0.5,
+      scanned,
+      lit,
+      claimedBy: state === 'claimed' ? holder : -1,
+    };
+  });
+}
+
+/** The slot of a sampled page a token drew on (its index in the page), or null when the page is not sampled. */
+export function sampledSlot(sample: SlotSample, page: number, slot: number): { k: number; slot: number } | null {
+  const k = sample.pages.indexOf(page);
+  if (k < 0) return null;
+  return { k, slot: slot - page * sample.pageSize };
+}
