@@ -10,6 +10,7 @@ import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
+import { seekHandoff } from './state/handoffClock.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
@@ -220,6 +221,8 @@ function Dashboard() {
     if (useApp.getState().bench) {
       (window as unknown as { __stalePages: unknown }).__stalePages = {
         seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }),
+        // The handoff clock at `h` seconds, paused (as its scrubber puts it).
+        handoff: (h: number) => seekHandoff(h),
         state: () => useApp.getState(),
         gridRedraw: setGridRedraw,
         // The benchmarks' baselines and checks: the matrix started at once (as every load did), live workers.

@@ -231,6 +231,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const activeChip = active !== null ? cl.chips[active] : undefined;
   const flight = ease(Math.min(1, tokenPhase / 0.6));
 
+  // Where the landing page goes: the first row of the microscope (page 0 of the table).
+  const firstRow = micro.findIndex((x) => x.kind === 'page');
+  const landAt = firstRow >= 0 ? { x: stripX + 11, y: ml.rowY[firstRow]! + 10 } : { x: f.decode.x + 20, y: f.decode.y + f.decode.h - 20 };
+  const freeStep = detail.events.find((e) => e.type === 'decode-free');
+  const reuseFrom = freeStep ? freeStep.t : null;
   const linkedRow = linkedPage && linkedPage.node === decodeName ? micro.findIndex((x) => x.kind === 'page' && x.page === linkedPage.page) : -1;
   const decodePool = pools.find((p) => p.node === decodeName);
   const hereRings = decodePool && frame.reserved.length > 0 ? micro.filter((x): x is MicroPageRow => x.kind === 'page').map((x) => pageCenter(decodePool, x.page)) : [];
@@ -273,6 +278,30 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             </text>
           </>
         )}
+        {/* Each step moves: the tokenizer counts, a queue waits, prefill computes, a page is let go */}
+        {frame.step === 'tokenizer' ? (
+          <text x={f.router.x + 8} y={f.router.y + 88} className="hp-sub" data-testid={row === 'main' ? 'stage-counting' : undefined}>
+            {t('hpCounting', { tokens: fmt(Math.round(frame.promptTokens * frame.progress)) })}
+          </text>
+        ) : null}
+        {frame.step === 'decode-wait' || frame.step === 'prefill-wait' ? (
+          <g>
+            <rect x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.decode.y + f.decode.h - 12} width={((frame.step === 'decode-wait' ? f.decode : f.prefill).w - 16) * frame.progress} height={6} className="hp-progress" />
+            <text x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.decode.y + f.decode.h + 16} className="hp-label">{t('hpWaiting')}</text>
+          </g>
+        ) : null}
+        {frame.step === 'prefill-alloc' ? <rect x={f.prefill.x + 8} y={f.prefill.y + f.prefill.h - 12} width={(f.prefill.w - 16) * frame.progress} height={6} className="hp-progress" /> : null}
+        {frame.step === 'prefill-free' ? (
+          <g opacity={1 - frame.progress}>
+            <rect x={f.prefill.x + f.prefill.w - 30} y={f.link[2] - 11} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" />
+            <text x={f.prefill.x + f.prefill.w - 34} y={f.link[2] + 4} textAnchor="end" className="hp-label">{t('hpPrefillFrees')}</text>
+          </g>
+        ) : null}
+        {frame.step === 'reuse' && reuseFrom !== null ? (
+          <text x={f.decode.x + f.decode.w} y={f.decode.y + f.decode.h + 16} textAnchor="end" className="hp-label" data-testid={row === 'main' ? 'stage-reuse' : undefined}>
+            {t('hpAfterFree', { ms: formatNumber(Math.max(0, Math.round((frame.t - reuseFrom) * 10) / 10), lang) })}
+          </text>
+        ) : null}
         {frame.computedTokens > 0 ? (
           <text x={f.prefill.x + f.prefill.w - 8} y={f.prefill.y + 18} textAnchor="end" className="hp-strong" data-testid={row === 'main' ? 'stage-computed' : undefined}>
             {t('hpComputed', { tokens: fmt(frame.computedTokens) })}
@@ -309,6 +338,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             </text>
           </g>
         ) : null}
+        {frame.step === 'transfer' && landAt ? (
+          <rect x={lerp(f.link[1] - 22, landAt.x, ease(frame.progress))} y={lerp(f.link[2] - 11, landAt.y - 11, ease(frame.progress))} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" data-testid={row === 'main' ? 'stage-landing' : undefined} />
+        ) : null}
         {onePageTransfer && (frame.step === 'compute' || frame.step === 'transfer') && pagesLeft > 0 ? (
           <text x={f.decode.x + f.decode.w} y={f.decode.y + f.decode.h + 16} textAnchor="end" className="hp-label hp-bad">
             {t('hpNothingFor', { pages: fmt(pagesLeft) })}
@@ -329,7 +361,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           </g>
         ) : null}
         {frame.checkFailed ? (
-          <text x={f.decode.x + 8} y={f.decode.y + f.decode.h + 14} className="hp-label hp-bad">
+          <text x={f.decode.x + 8} y={f.decode.y + f.decode.h + 14} className="hp-label hp-bad" opacity={frame.step === 'check-failed' ? 0.25 + 0.75 * frame.progress : 1}>
             {'\u2716 '}
             {t('stageCheckFailed')}
           </text>

@@ -11,7 +11,7 @@ import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { describeEvent } from '../shared/engineText.ts';
 import { stageFrameAt, stageSteps, type StageStep } from './stageFrame.ts';
-import { handoffScript, positionAtHandoff, positionAtInstant, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript } from './handoff.ts';
+import { stepEnd, handoffScript, positionAtHandoff, positionAtInstant, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript } from './handoff.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
 import { along, pageCenter, poolOf, rangeOutline, stageLayout, type StageLayout } from './stageLayout.ts';
@@ -157,7 +157,9 @@ function reuseInstant(run: RunSummary, req: number, steps: readonly StageStep[],
     const n = run.seek(t).nodes.find((x) => x.name === name);
     if (n && reserved.some((p) => n.owner[p]! >= 0 && n.owner[p] !== req)) return t;
   }
-  return null;
+  // None claims them (yet): the reuse step plays on to the next arrival there, or the run's end.
+  const next = later[0];
+  return next !== undefined ? r.arrivedAt[next]! + 5 : Math.max(free.start + 1, run.endMs);
 }
 
 /** The handoff at this moment: from the handoff clock when it runs, else from the incident's instant. */
@@ -219,13 +221,13 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const valueText = t('hcValue', { n: String(index + 1), count: String(steps.length), name, s: fmtS(h), total: fmtS(total) });
   const go = (i: number) => {
     const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, i))];
-    if (s) seekHandoff(s.at + s.dur);
+    if (s) seekHandoff(stepEnd(s));
   };
   const back = () => {
     const s = script.steps[index];
     // Back: to the end of the step before (its end state), or the start of the first.
     if (index <= 0) seekHandoff(0);
-    else if (s && h > s.at + 1e-6 && h < s.at + s.dur - 1e-6) seekHandoff(script.steps[index - 1]!.at + script.steps[index - 1]!.dur);
+    else if (s && h > s.at + 1e-6 && h < s.at + s.dur - 1e-6) seekHandoff(stepEnd(script.steps[index - 1]!));
     else go(index - 1);
   };
   const onKey = (e: React.KeyboardEvent) => {
@@ -314,7 +316,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
     if (e.target !== e.currentTarget) return;
     const go = (i: number) => {
       const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, i))];
-      if (s) seekHandoff(s.at + s.dur);
+      if (s) seekHandoff(stepEnd(s));
     };
     if (e.key === 'ArrowRight') go(index + 1);
     else if (e.key === 'ArrowLeft') (index <= 0 ? seekHandoff(0) : go(index - 1));
@@ -356,10 +358,10 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         ) : null}
       </div>
       <div className="stepper" role="group" aria-label={t('step')}>
-        <button type="button" onClick={() => (index <= 0 ? seekHandoff(0) : seekHandoff(script.steps[index - 1]!.at + script.steps[index - 1]!.dur))} disabled={index <= 0 && position.h <= 0} data-testid="stage-prev">
+        <button type="button" onClick={() => (index <= 0 ? seekHandoff(0) : seekHandoff(stepEnd(script.steps[index - 1]!)))} disabled={index <= 0 && position.h <= 0} data-testid="stage-prev">
           {t('stagePrev')}
         </button>
-        <button type="button" onClick={() => { const s = script.steps[Math.min(script.steps.length - 1, index + 1)]; if (s) seekHandoff(s.at + s.dur); }} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
+        <button type="button" onClick={() => { const s = script.steps[Math.min(script.steps.length - 1, index + 1)]; if (s) seekHandoff(stepEnd(s)); }} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
           {t('stageNext')}
         </button>
       </div>

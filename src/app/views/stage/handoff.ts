@@ -136,3 +136,11 @@ export function handoffTimeOf(script: HandoffScript, id: StageStepId, into = 0):
 export function stepAtHandoff(script: HandoffScript, h: number): number {
   return positionAtHandoff(script, h).index;
 }
+
+/**
+ * The moment a step shows its end state on the handoff clock (a hundredth of a second before the next
+ * step starts, the URL's precision): where stepping lands.
+ */
+export function stepEnd(s: HandoffStep): number {
+  return Math.max(s.at, s.at + s.dur - 0.01);
+}

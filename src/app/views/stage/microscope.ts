@@ -146,7 +146,10 @@ export function microscopeRows({ sample, frame, req, tableLength, firstPages, ow
     const writer = mainWriter(writers, 0, P);
     let state: RowState;
     const holder = frame.freed ? ownerOf(page) : -1;
-    if (frame.freed) state = holder >= 0 && holder !== req ? 'claimed' : 'freed';
+    // The free sweeps down the table: rows it has passed are back in the free list.
+    const freedHere = frame.freed && (frame.step !== 'free' || frame.progress * layout.length > row);
+    if (freedHere) state = holder >= 0 && holder !== req ? 'claimed' : 'freed';
+    else if (frame.freed) state = writer === req ? 'own' : writer < 0 ? 'zero' : 'stale';
     else if (lit <= 0 && !reservedDone) state = 'free';
     else if (written >= 0.5 && writer === req) state = 'own';
     else if (written >= 0.5 && pos === 0 && onePage) state = 'own';

@@ -10,7 +10,8 @@ import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { describeEvent } from '../shared/engineText.ts';
-import { stageSteps, stepIndexAt } from '../stage/stageFrame.ts';
+import { goToStep, useHandoff } from '../stage/useHandoff.ts';
+import { stepSentence } from '../stage/StageView.tsx';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -129,20 +130,12 @@ export function TransferView({ run }: { run: RunSummary }) {
   const fmt = (n: number) => formatNumber(n, lang);
   const snapshot = useSnapshot(run);
   const req = useApp((s) => s.selectedRequest);
-  const time = useApp((s) => s.time);
-  const set = useApp((s) => s.set);
   const detail = useRequestDetail(run, req);
   const events = detail.data?.events ?? [];
-  // The stage's steps (one derivation for both views): events that share one instant get their own
-  // moments in its gap, so the step shown is a function of the time alone.
-  const stageStepList = useMemo(() => stageSteps(events), [events]);
-  const onStep = stepIndexAt(stageStepList, time);
-  const current = onStep < 0 ? -1 : stageStepList[onStep]!.event;
-  const go = (i: number) => {
-    const index = Math.max(0, Math.min(events.length - 1, i));
-    const s = stageStepList.find((x) => x.event === index);
-    if (s) set({ time: s.start, playing: false });
-  };
+  // The one step list of the handoff (the stage's, on its handoff clock).
+  const { script, position } = useHandoff(detail.data);
+  const current = position.index;
+  const go = (i: number) => goToStep(script, i);
   const reserve = events.find((e) => e.type === 'decode-reserve');
   const blockPages = useMemo(() => {
     if (!reserve || reserve.type !== 'decode-reserve') return [];
@@ -172,21 +165,24 @@ export function TransferView({ run }: { run: RunSummary }) {
               {t('stepBack')}
             </button>
             <span aria-live="polite" data-testid="step-label">
-              {t('stepOf', { n: String(current + 1), count: String(events.length) })}
+              {t('stepOf', { n: String(current + 1), count: String(script.steps.length) })}
             </span>
-            <button type="button" onClick={() => go(current + 1)} disabled={current >= events.length - 1} data-testid="step-forward">
+            <button type="button" onClick={() => go(current + 1)} disabled={current >= script.steps.length - 1} data-testid="step-forward">
               {t('stepForward')}
             </button>
           </div>
           <ol className="steps" {...highlightable('steps')}>
-            {events.map((e, i) => (
-              <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined} data-event={e.type}>
-                <button type="button" className="linklike" onClick={() => go(i)}>
-                  <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
-                </button>{' '}
-                {describeEvent(e, t, ctx)}
-              </li>
-            ))}
+            {script.steps.map((s, i) => {
+              const e = events[s.event]!;
+              return (
+                <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined} data-event={e.type} data-step={s.id}>
+                  <button type="button" className="linklike" onClick={() => go(i)}>
+                    <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
+                  </button>{' '}
+                  {stepSentence(s, events, t, lang, run, blockPages.length)}
+                </li>
+              );
+            })}
           </ol>
           {blockPages.length > 0 && reserve?.type === 'decode-reserve' ? (
             <>
