@@ -17,12 +17,13 @@ import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
 import { useApp, type ScreenFrame, type UrlState } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { instantIn, scenarioOf } from '../walkthrough/runner.ts';
+import { handoffIn, instantIn, scenarioOf } from '../walkthrough/runner.ts';
+import { handoffScript, positionAtInstant } from '../views/stage/handoff.ts';
 import { CHAPTER_BASE, type Step } from '../walkthrough/steps.ts';
 import { videoSteps } from './directions.ts';
 import { beatAt, cueAt, sceneAt, type Scene, type Timeline } from './schedule.ts';
 
-type Situation = Pick<UrlState, 'scenario' | 'switches' | 'compare' | 'time' | 'selectedRequest' | 'selectedPage' | 'view' | 'playing' | 'requestsPerDay' | 'tenants'>;
+type Situation = Pick<UrlState, 'scenario' | 'switches' | 'compare' | 'time' | 'handoff' | 'selectedRequest' | 'selectedPage' | 'view' | 'playing' | 'requestsPerDay' | 'tenants'>;
 
 export interface RenderApi {
   /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
@@ -36,11 +37,11 @@ const keyOf = (chapter: number, step: number) => `${chapter}:${step}`;
 function baseOf(chapter: number): Situation {
   const s = useApp.getState();
   const ch = CHAPTERS[chapter - 1]!;
-  return { ...(CHAPTER_BASE as Situation), scenario: scenarioOf(ch), requestsPerDay: s.requestsPerDay, tenants: s.tenants, view: 'cluster', time: 0 } as Situation;
+  return { ...(CHAPTER_BASE as Situation), scenario: scenarioOf(ch), requestsPerDay: s.requestsPerDay, tenants: s.tenants, view: 'cluster', time: 0, handoff: null } as Situation;
 }
 
 /** The chapter's situation at a frame: its steps replayed up to it, tweens part-way (eased). */
-function situationAt(scene: Extract<Scene, { kind: 'body' }>, frame: number, resolved: ReadonlyMap<string, number>): { s: Situation; highlight: string | null } {
+function situationAt(scene: Extract<Scene, { kind: 'body' }>, frame: number, resolved: ReadonlyMap<string, number>, handoffs: ReadonlyMap<string, number> = handoffsResolved): { s: Situation; highlight: string | null } {
   const s = baseOf(scene.chapter);
   let highlight: string | null = null;
   const steps = videoSteps(CHAPTERS[scene.chapter - 1]!);
@@ -56,16 +57,27 @@ function situationAt(scene: Extract<Scene, { kind: 'body' }>, frame: number, res
     } else if ('select' in step) s.selectedRequest = step.select === null ? null : (r ?? null);
     else if ('seek' in step) {
       if (r !== undefined) s.time = r;
+      s.handoff = handoffs.get(keyOf(scene.chapter, index)) ?? null;
     } else if ('tween' in step) {
-      if (r !== undefined) {
-        const k = ts.frames > 0 ? Math.min(1, (frame - ts.at) / ts.frames) : 1;
+      const h = handoffs.get(keyOf(scene.chapter, index));
+      const k = ts.frames > 0 ? Math.min(1, (frame - ts.at) / ts.frames) : 1;
+      if (h !== undefined) {
+        // A stage step: the handoff clock moves there at an even pace (each step eases itself).
+        if (r !== undefined) s.time = r;
+        const from = s.handoff ?? handoffs.get(`${keyOf(scene.chapter, index)}:from`) ?? 0;
+        s.handoff = from + (h - from) * k;
+      } else if (r !== undefined) {
         const eased = 0.5 - 0.5 * Math.cos(Math.PI * k);
         s.time = s.time + (r - s.time) * eased;
+        s.handoff = null;
       }
     } else if ('highlight' in step) highlight = step.highlight;
   }
   return { s, highlight };
 }
+
+/** Seconds on the handoff clock of each stage instant the chapters seek or tween to (and, for a tween, where it starts). */
+let handoffsResolved: Map<string, number> = new Map();
 
 /** Keeps react-query from dropping what the video needs while it renders (no observer = collectable). */
 function hold(client: QueryClient, queryKey: readonly unknown[]): void {
@@ -110,6 +122,7 @@ const placing = (client: QueryClient, s: Situation, run: RunSummary): RunSummary
 /** Resolves every instant and request the chapters name, and computes every run and detail shown. */
 async function prepare(client: QueryClient, tl: Timeline): Promise<{ resolved: Map<string, number>; unplaced: string[] }> {
   const resolved = new Map<string, number>();
+  handoffsResolved = new Map();
   const unplaced: string[] = [];
   await client.ensureQueryData({ queryKey: FACTS_QUERY_KEY, queryFn: () => loadFacts() });
   hold(client, FACTS_QUERY_KEY);
@@ -151,7 +164,19 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<{ resolved: M
       } else if ('seek' in step || 'tween' in step) {
         const run = await runOf(client, s);
         try {
-          const t = await instantIn(placing(client, s, run), 'seek' in step ? step.seek : step.tween.to);
+          const placed = placing(client, s, run);
+          const instant = 'seek' in step ? step.seek : step.tween.to;
+          const t = await instantIn(placed, instant);
+          const h = await handoffIn(placed, instant);
+          if (h !== null) {
+            if ('tween' in step && s.handoff === null && s.selectedRequest !== null) {
+              // Where the handoff clock stands when the tween begins: where the incident's instant falls.
+              const d = await detailOf(client, s, run, s.selectedRequest);
+              handoffsResolved.set(`${keyOf(scene.chapter, index)}:from`, Math.max(0, positionAtInstant(handoffScript(d.events, d.response.tokens.length), s.time).h));
+            }
+            handoffsResolved.set(keyOf(scene.chapter, index), h);
+            s.handoff = h;
+          } else if ('tween' in step) s.handoff = null;
           resolved.set(keyOf(scene.chapter, index), t);
           s.time = t;
         } catch (e) {

@@ -16,6 +16,7 @@ import type { Chapter } from './chapter.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
 import { CHAPTER_BASE, checkpointIndex, runSteps, type Caption, type Instant, type StepHost } from './steps.ts';
 import { stageSteps } from '../views/stage/stageFrame.ts';
+import { handoffScript, handoffTimeOf, positionAtInstant } from '../views/stage/handoff.ts';
 
 export type RunnerStatus = 'idle' | 'running' | 'checkpoint' | 'done';
 /** A chosen option id, or null when the presenter revealed without an answer. */
@@ -69,6 +70,28 @@ export async function instantIn(run: RunSummary, instant: Instant): Promise<numb
   return t;
 }
 
+/**
+ * Seconds on a request's handoff clock at a stage instant (views/stage/handoff.ts), or null for an
+ * instant that is not a stage step: a chapter that seeks or tweens to a stage step moves the handoff
+ * clock, at a viewer's pace, not the incident's 2 ms.
+ */
+export async function handoffIn(run: RunSummary, instant: Instant): Promise<number | null> {
+  if (!('stage' in instant)) return null;
+  const req = run.requests.ids.indexOf(instant.request);
+  if (req < 0) return null;
+  const d = await run.detail(req);
+  return handoffTimeOf(handoffScript(d.events, d.response.tokens.length), instant.stage, instant.into ?? 0);
+}
+
+/** Where the handoff clock is now for the selected request (its own time, or where the incident's instant falls). */
+export async function handoffNow(run: RunSummary): Promise<number> {
+  const s = useApp.getState();
+  if (s.handoff !== null) return s.handoff;
+  if (s.selectedRequest === null || s.selectedRequest >= run.requests.count) return 0;
+  const d = await run.detail(s.selectedRequest);
+  return Math.max(0, positionAtInstant(handoffScript(d.events, d.response.tokens.length), s.time).h);
+}
+
 export function useChapterRunner() {
   const queryClient = useQueryClient();
   const chapter = useApp((s) => s.chapter);
@@ -101,6 +124,8 @@ export function useChapterRunner() {
       animating: () => !skipRef.current,
       frame: nextFrame,
       timeOf: async (instant, sig) => instantIn(await currentRun(queryClient, sig), instant),
+      handoffOf: async (instant, sig) => handoffIn(await currentRun(queryClient, sig), instant),
+      handoffNow: async (sig) => handoffNow(await currentRun(queryClient, sig)),
       requestIndex: async (id, sig) => {
         const i = (await currentRun(queryClient, sig)).requests.ids.indexOf(id);
         if (i < 0) throw new Error(`no request ${id} in this run`);

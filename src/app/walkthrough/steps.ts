@@ -64,13 +64,16 @@ export const CHAPTER_BASE: Partial<UrlState> = {
 };
 
 export interface StepHost {
-  apply(patch: StorePatch & { time?: number; selectedRequest?: number | null; timelineZoom?: { from: number; to: number } | null }): void;
+  apply(patch: StorePatch & { time?: number; handoff?: number | null; selectedRequest?: number | null; timelineZoom?: { from: number; to: number } | null }): void;
   caption(text: Caption | null): void;
   highlight(id: HighlightId | null): void;
   /** Current simulated time (for tweens). */
   time(): number;
   /** Simulated ms of an instant in the current run; resolves once that run is known. */
   timeOf(instant: Instant, signal: AbortSignal): Promise<number>;
+  /** Seconds on the handoff clock of a stage instant (null: not a stage step), and where that clock is now. */
+  handoffOf?(instant: Instant, signal: AbortSignal): Promise<number | null>;
+  handoffNow?(signal: AbortSignal): Promise<number>;
   /** Index of a request (by trace id) in the current run. */
   requestIndex(id: string, signal: AbortSignal): Promise<number>;
   /** Read at every wait and tween, so turning animation off mid-chapter finishes it at once. */
@@ -129,6 +132,27 @@ export async function runSteps(steps: readonly Step[], from: number, host: StepH
         continue;
       }
       const ms = 'tween' in step ? step.tween.ms : 0;
+      // A stage step: the handoff clock moves there (the incident's instant is the step's own).
+      let handoffTo: number | null = null;
+      try {
+        handoffTo = host.handoffOf ? await host.handoffOf('seek' in step ? step.seek : step.tween.to, signal) : null;
+      } catch {
+        handoffTo = null;
+      }
+      if (handoffTo !== null) {
+        const h0 = host.animating() && ms > 0 && host.handoffNow ? await host.handoffNow(signal) : handoffTo;
+        if (host.animating() && ms > 0) {
+          const t0 = await host.frame();
+          for (;;) {
+            if (signal.aborted) return { stop: 'aborted', index: i };
+            const now = await host.frame();
+            const k = host.animating() ? Math.min(1, (now - t0) / ms) : 1;
+            host.apply({ time: target, handoff: h0 + (handoffTo - h0) * k });
+            if (k >= 1) break;
+          }
+        } else host.apply({ time: target, handoff: handoffTo });
+        continue;
+      }
       if (host.animating() && ms > 0) {
         const start = host.time();
         const t0 = await host.frame();

@@ -316,7 +316,14 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {hereRings.map((c, i) => (
           <rect key={i} x={c.x - 4} y={c.y - 4} width={8} height={8} className="hp-here" />
         ))}
-        {linkedCenter ? <circle cx={linkedCenter.x} cy={linkedCenter.y} r={7} className="hp-linked" data-testid={row === 'main' ? 'stage-linked' : undefined} /> : null}
+        {linkedCenter && linkedPage ? (
+          <g data-testid={row === 'main' ? 'stage-linked' : undefined}>
+            <circle cx={linkedCenter.x} cy={linkedCenter.y} r={7} className="hp-linked" />
+            <text x={f.decode.x + f.decode.w} y={f.decode.y - 6} textAnchor="end" className="hp-label">
+              {t('stageLinkedPage', { node: linkedPage.node, page: String(linkedPage.page) })}
+            </text>
+          </g>
+        ) : null}
         {/* The request card */}
         {cardX !== null ? (
           <g className="hp-card" data-testid={row === 'main' ? 'stage-card' : undefined}>
