@@ -72,6 +72,9 @@ test('the deployment capacity check: no request served, and the story says so', 
   await expect(page.getByTestId('story-explain')).toContainText('1,048,576');
   await expect(page.getByTestId('story-numbers')).toHaveCount(0);
   await expect(page.getByTestId('refused')).toBeAttached();
+  // Nothing below claims otherwise: no timeline is promised, and the probe says why it has no status.
+  await expect(page.locator('.timeline-pending')).toHaveText('No timeline: the deployment was refused before it served a request.');
+  await expect(page.getByTestId('probe-outcome')).toHaveText(/^Refused: the deployment capacity check refused the deployment/, { timeout: 60_000 });
 });
 
 test('the counter and the story agree at every instant: before, in flight, sent', async ({ page }) => {

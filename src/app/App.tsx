@@ -306,7 +306,7 @@ function Dashboard() {
       />
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : (
         <div className="timeline timeline-pending">
-          <p className="hint">{t('timelinePending')}</p>
+          <p className="hint">{t(run ? 'timelineRefused' : 'timelinePending')}</p>
         </div>
       )}
       {run && !run.refused && compare.data && !compare.data.refused ? (
