@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, openExplore, test } from './fixtures.ts';
 
 /**
  * The first screen tells what the run did to its request, in every configuration the URL can set:
@@ -111,4 +111,24 @@ test('in French, the fixed reject path’s story is French and from the run', as
   await expect(page.getByTestId('story-computed')).toHaveText('0');
   await expect(page.getByTestId('story-when')).toContainText('Réponse HTTP 400 envoyée le');
   await expect(page.getByTestId('story-explain')).toContainText('refusée à l’admission');
+});
+
+test('switched in the Explore drawer, the story follows the run: the fixed reject path, then the defect back', async ({ page }) => {
+  await story(page, '');
+  const title = page.getByTestId('story-title');
+  await expect(title).toHaveText('A request too long to serve, answered anyway from other customers’ memory');
+  const sent = (await page.getByTestId('story-sent').textContent())!;
+  await openExplore(page);
+  await page.getByTestId('explore').getByRole('switch', { name: /Buggy reject path/ }).uncheck();
+  // The same request, at the same instant, in the new run: refused at admission, nothing reserved.
+  await expect(title).toHaveText('A request too long to serve, refused at admission: HTTP 400, nothing reserved', { timeout: 90_000 });
+  await expect(page.getByTestId('story-sent')).toHaveText(sent);
+  await expect(page.getByTestId('story-computed')).toHaveText('0');
+  await expect(page.getByTestId('story-reserved')).toHaveText('0');
+  await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', 'answered');
+  await expect(page.getByTestId('leaks-so-far')).toHaveAttribute('data-count', '0');
+  await expect(page.getByTestId('leaks-so-far')).toContainText('of 0');
+  await page.getByTestId('explore').getByRole('switch', { name: /Buggy reject path/ }).check();
+  await expect(title).toHaveText('A request too long to serve, answered anyway from other customers’ memory', { timeout: 90_000 });
+  await expect(page.getByTestId('leaks-so-far')).toHaveAttribute('data-count', '1');
 });
