@@ -25,6 +25,7 @@ import { WalkthroughButton } from './walkthrough/WalkthroughButton.tsx';
 import { ExploreButton, ExploreDrawer, useExploreKey } from './views/story/ExploreDrawer.tsx';
 import { ProbeSlot } from './views/story/ProbeSlot.tsx';
 import { StoryScreen } from './views/story/StoryScreen.tsx';
+import { storyOpening } from './views/story/storyText.ts';
 import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
 
 // Every lazy view below comes with the catalogue's later text (i18n/catalogue.ts).
@@ -235,18 +236,19 @@ function Dashboard() {
     document.documentElement.lang = lang;
   }, [lang]);
   // A run can end before the time in a link: keep the cursor inside the run. A page opened without
-  // a time starts at the first cross-tenant read, where there is something to see.
+  // a time starts on the request the story tells (the first leak, or the request that would have
+  // leaked), just after its answer went out: the leak counter beside it then counts the answer shown.
   useEffect(() => {
     const run = main.data;
     if (!run) return;
     if (useApp.getState().time > run.endMs) set({ time: run.endMs });
     if (!autoTimed.current) {
       autoTimed.current = true;
-      const first = run.violations[0];
-      if (first) {
+      const opening = run.refused === null ? storyOpening(run) : null;
+      if (opening) {
         replaceNextHistoryEntry();
         // A handoff clock given in the link (`h`) is kept: it plays within this request.
-        set({ time: first.t, selectedRequest: first.req, handoff: useApp.getState().handoff });
+        set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: useApp.getState().handoff });
       }
     }
   }, [main.data, set]);
@@ -308,7 +310,7 @@ function Dashboard() {
       />
       {run && !run.refused ? <Timeline run={run} compare={compare.data ?? null} milestones={milestones} /> : (
         <div className="timeline timeline-pending">
-          <p className="hint">{t('timelinePending')}</p>
+          <p className="hint">{t(run ? 'timelineRefused' : 'timelinePending')}</p>
         </div>
       )}
       {run && !run.refused && compare.data && !compare.data.refused ? (

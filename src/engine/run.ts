@@ -330,7 +330,7 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
     const t = out.table;
     t.finishedAt[g] = resp.finishedAt;
     t.status[g] = resp.status;
-    t.computedTokens[g] = resp.status === 400 ? 0 : resp.computedTokens;
+    t.computedTokens[g] = resp.computedTokens;
     t.pagesReserved[g] = resp.pagesReserved;
     t.pagesWritten[g] = resp.pagesWritten;
     t.pagesReadStale[g] = resp.pagesReadStale;

@@ -301,6 +301,9 @@ describe('simulation: control flow of the two defects', () => {
     expect(r.status).toBe(400);
     expect(r.reason).toContain('700,000');
     expect(r.reason).toContain('681,280');
+    // Refused before prefill: nothing computed, nothing reserved.
+    expect(r.computedTokens).toBe(0);
+    expect(r.pagesReserved).toBe(0);
     expect(sim.events.map((e) => e.type)).toEqual(['arrive', 'reject', 'response']);
   });
 
@@ -317,7 +320,7 @@ describe('simulation: control flow of the two defects', () => {
   });
 
   it('prompts longer than the advertised context are refused by the tokenizer on either path', () => {
-    expect(one(1_048_577).responses[0]).toMatchObject({ status: 400 });
+    expect(one(1_048_577).responses[0]).toMatchObject({ status: 400, computedTokens: 0 });
     expect(one(1_048_577).events.map((e) => e.type)).toEqual(['arrive', 'reject', 'response']);
   });
 

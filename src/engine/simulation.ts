@@ -38,7 +38,7 @@ export interface ResponseRecord {
   arrivedAt: number;
   finishedAt: number;
   promptTokens: number;
-  /** Tokens prefill actually computed: N, or 1 on the buggy reject path. */
+  /** Tokens prefill actually computed: N, 1 on the buggy reject path, 0 for a request refused before prefill. */
   computedTokens: number;
   status: Status;
   reason: string | null;
@@ -1015,7 +1015,8 @@ export class Simulation {
       arrivedAt: r.spec.at,
       finishedAt: this.now,
       promptTokens: r.prompt,
-      computedTokens: r.computeTokens,
+      // A refused request never reached prefill, whatever its input was set to.
+      computedTokens: rejectedBy !== null ? 0 : r.computeTokens,
       status,
       reason,
       rejectedBy,

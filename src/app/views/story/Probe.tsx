@@ -55,8 +55,10 @@ export function Probe({ after }: { after: unknown }) {
   const status = run.data && probe >= 0 ? run.data.requests.status[probe]! : null;
   const stale = run.progress !== null || draft !== tokens;
   let outcome: ProbeOutcome = 'pending';
+  // A deployment the capacity check refused serves nothing: the probe's request has no status at all.
+  const deploymentRefused = run.data?.refused != null;
   if (run.isError) outcome = 'error';
-  else if (!stale && status !== null && status !== 200) outcome = 'refused';
+  else if (!stale && (deploymentRefused || (status !== null && status !== 200))) outcome = 'refused';
   else if (!stale && r) outcome = r.leakedFrom.length > 0 ? 'leaking' : 'served';
 
   const commitTyped = () => {
@@ -128,7 +130,9 @@ export function Probe({ after }: { after: unknown }) {
           : outcome === 'error'
             ? (run.error?.message ?? '')
             : outcome === 'refused'
-              ? t('probeRefused', { status: String(status), tokens: fmt(tokens) })
+              ? deploymentRefused
+                ? t('probeDeploymentRefused', { tokens: fmt(tokens) })
+                : t('probeRefused', { status: String(status), tokens: fmt(tokens) })
               : outcome === 'leaking'
                 ? t('probeLeaking', { tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
                 : t('probeServed', { tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}

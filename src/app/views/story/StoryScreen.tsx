@@ -1,101 +1,135 @@
 /**
- * The first screen: the leaked response, large, with the numbers of the run (sent, computed, status)
- * and its tokens tinted by whose KV they came from; the mechanism picture beside it; how many leaked
- * responses have gone out by the scrubber's instant. The structure is on screen from the first
- * frame: while the run is computed, the same places hold the progress, never a blank page.
+ * The first screen: one request's story, large, with the numbers of the run (sent, computed,
+ * reserved, status), where it stands at the scrubber's instant, and its answer's tokens tinted by
+ * whose KV they came from; the mechanism picture beside it. Every sentence is chosen and filled from
+ * the run (storyText.ts): a fix switched on changes what the story says because it changes what
+ * happened. The structure is on screen from the first frame: while the run is computed, the same
+ * places hold the progress, never a blank page.
  */
-import type { ReactNode } from 'react';
-import { INCIDENT_CONFIG } from '../../../engine/config.ts';
+import { useMemo, type ReactNode } from 'react';
 import { formatNumber } from '../../i18n/format.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
+import type { MessageKey } from '../../i18n/messages.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { ResponseTokens } from '../response/ResponseTokens.tsx';
 import { StoryPicture } from './StoryPicture.tsx';
+import { refusedStoryText, storyFactsOf, storyPhaseAt, storyRequestOf, storyText, type Message } from './storyText.ts';
 import { Term } from './Term.tsx';
 import './story.css';
 
-/** The request the story tells: the selected one, else the run's first leak. */
-function useStoryRequest(run: RunSummary | undefined): number | null {
+/** The request the story tells: the selected one, else the run's first leak (storyRequestOf). */
+function useStoryRequest(run: RunSummary): number | null {
   const selected = useApp((s) => s.selectedRequest);
-  if (!run) return null;
-  if (selected !== null && selected < run.requests.count) return selected;
-  return run.leaks[0]?.request ?? null;
+  return storyRequestOf(run, selected);
 }
 
-function LeakedResponse({ run }: { run: RunSummary }) {
+/** A sentence of the story, its glossed words and the capacity fact's badge as elements. */
+function Explain({ message, pagesGloss, pageSize }: { message: Message; pagesGloss: MessageKey; pageSize: number }) {
+  const lang = useApp((s) => s.lang);
+  return (
+    <p className="story-explain" data-testid="story-explain">
+      <Tx
+        k={message.key}
+        vars={{
+          ...message.vars,
+          prefill: <Term term="termPrefill" gloss="glossPrefill" />,
+          kv: <Term term="termKv" gloss="glossKv" />,
+          decode: <Term term="termDecode" gloss="glossDecode" />,
+          pages: <Term term="termPages" gloss={pagesGloss} vars={{ size: formatNumber(pageSize, lang) }} />,
+          f14: <FactBadge id="F14" />,
+        }}
+      />
+    </p>
+  );
+}
+
+function Headline({ children }: { children: ReactNode }) {
+  return (
+    <h2 id="story-h" className="story-title" data-testid="story-title">
+      {children}
+    </h2>
+  );
+}
+
+function NumbersPending() {
+  const t = useT();
+  return (
+    <p className="story-numbers" data-testid="story-numbers">
+      <span className="placeholder-text">{t('storyNumbersPending')}</span>
+    </p>
+  );
+}
+
+function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const fmt = (n: number) => formatNumber(n, lang);
   const req = useStoryRequest(run);
   const detail = useRequestDetail(run, req);
-  const r = detail.data?.response;
-  const pageSize = req !== null ? (run.phases[run.requests.phase[req]!]?.pageSize ?? 0) : 0;
-  const placeholder = !!r && r.computedTokens === 1 && r.promptTokens > 1;
+  const d = detail.data;
+  const facts = useMemo(() => (d && d.runKey === run.runKey ? storyFactsOf(run, d.response, d.events) : null), [d, run]);
+  // Re-rendered only when the request's standing changes, not on every scrubbed instant.
+  const phase = useApp((s) => (facts ? storyPhaseAt(facts, s.time) : null));
+  if (!facts || !phase || !d) {
+    return (
+      <>
+        <Headline>{t('storyTitlePending')}</Headline>
+        {progress}
+        <NumbersPending />
+      </>
+    );
+  }
+  const text = storyText(facts, phase, lang, run.startEpochMs, t);
+  const say = (m: Message) => t(m.key, m.vars);
   return (
     <>
-      <p className="story-numbers" data-testid="story-numbers">
-        {r ? (
-          <Tx
-            k="storyNumbers"
-            vars={{
-              sent: <b data-testid="story-sent">{fmt(r.promptTokens)}</b>,
-              computed: <b data-testid="story-computed">{fmt(r.computedTokens)}</b>,
-              status: <b data-testid="story-status">{r.status}</b>,
-            }}
-          />
-        ) : (
-          <span className="placeholder-text">{t('storyNumbersPending')}</span>
-        )}
+      <Headline>{say(text.headline)}</Headline>
+      {progress}
+      <p className="story-numbers" data-testid="story-numbers" data-outcome={facts.outcome}>
+        <Tx
+          k="storyNumbers"
+          vars={{
+            sent: <b data-testid="story-sent">{text.numbers.sent}</b>,
+            computed: <b data-testid="story-computed">{text.numbers.computed}</b>,
+            reserved: <b data-testid="story-reserved">{text.numbers.reserved}</b>,
+            status: <b data-testid="story-status">{text.numbers.status}</b>,
+          }}
+        />
       </p>
-      {r ? (
-        <p className="story-who">
-          <span className={`story-leak${r.leakedFrom.length ? ' alert' : ''}`} data-testid="story-leak">
-            {r.leakedFrom.length ? t('leakOf', { tenants: r.leakedFrom.join(', ') }) : t('noLeak')}
-          </span>{' '}
-          <span className="hint">{t('storyWho', { request: r.id, tenant: r.tenant })}</span> <ModelBadge />
+      <p className="story-when" data-testid="story-when" data-phase={phase}>
+        {say(text.when)} <ModelBadge />
+      </p>
+      {facts.outputTokens > 0 ? (
+        <>
+          <p className="story-who">
+            <span className={`story-leak${facts.leakedFrom.length ? ' alert' : ''}`} data-testid="story-leak">
+              {facts.leakedFrom.length ? t('leakOf', { tenants: facts.leakedFrom.join(', ') }) : t('noLeak')}
+            </span>{' '}
+            <span className="hint">{say(text.who)}</span>
+          </p>
+          <ResponseTokens run={run} response={d.response} words={d.words} testId="story-tokens" className="story-tokens" />
+        </>
+      ) : (
+        <p className="story-who hint" data-testid="story-no-text">
+          {say(text.who)}
         </p>
-      ) : null}
-      {r && r.tokens.length > 0 ? (
-        <ResponseTokens run={run} response={r} words={detail.data?.words ?? []} testId="story-tokens" className="story-tokens" />
-      ) : r ? (
-        <p className="hint">{t('notServed')}</p>
-      ) : null}
-      <StoryExplain placeholder={placeholder} pageSize={pageSize} />
+      )}
+      <Explain message={text.explain} pagesGloss={text.pagesGloss} pageSize={facts.pageSize} />
     </>
   );
 }
 
-/** The mechanism in two sentences, its words glossed; readable before the run is there. */
-function StoryExplain({ placeholder, pageSize }: { placeholder: boolean; pageSize: number }) {
+function Refused({ refused, pageSize, progress }: { refused: string; pageSize: number; progress: ReactNode }) {
+  const t = useT();
   const lang = useApp((s) => s.lang);
-  const fmt = (n: number) => formatNumber(n, lang);
+  const text = refusedStoryText(refused, lang, t);
   return (
-    <p className="story-explain">
-      {placeholder ? (
-        <Tx
-          k="storyExplainLeak"
-          vars={{
-            prefill: <Term term="termPrefill" gloss="glossPrefill" />,
-            kv: <Term term="termKv" gloss="glossKv" />,
-            decode: <Term term="termDecode" gloss="glossDecode" />,
-            pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
-            f14: <FactBadge id="F14" />,
-          }}
-        />
-      ) : (
-        <Tx
-          k="storyExplainServed"
-          vars={{
-            prefill: <Term term="termPrefill" gloss="glossPrefill" />,
-            kv: <Term term="termKv" gloss="glossKv" />,
-            decode: <Term term="termDecode" gloss="glossDecode" />,
-            pages: <Term term="termPages" gloss="glossPage" vars={{ size: fmt(pageSize) }} />,
-          }}
-        />
-      )}
-    </p>
+    <>
+      <Headline>{t(text.headline.key, text.headline.vars)}</Headline>
+      {progress}
+      <Explain message={text.explain} pagesGloss="glossPageSlots" pageSize={pageSize} />
+    </>
   );
 }
 
@@ -104,21 +138,20 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
   return (
     <section className="story" aria-labelledby="story-h" data-testid="story">
       <div className="story-main">
-        <h2 id="story-h" className="story-title">
-          {t('storyTitle')}
-        </h2>
-        {progress}
-        {run && !run.refused ? (
-          <LeakedResponse run={run} />
-        ) : !run ? (
+        {run && run.refused !== null ? (
+          <Refused refused={run.refused} pageSize={run.phases[0]?.pageSize ?? 0} progress={progress} />
+        ) : run ? (
+          <Story run={run} progress={progress} />
+        ) : (
           <>
-            <p className="story-numbers placeholder-text">{t('storyNumbersPending')}</p>
-            <StoryExplain placeholder pageSize={INCIDENT_CONFIG.pageSize} />
+            <Headline>{t('storyTitlePending')}</Headline>
+            {progress}
+            <NumbersPending />
           </>
-        ) : null}
+        )}
       </div>
       <div className="story-side">
-        {run && !run.refused ? <StoryPicture /> : <div className="picture-pending">{t('picturePending')}</div>}
+        {run && !run.refused ? <StoryPicture /> : <div className="picture-pending">{t(run ? 'pictureRefused' : 'picturePending')}</div>}
       </div>
     </section>
   );

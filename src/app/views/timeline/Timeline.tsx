@@ -9,6 +9,7 @@ import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { TimelineChart, type ChartMilestone, type CompareMark } from './timelineChart.ts';
 import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.ts';
 import { differences } from '../compare/divergence.ts';
+import { leaksSentBy } from '../story/storyText.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
 import { Icon } from '../../icons.tsx';
@@ -442,11 +443,8 @@ function ChartCursor({ chart }: { chart: React.RefObject<TimelineChart | null> }
 /** Leaked responses sent by the scrubber's instant: climbs to the run's total as the scrubber moves. */
 function LeakCounter({ run }: { run: RunSummary }) {
   const lang = useApp((s) => s.lang);
-  const n = useApp((s) => {
-    let k = 0;
-    for (const l of run.leaks) if (l.finishedAt <= s.time) k++;
-    return k;
-  });
+  // The story's "sent" uses the same rule (storyText.ts), so the two agree at every instant.
+  const n = useApp((s) => leaksSentBy(run.leaks, s.time));
   return (
     <p className="leak-counter" data-testid="leaks-so-far" data-count={n} aria-live="off">
       <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(run.leaks.length, lang) }} /> <ModelBadge />

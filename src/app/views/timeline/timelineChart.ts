@@ -60,12 +60,16 @@ export interface TimelineCallbacks {
 }
 
 /** The plot's margins; the scrubber's track under the chart lines up with them. */
-export const MARGIN = { left: 112, right: 12, top: 20, bottom: 4 };
-const LANE_H = 26;
+// Sized for 12 px text (the smallest the page draws): the axis's labels above the lanes, each lane's
+// name and its badge, and the milestone labels' rows.
+export const MARGIN = { left: 124, right: 12, top: 24, bottom: 4 };
+const LANE_H = 32;
 /** Milestone labels sit in rows under the lanes; one that finds no free row joins a "+n" label. */
 const LABEL_ROWS = 3;
-const LABEL_ROW_H = 12;
-const LABEL_CHAR_W = 6.6;
+const LABEL_ROW_H = 14;
+const LABEL_CHAR_W = 7.9;
+/** Width of a character of the axis's 12 px labels, on average. */
+const TICK_CHAR_W = 6.8;
 
 export interface PlacedLabel {
   key: string;
@@ -369,9 +373,15 @@ export class TimelineChart {
       const px = toX(ms);
       return px >= MARGIN.left && px <= this.width - MARGIN.right;
     };
-    const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 110))).tickSizeOuter(0);
+    const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 120))).tickSizeOuter(0);
     if (this.tickFormat) axis.tickFormat(this.tickFormat as never);
     this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`).call(axis as never);
+    // A label centred on a tick by the right edge would run out of the drawing (10 Sep, the window's
+    // exclusive end): it is left out rather than cut, its tick kept.
+    const tickLabelFits = (d: Date, label: string) => x(d) + (label.length * TICK_CHAR_W) / 2 <= this.width;
+    this.svg.selectAll<SVGTextElement, Date>('g.axis g.tick text').attr('display', function (d) {
+      return tickLabelFits(d, this.textContent ?? '') ? null : 'none';
+    });
 
     // Each lane: its name, and a "model" badge under it (every lane is drawn from the model's run).
     const lanes = this.svg
@@ -387,10 +397,10 @@ export class TimelineChart {
         return g;
       });
     lanes.attr('data-evidence', (l) => ('model' in l.evidence ? 'model' : 'assumption')).attr('transform', (l) => `translate(4,${this.laneY(l.key)})`);
-    lanes.select('text.lane-name').attr('y', 11).text((l) => this.labels[l.key] ?? l.key);
-    const badgeW = Math.max(26, this.badge.length * 5.6 + 6);
-    lanes.select('rect.lane-badge').attr('x', 0).attr('y', 14).attr('width', badgeW).attr('height', 10);
-    lanes.select('text.lane-badge-text').attr('x', 3).attr('y', 22).text(this.badge);
+    lanes.select('text.lane-name').attr('y', 13).text((l) => this.labels[l.key] ?? l.key);
+    const badgeW = Math.max(32, this.badge.length * 6.8 + 8);
+    lanes.select('rect.lane-badge').attr('x', 0).attr('y', 16).attr('width', badgeW).attr('height', 14);
+    lanes.select('text.lane-badge-text').attr('x', 4).attr('y', 27).text(this.badge);
     lanes.select('title').text((l) => `${this.labels[l.key] ?? l.key} · ${this.badge}${'assumptions' in l.evidence ? ` (${l.evidence.assumptions.join(', ')})` : ''}`);
 
     // Traffic density: arrivals counted per 2-px bucket over the visible range.
@@ -434,7 +444,7 @@ export class TimelineChart {
       div.attr('x', dx - 1).attr('y', top).attr('height', bottom - top).attr('display', null);
       // The label reads away from the nearer edge, inside the fix lane.
       const right = dx > (MARGIN.left + this.width - MARGIN.right) / 2;
-      divLabel.attr('x', right ? dx - 4 : dx + 4).attr('y', this.laneY('compare') + 9).attr('text-anchor', right ? 'end' : 'start').attr('display', null).text(data.divergenceLabel);
+      divLabel.attr('x', right ? dx - 4 : dx + 4).attr('y', this.laneY('compare') + 12).attr('text-anchor', right ? 'end' : 'start').attr('display', null).text(data.divergenceLabel);
     } else {
       div.attr('display', 'none');
       divLabel.attr('display', 'none');
