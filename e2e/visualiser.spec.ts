@@ -23,18 +23,19 @@ test.describe('visualiser', () => {
     await expect(page.locator('.tok.foreign').first()).toBeVisible();
   });
 
-  test('the transfer view steps through the handoff and moves the scrubber', async ({ page }) => {
+  test('the transfer view steps through the handoff (the stage\u2019s steps) and moves the handoff clock', async ({ page }) => {
     await page.goto('./?s=demo&view=transfer&req=8&t=0');
     await ready(page);
-    await expect(page.getByTestId('step-label')).toHaveText('Step 0 of 12');
+    await expect(page.getByTestId('step-label')).toHaveText('Step 0 of 15');
     await page.getByTestId('step-forward').click();
-    await expect(page.getByTestId('step-label')).toHaveText('Step 1 of 12');
-    const before = await page.getByTestId('scrubber').getAttribute('aria-valuenow');
+    await expect(page.getByTestId('step-label')).toHaveText('Step 1 of 15');
+    const clock = page.getByTestId('handoff-scrubber');
+    const before = await clock.getAttribute('aria-valuenow');
     for (let i = 0; i < 6; i++) await page.getByTestId('step-forward').click();
-    await expect(page.getByTestId('step-label')).toHaveText('Step 7 of 12');
-    expect(Number(await page.getByTestId('scrubber').getAttribute('aria-valuenow'))).toBeGreaterThan(Number(before));
+    await expect(page.getByTestId('step-label')).toHaveText('Step 7 of 15');
+    expect(Number(await clock.getAttribute('aria-valuenow'))).toBeGreaterThan(Number(before));
     await page.getByRole('button', { name: 'Step back' }).click();
-    await expect(page.getByTestId('step-label')).toHaveText('Step 6 of 12');
+    await expect(page.getByTestId('step-label')).toHaveText('Step 6 of 15');
   });
 
   test('inspect a page by keyboard: who wrote it, who holds it', async ({ page }) => {
@@ -186,9 +187,9 @@ test.describe('visualiser', () => {
     expect(Number(await slider.getAttribute('aria-valuenow'))).toBeGreaterThan(small * 5);
     await expect(slider).toHaveAttribute('aria-valuetext', /^\d{1,2} Aug 2026 \d\d:\d\d:\d\d UTC$/);
     await page.keyboard.press('Space');
-    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
     await page.keyboard.press('Space');
-    await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
   });
 
   for (const view of ['cluster', 'transfer', 'response'] as const) {

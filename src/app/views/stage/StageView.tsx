@@ -290,8 +290,10 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
           ))}
         </select>
       </label>
-      <span className="hc-readout" data-testid="stage-step-label" aria-hidden="true">
-        {t('stageStepOf', { n: String(index + 1), count: String(steps.length) })}{' \u00b7 '}{name}
+      <span className="hc-readout" aria-hidden="true">
+        <span data-testid="stage-step-label">{t('stageStepOf', { n: String(index + 1), count: String(steps.length) })}</span>
+        {' \u00b7 '}
+        {name}
       </span>
     </div>
   );
