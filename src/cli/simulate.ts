@@ -160,7 +160,8 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   const p = (label: string, value: string) => console.log(`${label.padEnd(34)} ${value}`);
 
   console.log('Incident window replay: a MODEL of traffic, run through the engine (measured, not written down)');
-  console.log(`window                             ${m('windowStart').date} 00:00 - ${m('windowEnd').date} 24:00 UTC (${m('windowStart').factId})`);
+  // The report gives days only (F2); the hours of the replayed window are the model's.
+  console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);

@@ -24,7 +24,8 @@ export type RejectPath = 'buggy' | 'fixed';
 export type ThresholdRule = 'report' | 'sglang';
 /**
  * What the tokenizer refuses before any node sees the request.
- * `report`: prompts longer than the advertised context (N > context), as the report describes it.
+ * `report`: prompts longer than the advertised context (N > context): the model's choice, since the
+ *   article never mentions a tokenizer (the name `report` is kept for configs and URLs).
  * `sglang`: upstream's tokenizer manager (`_validate_one_request`): N ≥ context, or N plus the
  * requested output tokens over the context (older versions refused the total at ≥ too).
  */
@@ -114,7 +115,7 @@ export const INCIDENT_CONFIG: EngineConfig = {
   model: { dim: 32, sharpness: 8, repetitionPenalty: 2.5, weightsSeed: 'stale-pages-model-v1' },
 };
 
-/** The deployment after 9 Sep 19:40 (F13, F23, F24): larger prefill cache, fixed reject path. */
+/** The final deployment (F23, F24; A9: the replay serves it from 19:40, F13, a time the report does not give it). */
 export const FIXED_CONFIG: EngineConfig = {
   ...INCIDENT_CONFIG,
   prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS,

@@ -58,7 +58,7 @@ interface SwitchedConfig {
 /**
  * The design a switch's matrix row and protocol counterpart are measured on. `incident`: the
  * incident's deployment and the matrix trace. `abort-race`: the fixed reject path, with clients
- * that cancel while a transfer is in flight (the race of PR #35049): what the switch is about does
+ * that cancel while a transfer is in flight (the page-reuse race of SGLang PR #24578, closed): what the switch is about does
  * not happen in the incident's traffic.
  */
 export type SwitchDesign = 'incident' | 'abort-race';
@@ -127,7 +127,7 @@ const defects = [
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
     expect: 'served-correctly',
-    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation: the behaviour the report describes (F24); upstream, PR #38935 (described 10 Sep) does this.' },
+    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop before any reservation or transfer, the change the report says Cloudflare made to SGLang (F24); stopping them at admission on both sides is PR #38935\u2019s way (described 10 Sep), which calls itself a waste-and-latency fix. Upstream, the stale-KV symptom no longer reproduces after PR #36988 (retire aborted results without KV send).' },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
 
@@ -160,7 +160,10 @@ const mitigations = [
     fixCode: 'integrity',
     evidence: { fact: 'F26' },
     label: { en: 'Per-read integrity check', fr: 'Contrôle d\u2019intégrité à chaque lecture' },
-    hint: { en: 'decode checks every page it reads was written for this request; fails closed', fr: 'la génération vérifie que chaque page lue a été écrite pour cette requête ; sinon, refus' },
+    hint: {
+      en: 'decode checks every page it reads was written for this request; fails closed. Not a mitigation the report says was applied: work continues on per-read checks (F26)',
+      fr: 'la génération vérifie que chaque page lue a été écrite pour cette requête ; sinon, refus. Le rapport ne dit pas qu\u2019un tel contrôle a été appliqué : le travail se poursuit sur les contrôles à chaque lecture (F26)',
+    },
     fix: { en: 'per-read integrity check', fr: 'contrôle d\u2019intégrité à chaque lecture' },
     overrides: (on) => ({ mitigations: { perReadIntegrityCheck: on } }),
     isOn: (c) => c.mitigations.perReadIntegrityCheck === true,
@@ -300,8 +303,8 @@ const mechanisms = [
     evidence: { model: true },
     label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le découpage en jetons' },
     hint: {
-      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context, as the report tells it',
-      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé, comme le rapport le raconte',
+      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context (the model\u2019s choice: the article never mentions a tokenizer)',
+      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé (choix du modèle : l\u2019article ne parle jamais de découpage en jetons)',
     },
     fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le découpage en jetons' },
     overrides: (on) => ({ tokenizerRule: on ? 'sglang' : 'report' }),

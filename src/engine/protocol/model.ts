@@ -61,7 +61,7 @@ export interface ProtocolConfig {
   requests: RequestSpec[];
   mitigations: Mitigations;
   /**
-   * Clients may cancel while a transfer is in flight (SGLang PR #35049's race). Without the
+   * Clients may cancel while a transfer is in flight (the page-reuse race of SGLang PR #24578, closed). Without the
    * `fenceLateWrites` mitigation decode frees the pages at once and tells prefill asynchronously,
    * so writes prefill posts before it hears land in pages that may already be someone else's; with
    * it, decode keeps the pages until prefill confirms it will write no more (or its done arrives).
