@@ -27,6 +27,7 @@ import {
   InputError,
   Simulation,
   UnansweredRequests,
+  answeredFromForeignMemory,
   configNotes,
   demoTrace,
   describeOutcome,
@@ -172,7 +173,8 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   p('measured: leaked (provenance)', `${c.leakedByProvenance} (answer drew on another tenant's KV)`);
   p('model: planted canaries found', `${c.leakedByCanary} (another tenant's canary in the text; the model plants one in every tenant's documents, A12: a modelling device that Cloudflare's method, markers of its own used in its tests (F13, F22), suggested; not a detection that took place)`);
   p('measured: found by both', `${c.leakedByBoth}; provenance only ${c.provenanceOnly}; canary only ${c.canaryOnly}`);
-  p('measured: wrong output (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
+  p('measured: integrity breaches', `${c.integrityBreaches} (answered 200 from memory the request did not write, whatever the words)`);
+  p('measured: wrong texts (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
   p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
   p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment: ${c.overThresholdAfterPublic}`);
   p(`${m('private').time}-${m('public').time} (${m('private').factId}, A8)`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
@@ -271,6 +273,7 @@ function main(): void {
     dataOf: r.leakedFrom,
     canaries: r.canaryHits,
     correct: r.correct,
+    integrityBreach: answeredFromForeignMemory(r),
     latencyMs: r.finishedAt - r.arrivedAt,
   }));
   const summary = { trace: trace.name ?? '(unnamed)', ...counters, leakedResponses: leaked, responses, eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
@@ -285,7 +288,8 @@ function main(): void {
   console.log(`served           ${counters.served}`);
   console.log(`failed closed    ${counters.errors}`);
   console.log(`leaked           ${counters.leaked} (provenance audit); planted canaries found: ${counters.canaryLeaks} (the model's canary in every tenant's documents, a modelling device)`);
-  console.log(`wrong output     ${counters.integrityFailures} (answered 200, differs from the model's answer over the prompt alone)`);
+  console.log(`integrity breach ${counters.integrityBreaches} (answered 200 from memory the request did not write: another request's KV or zeros, whatever the words)`);
+  console.log(`wrong texts      ${counters.wrongOutputs} (answered 200, differs from the model's answer over the prompt alone)`);
   console.log(`pages            ${counters.pagesReserved} reserved, ${counters.pagesWritten} written, ${counters.pagesReadStale} read stale (an earlier request's KV), ${counters.pagesReadZero} read zero (never written or cleared)`);
   for (const r of leaked) {
     console.log(`  leak ${r.id} (tenant ${r.tenant}, ${r.promptTokens.toLocaleString('en-US')} tokens, HTTP ${r.status}): data of ${r.dataOf.join(', ')}` + (r.canaries.length ? `; canaries of ${r.canaries.join(', ')}` : ''));

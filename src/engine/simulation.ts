@@ -248,6 +248,16 @@ export interface SimulationOptions {
   beforeStep?: (sim: Simulation, next: UpcomingStep) => void;
 }
 
+/**
+ * The integrity breach: a request answered 200 from memory it did not write, a page of its block
+ * table holding another request's KV (its own tenant's included) or zeros, whatever the words turn
+ * out to be. A wrong text is counted apart (`correct === false`): the two differ when stale memory
+ * happens to give the right words, or an aborted request re-reads its own tenant's leftovers.
+ */
+export function answeredFromForeignMemory(r: Pick<ResponseRecord, 'status' | 'pagesReadStale' | 'pagesReadZero'>): boolean {
+  return r.status === 200 && r.pagesReadStale + r.pagesReadZero > 0;
+}
+
 export interface Counters {
   requests: number;
   statusCounts: Record<string, number>;
@@ -256,7 +266,10 @@ export interface Counters {
   errors: number;
   leaked: number;
   canaryLeaks: number;
-  integrityFailures: number;
+  /** Answered 200 from memory the request did not write (`answeredFromForeignMemory`): the integrity breach. */
+  integrityBreaches: number;
+  /** Answered 200 with a text other than the model's over the prompt alone (the audit): wrong texts. */
+  wrongOutputs: number;
   pagesReserved: number;
   pagesWritten: number;
   pagesReadStale: number;
@@ -290,7 +303,7 @@ export class Simulation {
   private readonly inputLimit: number;
   private eventCount = 0;
   private answered = 0;
-  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
+  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
   /** What the pools do to a page when it is handed out or freed (the mitigations' pool rules). */
@@ -1009,7 +1022,8 @@ export class Simulation {
     tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
     if (leakedFrom.length > 0) tally.leaked++;
     if (canaryHits.length > 0) tally.canaryLeaks++;
-    if (status === 200 && correct === false) tally.integrityFailures++;
+    if (answeredFromForeignMemory(record)) tally.integrityBreaches++;
+    if (status === 200 && correct === false) tally.wrongOutputs++;
     tally.pagesReserved += record.pagesReserved;
     tally.pagesWritten += record.pagesWritten;
     tally.pagesReadStale += record.pagesReadStale;
@@ -1029,7 +1043,8 @@ export class Simulation {
       errors: statusCounts['500'] ?? 0,
       leaked: t.leaked,
       canaryLeaks: t.canaryLeaks,
-      integrityFailures: t.integrityFailures,
+      integrityBreaches: t.integrityBreaches,
+      wrongOutputs: t.wrongOutputs,
       pagesReserved: t.pagesReserved,
       pagesWritten: t.pagesWritten,
       pagesReadStale: t.pagesReadStale,

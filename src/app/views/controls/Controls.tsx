@@ -109,7 +109,8 @@ function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }
     ['failed500', c.errors, 'count-errors'],
     ['leaked', c.leaked, 'count-leaked'],
     ['canaryFound', c.canaryLeaks, 'count-canary'],
-    ['wrongOutput', c.integrityFailures, 'count-wrong'],
+    ['integrityBreach', c.integrityBreaches, 'count-breach'],
+    ['wrongOutput', c.wrongOutputs, 'count-wrong'],
     ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
     ...(c.statusCounts['499'] ? [['cancelled499', c.statusCounts['499'], 'count-499'] as [MessageKey, number, string]] : []),
   ];
