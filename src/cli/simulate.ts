@@ -1,6 +1,6 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--json] [--matrix]
- * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--all] [--json]
+ * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
  *
  * Runs a config over a trace and prints what happened. Bad input exits with code 2 and a message
  * naming the file and the field; nothing runs then.
@@ -125,7 +125,7 @@ function loadFacts(): FactIndex {
 
 const fmtInt = (n: number) => n.toLocaleString('en-US');
 
-function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; all?: boolean; json?: boolean }): void {
+function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; 'free-list'?: string; all?: boolean; json?: boolean }): void {
   const traffic: Partial<TrafficOptions> = {};
   const volume = numberOption('volume', args.volume);
   const tenants = numberOption('tenants', args.tenants);
@@ -135,10 +135,13 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   if (skew !== undefined) traffic.tenantSkew = skew;
   if (args.seed !== undefined) traffic.seed = args.seed;
   const facts = loadFacts();
+  const policy = args['free-list'] ?? 'sorted';
+  if (policy !== 'sorted' && policy !== 'staged') fail(`--free-list: must be "sorted" (lowest free page first) or "staged" (SGLang's free list in PD mode), got ${JSON.stringify(policy)}`);
   const started = performance.now();
   let result;
   try {
-    result = replayIncident({ traffic, record: false });
+    const both = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: policy });
+    result = replayIncident({ traffic, record: false, incidentConfig: both(INCIDENT_CONFIG), fixedConfig: both(FIXED_CONFIG) });
   } catch (e) {
     if (e instanceof UnansweredRequests) engineFailure(e.message);
     fail((e as Error).message);
@@ -165,6 +168,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
+  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12)" : 'lowest free page first'}; page 0 never handed out`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
   console.log('');
@@ -230,6 +234,7 @@ function main(): void {
         tenants: { type: 'string' },
         seed: { type: 'string' },
         'tenant-skew': { type: 'string' },
+        'free-list': { type: 'string' },
         all: { type: 'boolean', default: false },
       },
       strict: true,

@@ -30,6 +30,14 @@ export type ThresholdRule = 'report' | 'sglang';
  * requested output tokens over the context (older versions refused the total at ≥ too).
  */
 export type TokenizerRule = 'report' | 'sglang';
+/**
+ * The order in which a pool hands out free pages (shared/design/sglang-pd-mechanics.md, last section).
+ * `sorted`: lowest free id first, always (the engine's default: SGLang's order right after its
+ * free list is merged and sorted). `staged`: SGLang's free list in PD mode: freed pages are staged
+ * unsorted, pages are taken from the front of the current free list, and the staged ones are merged
+ * in and the whole list sorted only when an allocation runs short. Either way page 0 is never handed out.
+ */
+export type FreeListPolicy = 'sorted' | 'staged';
 
 /** Model of time; none of these figures is in the report. */
 export interface TimingModel {
@@ -81,6 +89,8 @@ export interface EngineConfig {
    * computed; the last chunk sends the partial page (shared/design/sglang-pd-mechanics.md).
    */
   prefillChunkTokens: number;
+  /** Order of reuse of free pages in every pool (`FreeListPolicy`). */
+  freeListPolicy: FreeListPolicy;
   mitigations: Mitigations;
   /** Tokens generated per response unless a request says otherwise. Model. */
   outputTokens: number;
@@ -104,6 +114,7 @@ export const INCIDENT_CONFIG: EngineConfig = {
   thresholdRule: 'report',
   tokenizerRule: 'report',
   prefillChunkTokens: 0,
+  freeListPolicy: 'sorted',
   mitigations: NO_MITIGATIONS,
   outputTokens: 24,
   timing: {
@@ -232,6 +243,7 @@ export function configProblems(c: EngineConfig): string[] {
   if (!Number.isInteger(c.prefillChunkTokens) || c.prefillChunkTokens < 0 || c.prefillChunkTokens > 16_777_216) {
     problems.push(`prefillChunkTokens must be 0 (no chunked prefill) or an integer from 1 to 16777216, got ${c.prefillChunkTokens}`);
   }
+  if (c.freeListPolicy !== 'sorted' && c.freeListPolicy !== 'staged') problems.push(`freeListPolicy must be "sorted" or "staged", got ${JSON.stringify(c.freeListPolicy)}`);
   if (c.tokenizerRule !== 'report' && c.tokenizerRule !== 'sglang') problems.push(`tokenizerRule must be "report" or "sglang", got ${JSON.stringify(c.tokenizerRule)}`);
   positiveInt('model.dim', c.model.dim, 256);
   if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);

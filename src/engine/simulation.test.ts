@@ -7,6 +7,7 @@ import { demoTrace } from './scenarios.ts';
 import { Simulation, UnansweredRequests, answeredFromForeignMemory, simulate } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
 import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './vocab.ts';
+import { RESERVED_PAGE } from './kvPool.ts';
 import { OVER, SMALL, small } from './smallDeployment.ts';
 
 
@@ -62,7 +63,8 @@ describe('simulation: invariants over random workloads', () => {
           for (const pool of [...sim.prefillPools, ...sim.decodePools]) {
             let owned = 0;
             for (let p = 0; p < pool.pageCount; p++) if (pool.pageOwner[p] !== -1) owned++;
-            expect(owned + pool.freePages).toBe(pool.pageCount);
+            expect(owned + pool.freePages).toBe(pool.usablePages);
+            expect(pool.pageOwner[RESERVED_PAGE]).toBe(-1); // page 0 is never handed out
           }
         }
         expect(owner.size).toBe(0); // everything reserved was freed by the end

@@ -339,8 +339,8 @@ export class Simulation {
       return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
     });
 
-    this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize));
-    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages));
+    this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize, 0, config.freeListPolicy));
+    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages, config.freeListPolicy));
     this.decodeWaiting = this.decodePools.map(() => []);
     this.prefillWaiting = this.prefillPools.map(() => []);
 
@@ -518,9 +518,9 @@ export class Simulation {
       const need = (tokens: number) => pagesFor(tokens, this.config.pageSize).toLocaleString('en-US');
       const waiting =
         decodeAt >= 0
-          ? `queued for decode-${decodeAt} pages: needs ${need(r.prompt)} of ${this.decodePools[decodeAt]!.pageCount.toLocaleString('en-US')}, ${this.decodePools[decodeAt]!.freePages.toLocaleString('en-US')} free`
+          ? `queued for decode-${decodeAt} pages: needs ${need(r.prompt)} of ${this.decodePools[decodeAt]!.usablePages.toLocaleString('en-US')}, ${this.decodePools[decodeAt]!.freePages.toLocaleString('en-US')} free`
           : prefillAt >= 0
-            ? `queued for prefill-${prefillAt} pages: needs ${need(r.computeTokens)} of ${this.prefillPools[prefillAt]!.pageCount.toLocaleString('en-US')}, ${this.prefillPools[prefillAt]!.freePages.toLocaleString('en-US')} free`
+            ? `queued for prefill-${prefillAt} pages: needs ${need(r.computeTokens)} of ${this.prefillPools[prefillAt]!.usablePages.toLocaleString('en-US')}, ${this.prefillPools[prefillAt]!.freePages.toLocaleString('en-US')} free`
             : 'in flight with nothing scheduled';
       return { id: r.id, tenant: this.tenantNames[r.tenant]!, promptTokens: r.prompt, waiting };
     });
@@ -569,8 +569,9 @@ export class Simulation {
     this.emit({ t: this.now, type: 'route', req, prefill: r.prefillNode, decode: r.decodeNode, room: r.room });
 
     // Decode admission checks its own pool, with the full prompt length.
-    if (pagesFor(r.prompt, c.pageSize) > this.decodePools[r.decodeNode]!.pageCount) {
-      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(this.decodePools[r.decodeNode]!.slotCount)} tokens`);
+    const decodePool = this.decodePools[r.decodeNode]!;
+    if (pagesFor(r.prompt, c.pageSize) > decodePool.usablePages) {
+      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(decodePool.usablePages * c.pageSize)} tokens`);
     }
     this.decodeWaiting[r.decodeNode]!.push(req);
     this.drainDecode(r.decodeNode);

@@ -6,11 +6,11 @@
  * UI catalogue all derive from this list; a test fails when an entry lacks any of them.
  *
  * Defects are on as the incident ran; mitigations are off; mechanisms (upstream behaviour that is
- * neither a defect nor a fix: chunked prefill, the tokenizer's rule) are as the engine always ran
- * them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
+ * neither a defect nor a fix: chunked prefill, the tokenizer's rule, SGLang's free list) are as the
+ * engine always ran them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
  * mechanism in its upstream setting.
  */
-import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type RejectPath, type TokenizerRule } from './config.ts';
+import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type FreeListPolicy, type RejectPath, type TokenizerRule } from './config.ts';
 import type { Expectation } from './matrix.ts';
 import type { PropertyId } from './protocol/explore.ts';
 import type { ProtocolConfig } from './protocol/model.ts';
@@ -29,7 +29,7 @@ export interface ProtocolCounterpart {
   id: string;
   title: string;
   /** Changes to the incident's protocol configuration. */
-  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests'>> & { mitigations?: Record<string, boolean> };
+  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests' | 'freeList'>> & { mitigations?: Record<string, boolean> };
   expectHolds: Record<PropertyId, boolean>;
   note: string;
 }
@@ -43,6 +43,7 @@ interface SwitchOverrides {
   rejectPath?: RejectPath;
   tokenizerRule?: TokenizerRule;
   prefillChunkTokens?: number;
+  freeListPolicy?: FreeListPolicy;
   mitigations?: Record<string, boolean>;
 }
 
@@ -52,6 +53,7 @@ interface SwitchedConfig {
   rejectPath: RejectPath;
   tokenizerRule: TokenizerRule;
   prefillChunkTokens: number;
+  freeListPolicy: FreeListPolicy;
   mitigations: Record<string, boolean | undefined>;
 }
 
@@ -317,6 +319,30 @@ const mechanisms = [
       overrides: { tokenizerRule: 'sglang', advertisedPages: 4 },
       expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
       note: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).',
+    },
+  },
+  {
+    key: 'sglangFreeList',
+    kind: 'mechanism',
+    code: 'freelist',
+    fixCode: 'freelist',
+    evidence: { background: 'B12' },
+    label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
+    hint: {
+      en: 'freed pages are staged and handed out after the current free list, merged and sorted only when an allocation runs short, as SGLang keeps its free list with prefill and decode apart; off: lowest free page first. Page 0 is never handed out either way',
+      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours, fusionnées et triées seulement quand une allocation vient à manquer, comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord. La page 0 n\u2019est jamais attribuée',
+    },
+    fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
+    overrides: (on) => ({ freeListPolicy: on ? 'staged' : 'sorted' }),
+    isOn: (c) => c.freeListPolicy === 'staged',
+    // The order of reuse changes which stale pages a request gets, not whether it gets them.
+    expect: 'leaked-200',
+    protocol: {
+      id: 'staged-free-list',
+      title: 'Buggy path + gap + staged free list',
+      overrides: { freeList: 'staged' },
+      expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
+      note: 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.',
     },
   },
 ] as const satisfies readonly SwitchSpec<string>[];

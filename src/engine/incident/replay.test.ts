@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
+import { FIXED_CONFIG, INCIDENT_CONFIG, INCIDENT_PREFILL_CAPACITY_TOKENS, withOverrides } from '../config.ts';
 import type { TraceRequest } from '../trace.ts';
 import { FLAG_INTEGRITY_BREACH, FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT } from '../run.ts';
 import { PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
@@ -176,6 +176,17 @@ describe('incident replay follows the mechanism when the trace changes', () => {
     expect(fast.leaks).toEqual(exact.leaks);
     expect(fast.counts).toEqual(exact.counts);
     expect(Array.from(fast.requests.flags)).toEqual(Array.from(exact.requests.flags));
+  });
+
+  it("SGLang's staged free list: the same requests leak, over other pages (docs/MODEL.md measures the whole window)", () => {
+    const staged = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: 'staged' });
+    const r = replayIncident({ traffic: base, record: false, incidentConfig: staged(INCIDENT_CONFIG), fixedConfig: staged(FIXED_CONFIG) });
+    expect(leakedIds(r)).toEqual(leakedIds(baseResult));
+    expect(r.counts.integrityBreaches).toBe(baseResult.counts.integrityBreaches);
+    expect(r.eventLogHashes.incident).not.toBe(baseResult.eventLogHashes.incident);
+    // Which pages a request gets changes, and with them whose data it reads.
+    const pagesOf = (x: IncidentReplayResult) => x.leaks.map((l) => `${l.id}:${l.foreignPages}:${l.zeroPages}:${l.dataOf.join()}`);
+    expect(pagesOf(r)).not.toEqual(pagesOf(baseResult));
   });
 
   it('counts breaches and wrong texts apart: every leak and every wrong text is a breach', () => {

@@ -20,6 +20,7 @@ export const CONFIG_SOURCES: Readonly<Record<string, readonly string[]>> = {
   'length-check': ['B4'],
   'abort-race': ['B11'],
   'abort-fenced': ['B11'],
+  'staged-free-list': ['B12'],
 };
 
 const configText = (id: string, part: 'title' | 'note', t: Translate, fallback: string): string => {
