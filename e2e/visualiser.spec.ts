@@ -71,12 +71,15 @@ test.describe('visualiser', () => {
     await sw(/Capacity gap/).uncheck();
     await expect(page.getByTestId('count-leaked')).toHaveText('0');
     await expect(page.getByTestId('count-wrong')).toHaveText('0');
+    await expect(page.getByTestId('count-breach')).toHaveText('0');
     await sw(/Capacity gap/).check();
 
     for (const name of [/Clear pages on free/, /Zero pages on allocate/]) {
       await sw(name).check();
       await expect(page.getByTestId('count-leaked')).toHaveText('0');
       await expect(page.getByTestId('count-wrong')).toHaveText('1');
+      // Zeros are memory the request did not write: a breach, counted apart from the wrong text.
+      await expect(page.getByTestId('count-breach')).toHaveText('1');
       await sw(name).uncheck();
     }
 

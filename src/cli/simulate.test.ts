@@ -32,7 +32,7 @@ describe('npm run simulate', () => {
     expect(out.responses.map((x: { id: string }) => x.id)).toEqual(['a1', 'b1', 'a2', 'b2', 'c1']);
     const c1 = out.responses[4];
     expect(Object.keys(c1).sort()).toEqual(
-      ['canaries', 'computedTokens', 'correct', 'dataOf', 'id', 'latencyMs', 'pagesReadStale', 'pagesReadZero', 'pagesReserved', 'pagesWritten', 'promptTokens', 'reason', 'status', 'tenant'],
+      ['canaries', 'computedTokens', 'correct', 'dataOf', 'id', 'integrityBreach', 'latencyMs', 'pagesReadStale', 'pagesReadZero', 'pagesReserved', 'pagesWritten', 'promptTokens', 'reason', 'status', 'tenant'],
     );
     expect(c1).toMatchObject({ tenant: 'cobalt', status: 200, promptTokens: 900_000, computedTokens: 1, pagesReserved: Math.ceil(900_000 / 64), pagesWritten: 1, correct: false });
     expect(c1.pagesReadStale + c1.pagesReadZero + c1.pagesWritten).toBe(c1.pagesReserved);
@@ -41,6 +41,15 @@ describe('npm run simulate', () => {
     expect(c1.latencyMs).toBeGreaterThan(0);
     expect(out.responses[0]).toMatchObject({ id: 'a1', pagesReadStale: 0, pagesReadZero: 0, dataOf: [], canaries: [], correct: true });
     expect(out.pagesReadZero).toBe(out.responses.reduce((n: number, x: { pagesReadZero: number }) => n + x.pagesReadZero, 0));
+    // Two counts: answered from memory the request did not write, and wrong texts.
+    expect(c1.integrityBreach).toBe(true);
+    expect(out.responses[0].integrityBreach).toBe(false);
+    expect(out.integrityBreaches).toBe(out.responses.filter((x: { integrityBreach: boolean }) => x.integrityBreach).length);
+    expect(out.wrongOutputs).toBe(out.responses.filter((x: { correct: boolean | null }) => x.correct === false).length);
+    expect(out).not.toHaveProperty('integrityFailures');
+    const table = run('--config', 'examples/config.json', '--trace', 'examples/trace.json');
+    expect(table.stdout).toMatch(/^integrity breach +1 \(answered 200 from memory the request did not write/m);
+    expect(table.stdout).toMatch(/^wrong texts +1 /m);
   });
 
   it('a config with a bad field exits 2 naming the file and the field, and runs nothing', () => {

@@ -1,6 +1,6 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--json] [--matrix]
- * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--all] [--json]
+ * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
  *
  * Runs a config over a trace and prints what happened. Bad input exits with code 2 and a message
  * naming the file and the field; nothing runs then.
@@ -27,6 +27,7 @@ import {
   InputError,
   Simulation,
   UnansweredRequests,
+  answeredFromForeignMemory,
   configNotes,
   demoTrace,
   describeOutcome,
@@ -124,7 +125,7 @@ function loadFacts(): FactIndex {
 
 const fmtInt = (n: number) => n.toLocaleString('en-US');
 
-function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; all?: boolean; json?: boolean }): void {
+function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; 'free-list'?: string; all?: boolean; json?: boolean }): void {
   const traffic: Partial<TrafficOptions> = {};
   const volume = numberOption('volume', args.volume);
   const tenants = numberOption('tenants', args.tenants);
@@ -134,10 +135,13 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   if (skew !== undefined) traffic.tenantSkew = skew;
   if (args.seed !== undefined) traffic.seed = args.seed;
   const facts = loadFacts();
+  const policy = args['free-list'] ?? 'sorted';
+  if (policy !== 'sorted' && policy !== 'staged') fail(`--free-list: must be "sorted" (lowest free page first) or "staged" (SGLang's free list in PD mode), got ${JSON.stringify(policy)}`);
   const started = performance.now();
   let result;
   try {
-    result = replayIncident({ traffic, record: false });
+    const both = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: policy });
+    result = replayIncident({ traffic, record: false, incidentConfig: both(INCIDENT_CONFIG), fixedConfig: both(FIXED_CONFIG) });
   } catch (e) {
     if (e instanceof UnansweredRequests) engineFailure(e.message);
     fail((e as Error).message);
@@ -160,9 +164,11 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   const p = (label: string, value: string) => console.log(`${label.padEnd(34)} ${value}`);
 
   console.log('Incident window replay: a MODEL of traffic, run through the engine (measured, not written down)');
-  console.log(`window                             ${m('windowStart').date} 00:00 - ${m('windowEnd').date} 24:00 UTC (${m('windowStart').factId})`);
+  // The report gives days only (F2); the hours of the replayed window are the model's.
+  console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
+  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12)" : 'lowest free page first'}; page 0 never handed out`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
   console.log('');
@@ -171,7 +177,8 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   p('measured: leaked (provenance)', `${c.leakedByProvenance} (answer drew on another tenant's KV)`);
   p('model: planted canaries found', `${c.leakedByCanary} (another tenant's canary in the text; the model plants one in every tenant's documents, A12: a modelling device that Cloudflare's method, markers of its own used in its tests (F13, F22), suggested; not a detection that took place)`);
   p('measured: found by both', `${c.leakedByBoth}; provenance only ${c.provenanceOnly}; canary only ${c.canaryOnly}`);
-  p('measured: wrong output (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
+  p('measured: integrity breaches', `${c.integrityBreaches} (answered 200 from memory the request did not write, whatever the words)`);
+  p('measured: wrong texts (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
   p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
   p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment: ${c.overThresholdAfterPublic}`);
   p(`${m('private').time}-${m('public').time} (${m('private').factId}, A8)`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
@@ -227,6 +234,7 @@ function main(): void {
         tenants: { type: 'string' },
         seed: { type: 'string' },
         'tenant-skew': { type: 'string' },
+        'free-list': { type: 'string' },
         all: { type: 'boolean', default: false },
       },
       strict: true,
@@ -270,6 +278,7 @@ function main(): void {
     dataOf: r.leakedFrom,
     canaries: r.canaryHits,
     correct: r.correct,
+    integrityBreach: answeredFromForeignMemory(r),
     latencyMs: r.finishedAt - r.arrivedAt,
   }));
   const summary = { trace: trace.name ?? '(unnamed)', ...counters, leakedResponses: leaked, responses, eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
@@ -284,7 +293,8 @@ function main(): void {
   console.log(`served           ${counters.served}`);
   console.log(`failed closed    ${counters.errors}`);
   console.log(`leaked           ${counters.leaked} (provenance audit); planted canaries found: ${counters.canaryLeaks} (the model's canary in every tenant's documents, a modelling device)`);
-  console.log(`wrong output     ${counters.integrityFailures} (answered 200, differs from the model's answer over the prompt alone)`);
+  console.log(`integrity breach ${counters.integrityBreaches} (answered 200 from memory the request did not write: another request's KV or zeros, whatever the words)`);
+  console.log(`wrong texts      ${counters.wrongOutputs} (answered 200, differs from the model's answer over the prompt alone)`);
   console.log(`pages            ${counters.pagesReserved} reserved, ${counters.pagesWritten} written, ${counters.pagesReadStale} read stale (an earlier request's KV), ${counters.pagesReadZero} read zero (never written or cleared)`);
   for (const r of leaked) {
     console.log(`  leak ${r.id} (tenant ${r.tenant}, ${r.promptTokens.toLocaleString('en-US')} tokens, HTTP ${r.status}): data of ${r.dataOf.join(', ')}` + (r.canaries.length ? `; canaries of ${r.canaries.join(', ')}` : ''));

@@ -24,11 +24,20 @@ export type RejectPath = 'buggy' | 'fixed';
 export type ThresholdRule = 'report' | 'sglang';
 /**
  * What the tokenizer refuses before any node sees the request.
- * `report`: prompts longer than the advertised context (N > context), as the report describes it.
+ * `report`: prompts longer than the advertised context (N > context): the model's choice, since the
+ *   article never mentions a tokenizer (the name `report` is kept for configs and URLs).
  * `sglang`: upstream's tokenizer manager (`_validate_one_request`): N ≥ context, or N plus the
  * requested output tokens over the context (older versions refused the total at ≥ too).
  */
 export type TokenizerRule = 'report' | 'sglang';
+/**
+ * The order in which a pool hands out free pages (shared/design/sglang-pd-mechanics.md, last section).
+ * `sorted`: lowest free id first, always (the engine's default: SGLang's order right after its
+ * free list is merged and sorted). `staged`: SGLang's free list in PD mode: freed pages are staged
+ * unsorted, pages are taken from the front of the current free list, and the staged ones are merged
+ * in and the whole list sorted only when an allocation runs short. Either way page 0 is never handed out.
+ */
+export type FreeListPolicy = 'sorted' | 'staged';
 
 /** Model of time; none of these figures is in the report. */
 export interface TimingModel {
@@ -80,6 +89,8 @@ export interface EngineConfig {
    * computed; the last chunk sends the partial page (shared/design/sglang-pd-mechanics.md).
    */
   prefillChunkTokens: number;
+  /** Order of reuse of free pages in every pool (`FreeListPolicy`). */
+  freeListPolicy: FreeListPolicy;
   mitigations: Mitigations;
   /** Tokens generated per response unless a request says otherwise. Model. */
   outputTokens: number;
@@ -103,6 +114,7 @@ export const INCIDENT_CONFIG: EngineConfig = {
   thresholdRule: 'report',
   tokenizerRule: 'report',
   prefillChunkTokens: 0,
+  freeListPolicy: 'sorted',
   mitigations: NO_MITIGATIONS,
   outputTokens: 24,
   timing: {
@@ -114,7 +126,7 @@ export const INCIDENT_CONFIG: EngineConfig = {
   model: { dim: 32, sharpness: 8, repetitionPenalty: 2.5, weightsSeed: 'stale-pages-model-v1' },
 };
 
-/** The deployment after 9 Sep 19:40 (F13, F23, F24): larger prefill cache, fixed reject path. */
+/** The final deployment (F23, F24; A9: the replay serves it from 19:40, F13, a time the report does not give it). */
 export const FIXED_CONFIG: EngineConfig = {
   ...INCIDENT_CONFIG,
   prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS,
@@ -231,6 +243,7 @@ export function configProblems(c: EngineConfig): string[] {
   if (!Number.isInteger(c.prefillChunkTokens) || c.prefillChunkTokens < 0 || c.prefillChunkTokens > 16_777_216) {
     problems.push(`prefillChunkTokens must be 0 (no chunked prefill) or an integer from 1 to 16777216, got ${c.prefillChunkTokens}`);
   }
+  if (c.freeListPolicy !== 'sorted' && c.freeListPolicy !== 'staged') problems.push(`freeListPolicy must be "sorted" or "staged", got ${JSON.stringify(c.freeListPolicy)}`);
   if (c.tokenizerRule !== 'report' && c.tokenizerRule !== 'sglang') problems.push(`tokenizerRule must be "report" or "sglang", got ${JSON.stringify(c.tokenizerRule)}`);
   positiveInt('model.dim', c.model.dim, 256);
   if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);

@@ -7,7 +7,16 @@
  * Everything lives in typed arrays: a 1,310,720-token decode pool is ~10 MB, not a million objects.
  */
 
+import type { FreeListPolicy } from './config.ts';
+
 export type NodeKind = 'prefill' | 'decode';
+
+/**
+ * Page 0 of every pool is never handed out: SGLang's allocators start their free list at 1
+ * (`free_pages = arange(1, num_pages + 1)`), keeping page 0 as padding. A pool of N usable pages
+ * therefore has N + 1; the capacity (and every admission limit) counts the N.
+ */
+export const RESERVED_PAGE = 0;
 
 /** Page states as the views show them. */
 export const PAGE_ZERO = 0; // never written since start-up (zero-filled)
@@ -393,13 +402,21 @@ function summarizeSlotsHashed(pool: KvPool, base: number, n: number): SlotSummar
   return { entries, writerCount: writers, data };
 }
 
-/** Whole pages a pool of `capacityTokens` holds: the pool is cut into pages, and a partial page is not one. */
-export function poolPageCount(capacityTokens: number, pageSize: number): number {
+/** Whole pages a pool of `capacityTokens` can hand out: the pool is cut into pages, and a partial page is not one. */
+export function usablePageCount(capacityTokens: number, pageSize: number): number {
   return Math.floor(capacityTokens / pageSize);
 }
 
+/** Pages of a pool of `capacityTokens`, the reserved page 0 included (what the views draw). */
+export function poolPageCount(capacityTokens: number, pageSize: number): number {
+  return usablePageCount(capacityTokens, pageSize) + 1;
+}
+
 export class KvPool {
+  /** Pages, the reserved page 0 included. */
   readonly pageCount: number;
+  /** Pages it can hand out: every page but page 0. */
+  readonly usablePages: number;
   readonly slotCount: number;
   /** K content: the token id that preceded the written token. */
   readonly keyTokens: Uint16Array;
@@ -420,6 +437,16 @@ export class KvPool {
   private readonly freeBits: Uint32Array;
   private freeCount: number;
   /**
+   * The `staged` policy's lists (null under `sorted`): the current free list, taken from its front
+   * (`freeList[freeHead…freeHead + freeLength)`), and the pages freed since the last merge, in the
+   * order they were freed.
+   */
+  private readonly freeList: Int32Array | null;
+  private freeHead = 0;
+  private freeLength = 0;
+  private readonly staged: Int32Array | null;
+  private stagedLength = 0;
+  /**
    * Where the page's last write filled every slot of it with a stretch of a prompt's cyclic source
    * (a prefill write, or a copy of such a page): that source, null otherwise. Its slot i then holds
    * key pageFirstKey (i = 0) or source[at + i − 1], value source[at + i] (at = pageSourceAt, indices
@@ -439,8 +466,10 @@ export class KvPool {
     readonly pageSize: number,
     /** Pages per summarised segment; 0 keeps no summaries. */
     summaryPages = 0,
+    readonly policy: FreeListPolicy = 'sorted',
   ) {
     this.pageCount = poolPageCount(capacityTokens, pageSize);
+    this.usablePages = usablePageCount(capacityTokens, pageSize);
     this.slotCount = this.pageCount * pageSize;
     this.keyTokens = new Uint16Array(this.slotCount);
     this.valueTokens = new Uint16Array(this.slotCount);
@@ -451,8 +480,17 @@ export class KvPool {
     this.pageWriteTime = new Float64Array(this.pageCount).fill(-1);
     this.pageState = new Uint8Array(this.pageCount);
     this.freeBits = new Uint32Array(Math.ceil(this.pageCount / 32));
-    for (let p = 0; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
-    this.freeCount = this.pageCount;
+    for (let p = RESERVED_PAGE + 1; p < this.pageCount; p++) this.freeBits[p >>> 5]! |= 1 << (p & 31);
+    this.freeCount = this.usablePages;
+    if (policy === 'staged') {
+      this.freeList = new Int32Array(this.usablePages);
+      for (let i = 0; i < this.usablePages; i++) this.freeList[i] = i + 1;
+      this.freeLength = this.usablePages;
+      this.staged = new Int32Array(this.usablePages);
+    } else {
+      this.freeList = null;
+      this.staged = null;
+    }
     this.pageSource = new Array<Uint16Array | null>(this.pageCount).fill(null);
     this.pageSourceAt = new Int32Array(this.pageCount);
     this.pageFirstKey = new Int32Array(this.pageCount);
@@ -472,12 +510,13 @@ export class KvPool {
   }
 
   /**
-   * Reserves `count` pages for `request`, lowest free ids first (SGLang merges and sorts freed pages
-   * before handing them out). Returns null, reserving nothing, when too few are free. `zero`: the
-   * zero-on-allocate rule, which wipes each page's KV as it is handed out.
+   * Reserves `count` pages for `request`, in the pool's order (`FreeListPolicy`): lowest free ids
+   * first, or SGLang's staged free list. Returns null, reserving nothing, when too few are free.
+   * `zero`: the zero-on-allocate rule, which wipes each page's KV as it is handed out.
    */
   allocate(count: number, request: number, zero = false): Int32Array | null {
     if (count > this.freeCount) return null;
+    if (this.freeList) return this.allocateStaged(count, request, zero);
     const pages = new Int32Array(count);
     let n = 0;
     for (let w = 0; w < this.freeBits.length && n < count; w++) {
@@ -497,12 +536,44 @@ export class KvPool {
     return pages;
   }
 
+  /**
+   * SGLang's free list in PD mode: the front of the current list; when it is too short, the staged
+   * pages are appended and the whole list sorted first (`merge_and_sort_free`).
+   */
+  private allocateStaged(count: number, request: number, zero: boolean): Int32Array {
+    const list = this.freeList!;
+    if (count > this.freeLength) {
+      const merged = new Int32Array(this.freeLength + this.stagedLength);
+      merged.set(list.subarray(this.freeHead, this.freeHead + this.freeLength));
+      merged.set(this.staged!.subarray(0, this.stagedLength), this.freeLength);
+      merged.sort();
+      list.set(merged);
+      this.freeHead = 0;
+      this.freeLength = merged.length;
+      this.stagedLength = 0;
+    }
+    const pages = list.slice(this.freeHead, this.freeHead + count);
+    this.freeHead += count;
+    this.freeLength -= count;
+    for (let i = 0; i < count; i++) {
+      const page = pages[i]!;
+      this.freeBits[page >>> 5]! &= ~(1 << (page & 31));
+      this.pageOwner[page] = request;
+      this.pageState[page] = PAGE_LIVE;
+      if (zero) this.zeroPage(page);
+    }
+    this.freeCount -= count;
+    return pages;
+  }
+
   /** Returns pages to the free list. Their KV stays unless `clear` (the clear-on-free mitigation). */
   free(pages: ArrayLike<number>, clear: boolean): void {
     for (let i = 0; i < pages.length; i++) {
       const page = pages[i]!;
+      if (page === RESERVED_PAGE) throw new Error(`${this.name}: page ${RESERVED_PAGE} is reserved and was never handed out`);
       if (this.isFree(page)) throw new Error(`${this.name}: page ${page} freed twice`);
       this.freeBits[page >>> 5]! |= 1 << (page & 31);
+      if (this.staged) this.staged[this.stagedLength++] = page;
       this.pageOwner[page] = NO_REQUEST;
       if (clear) {
         this.zeroPage(page);

@@ -8,7 +8,7 @@
  */
 import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type ConfigOverrides, type EngineConfig } from './config.ts';
 import { ABORT_RACE_TIMING, abortRaceTrace, matrixTrace } from './scenarios.ts';
-import { Simulation } from './simulation.ts';
+import { Simulation, answeredFromForeignMemory } from './simulation.ts';
 import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, designOf, fixSetting, overridesOf, switchSpec, type Localised, type MitigationKey, type Switch, type SwitchDesign, type SwitchKey, type Switches } from './switches.ts';
 import type { Trace } from './trace.ts';
 
@@ -145,6 +145,9 @@ export interface MatrixResult {
   errors500: number;
   leaked: number;
   canaryLeaks: number;
+  /** Of the row's requests, answered 200 from memory they did not write: the integrity breach. */
+  breached: number;
+  /** Of the row's requests, answered 200 with a text other than the model's over the prompt alone. */
   wrongOutput: number;
   /** Every request of the trace, to show ordinary traffic is unaffected. */
   allLeaked: number;
@@ -169,7 +172,7 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
     if (!(e instanceof DeploymentRefused)) throw e;
     return {
       label: row.label, title: row.title, switches: row.switches, expect: row.expect, design: row.design, cell: row.cell, overCapacity: trace.requests.filter((r: { promptTokens: number }, i: number) => subject({ promptTokens: r.promptTokens, request: i })).length,
-      served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, wrongOutput: 0, allLeaked: 0, tokenizer400: 0, cancelled: 0,
+      served: 0, servedCorrectly: 0, rejected400: 0, errors500: 0, leaked: 0, canaryLeaks: 0, breached: 0, wrongOutput: 0, allLeaked: 0, tokenizer400: 0, cancelled: 0,
       refused: e.message, eventLogHash: null, matches: row.expect === 'deployment-refused',
     };
   }
@@ -184,11 +187,12 @@ export function runMatrixRow(row: MatrixRow, base: EngineConfig = INCIDENT_CONFI
     cell: row.cell,
     overCapacity: over.length,
     served: served.length,
-    servedCorrectly: served.filter((r) => r.correct === true && r.leakedFrom.length === 0).length,
+    servedCorrectly: served.filter((r) => r.correct === true && r.leakedFrom.length === 0 && !answeredFromForeignMemory(r)).length,
     rejected400: over.filter((r) => r.status === 400).length,
     errors500: over.filter((r) => r.status === 500).length,
     leaked: over.filter((r) => r.leakedFrom.length > 0).length,
     canaryLeaks: over.filter((r) => r.canaryHits.length > 0).length,
+    breached: served.filter(answeredFromForeignMemory).length,
     wrongOutput: served.filter((r) => r.correct === false).length,
     allLeaked: sim.responses.filter((r) => r.leakedFrom.length > 0).length,
     tokenizer400: over.filter((r) => r.status === 400 && r.rejectedBy === 'tokenizer').length,
@@ -210,11 +214,11 @@ function meetsExpectation(r: MatrixResult): boolean {
     case 'rejected-400':
       return r.rejected400 === n && r.allLeaked === 0;
     case 'leaked-200':
-      return r.served === n && r.leaked === n && r.errors500 === 0 && r.rejected400 === 0;
+      return r.served === n && r.leaked === n && r.breached === n && r.errors500 === 0 && r.rejected400 === 0;
     case 'leaked-200-unless-tokenizer-400':
-      return r.leaked > 0 && r.served === r.leaked && r.tokenizer400 === r.rejected400 && r.served + r.rejected400 === n && r.errors500 === 0;
+      return r.leaked > 0 && r.served === r.leaked && r.breached === r.served && r.tokenizer400 === r.rejected400 && r.served + r.rejected400 === n && r.errors500 === 0;
     case 'wrong-output-200':
-      return r.served === n && r.wrongOutput === n && r.allLeaked === 0;
+      return r.served === n && r.breached === n && r.wrongOutput === n && r.allLeaked === 0;
     case 'failed-closed':
       return r.errors500 === n && r.allLeaked === 0;
     case 'deployment-refused':
@@ -247,7 +251,8 @@ export function describeOutcome(r: MatrixResult): string {
   if (r.rejected400) parts.push(`${r.rejected400} rejected 400${r.tokenizer400 ? ` (${r.tokenizer400} by the tokenizer)` : ''}`);
   if (r.errors500) parts.push(`${r.errors500} failed closed (500)`);
   parts.push(`${r.leaked} leaked`);
-  if (r.wrongOutput) parts.push(`${r.wrongOutput} wrong output`);
+  if (r.served) parts.push(`${r.breached} answered from memory not their own`);
+  if (r.wrongOutput) parts.push(`${r.wrongOutput} wrong text${r.wrongOutput === 1 ? '' : 's'}`);
   if (r.cancelled) parts.push(`${r.cancelled} cancelled by their clients (499)`);
   return parts.join(', ');
 }

@@ -32,6 +32,8 @@ const configArb = fc
     rejectPath: fc.constantFrom<EngineConfig['rejectPath']>('buggy', 'buggy', 'buggy', 'fixed'),
     thresholdRule: fc.constantFrom<EngineConfig['thresholdRule']>('report', 'sglang'),
     outputTokens: fc.integer({ min: 4, max: 12 }),
+    // Both orders of reuse: lowest page first, and SGLang's staged free list in PD mode.
+    freeListPolicy: fc.constantFrom<EngineConfig['freeListPolicy']>('sorted', 'staged'),
     // Mostly the incident's deployment, so that most runs have something to leak; at most one mitigation.
     mitigation: fc.constantFrom('none', 'none', 'none', 'none', 'none', 'clearPagesOnFree', 'transferredLengthCheck', 'perReadIntegrityCheck'),
   })
@@ -327,18 +329,20 @@ describe('accounting over random workloads', () => {
               let owned = 0;
               for (let p = 0; p < pool.pageCount; p++) {
                 const owner = pool.pageOwner[p]!;
-                if (owner !== log[p] || pool.isFree(p) !== (owner === -1)) wrong.push(`${pool.name} page ${p}: pool says ${owner}, log says ${log[p]}`);
+                if (owner !== log[p] || pool.isFree(p) !== (owner === -1 && p !== 0)) wrong.push(`${pool.name} page ${p}: pool says ${owner}, log says ${log[p]}`);
                 if (owner !== -1) owned++;
               }
-              if (owned + pool.freePages !== pool.pageCount) wrong.push(`${pool.name}: ${owned} owned + ${pool.freePages} free ≠ ${pool.pageCount}`);
+              if (owned + pool.freePages !== pool.usablePages) wrong.push(`${pool.name}: ${owned} owned + ${pool.freePages} free ≠ ${pool.usablePages}`);
               const capacity = kind === 'p' ? config.prefillCapacityTokens : config.decodeCapacityTokens;
-              if (pool.pageCount !== Math.floor(capacity / config.pageSize)) wrong.push(`${pool.name}: ${pool.pageCount} pages`);
+              // Page 0 is reserved: the capacity's whole pages, plus that one.
+              if (pool.usablePages !== Math.floor(capacity / config.pageSize) || pool.pageCount !== pool.usablePages + 1) wrong.push(`${pool.name}: ${pool.pageCount} pages`);
+              if (pool.pageOwner[0] !== -1) wrong.push(`${pool.name}: page 0 handed out`);
             });
           }
           if (wrong.length > 0) expect(wrong.slice(0, 5), `after ${e.type} of request ${e.req} at ${e.t} ms`).toEqual([]);
         };
         sim.run();
-        for (const pool of [...sim.prefillPools, ...sim.decodePools]) expect(pool.freePages).toBe(pool.pageCount);
+        for (const pool of [...sim.prefillPools, ...sim.decodePools]) expect(pool.freePages).toBe(pool.usablePages);
         for (const log of [...held.p, ...held.d]) expect(log.every((x) => x === -1)).toBe(true);
       }),
       { numRuns: 600 },

@@ -12,7 +12,7 @@ import { DeploymentRefused, prefillInputLimit, type EngineConfig } from './confi
 import type { EngineEvent } from './events.ts';
 import { NO_REQUEST } from './kvPool.ts';
 import { PageOpMapper, PageRecorder, PageSeeker, newPageArrays, nodeLayouts, pageTimelineBuffers, type NodeLayout, type PageArrays, type PageTimelineData } from './pages.ts';
-import { DEFAULT_SUMMARY_PAGES, Simulation, type ResponseRecord } from './simulation.ts';
+import { DEFAULT_SUMMARY_PAGES, Simulation, answeredFromForeignMemory, type ResponseRecord } from './simulation.ts';
 import type { Trace } from './trace.ts';
 
 /** Request flags: one vocabulary for the engine, the worker and the views. */
@@ -24,6 +24,8 @@ export const FLAG_ABORTED = 4;
 export const FLAG_WRONG_OUTPUT = 8;
 /** Longer than the serving deployment's prefill input limit. */
 export const FLAG_OVER_LIMIT = 16;
+/** Answered 200 from memory the request did not write (`answeredFromForeignMemory`): the integrity breach. */
+export const FLAG_INTEGRITY_BREACH = 32;
 
 /** Phase of a request refused at a gateway window (it never reached a deployment). */
 export const GATEWAY_PHASE = 255;
@@ -337,6 +339,7 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
     if (resp.leakedFrom.length > 0) t.flags[g]! |= FLAG_LEAK_PROVENANCE;
     if (resp.canaryHits.length > 0) t.flags[g]! |= FLAG_LEAK_CANARY;
     if (resp.status === 200 && resp.correct === false) t.flags[g]! |= FLAG_WRONG_OUTPUT;
+    if (answeredFromForeignMemory(resp)) t.flags[g]! |= FLAG_INTEGRITY_BREACH;
     if (resp.leakedFrom.length > 0 || resp.canaryHits.length > 0) {
       const row = readRow.get(resp.request);
       out.leaks.push({
@@ -456,7 +459,10 @@ export interface RunCounters {
   errors: number;
   leaked: number;
   canaryLeaks: number;
-  integrityFailures: number;
+  /** Answered 200 from memory the request did not write: the integrity breach. */
+  integrityBreaches: number;
+  /** Answered 200 with a text other than the model's over the prompt alone. */
+  wrongOutputs: number;
   pagesReserved: number;
   pagesWritten: number;
   pagesReadStale: number;
@@ -464,7 +470,7 @@ export interface RunCounters {
 
 /** The outcome of a run, counted from its request columns. */
 export function countRequests(t: RequestTable): RunCounters {
-  const c: RunCounters = { requests: t.count, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
+  const c: RunCounters = { requests: t.count, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
   for (let i = 0; i < t.count; i++) {
     const s = t.status[i]!;
     if (s === 0) continue;
@@ -475,7 +481,8 @@ export function countRequests(t: RequestTable): RunCounters {
     const f = t.flags[i]!;
     if (f & FLAG_LEAK_PROVENANCE) c.leaked++;
     if (f & FLAG_LEAK_CANARY) c.canaryLeaks++;
-    if (f & FLAG_WRONG_OUTPUT) c.integrityFailures++;
+    if (f & FLAG_INTEGRITY_BREACH) c.integrityBreaches++;
+    if (f & FLAG_WRONG_OUTPUT) c.wrongOutputs++;
     c.pagesReserved += t.pagesReserved[i]!;
     c.pagesWritten += t.pagesWritten[i]!;
     c.pagesReadStale += t.pagesReadStale[i]!;

@@ -57,7 +57,7 @@ export function demoTrace(): Trace {
 export const ABORT_RACE_TIMING = { decodePollMs: 25, abortNoticeMs: 50 } as const;
 
 /**
- * Clients that cancel mid-transfer (the race of SGLang PR #35049), on the fixed reject path. Each
+ * Clients that cancel mid-transfer (the page-reuse race of SGLang PR #24578, closed), on the fixed reject path. Each
  * round, one tenant's 16,384-token prompt per decode node is cancelled at 650 ms, just before its
  * transfer; 5 ms later another tenant's one-page prompt reserves the pages decode has just freed.
  * Its own KV lands first; the cancelled prompt's transfer, posted before prefill hears of the abort,

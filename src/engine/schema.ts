@@ -32,6 +32,7 @@ export const ConfigFileSchema = v.strictObject({
   thresholdRule: v.optional(v.picklist(['report', 'sglang'])),
   tokenizerRule: v.optional(v.picklist(['report', 'sglang'], 'must be "report" (the advertised context admits it) or "sglang" (upstream\u2019s tokenizer manager)')),
   prefillChunkTokens: v.optional(chunkTokens),
+  freeListPolicy: v.optional(v.picklist(['sorted', 'staged'], 'must be "sorted" (lowest free page first) or "staged" (SGLang\u2019s free list in PD mode)')),
   outputTokens: v.optional(positiveInt(4096)),
   // One optional boolean per mitigation of the registry.
   mitigations: v.optional(v.strictObject(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, v.optional(v.boolean())])) as Record<MitigationKey, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>)),

@@ -279,6 +279,16 @@ export interface SimulationOptions {
   beforeStep?: (sim: Simulation, next: UpcomingStep) => void;
 }
 
+/**
+ * The integrity breach: a request answered 200 from memory it did not write, a page of its block
+ * table holding another request's KV (its own tenant's included) or zeros, whatever the words turn
+ * out to be. A wrong text is counted apart (`correct === false`): the two differ when stale memory
+ * happens to give the right words, or an aborted request re-reads its own tenant's leftovers.
+ */
+export function answeredFromForeignMemory(r: Pick<ResponseRecord, 'status' | 'pagesReadStale' | 'pagesReadZero'>): boolean {
+  return r.status === 200 && r.pagesReadStale + r.pagesReadZero > 0;
+}
+
 export interface Counters {
   requests: number;
   statusCounts: Record<string, number>;
@@ -287,7 +297,10 @@ export interface Counters {
   errors: number;
   leaked: number;
   canaryLeaks: number;
-  integrityFailures: number;
+  /** Answered 200 from memory the request did not write (`answeredFromForeignMemory`): the integrity breach. */
+  integrityBreaches: number;
+  /** Answered 200 with a text other than the model's over the prompt alone (the audit): wrong texts. */
+  wrongOutputs: number;
   pagesReserved: number;
   pagesWritten: number;
   pagesReadStale: number;
@@ -321,7 +334,7 @@ export class Simulation {
   private readonly inputLimit: number;
   private eventCount = 0;
   private answered = 0;
-  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityFailures: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
+  private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
   private handoffSerial = 0;
   private routeCounter = 0;
   /** What the pools do to a page when it is handed out or freed (the mitigations' pool rules). */
@@ -357,8 +370,8 @@ export class Simulation {
       return tenantCorpus(this.vocab, profile, config.seed, 2048, t.text);
     });
 
-    this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize));
-    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages));
+    this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize, 0, config.freeListPolicy));
+    this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages, config.freeListPolicy));
     this.decodeWaiting = this.decodePools.map(() => []);
     this.prefillWaiting = this.prefillPools.map(() => []);
 
@@ -537,9 +550,9 @@ export class Simulation {
       const need = (tokens: number) => pagesFor(tokens, this.config.pageSize).toLocaleString('en-US');
       const waiting =
         decodeAt >= 0
-          ? `queued for decode-${decodeAt} pages: needs ${need(r.prompt)} of ${this.decodePools[decodeAt]!.pageCount.toLocaleString('en-US')}, ${this.decodePools[decodeAt]!.freePages.toLocaleString('en-US')} free`
+          ? `queued for decode-${decodeAt} pages: needs ${need(r.prompt)} of ${this.decodePools[decodeAt]!.usablePages.toLocaleString('en-US')}, ${this.decodePools[decodeAt]!.freePages.toLocaleString('en-US')} free`
           : prefillAt >= 0
-            ? `queued for prefill-${prefillAt} pages: needs ${need(r.computeTokens)} of ${this.prefillPools[prefillAt]!.pageCount.toLocaleString('en-US')}, ${this.prefillPools[prefillAt]!.freePages.toLocaleString('en-US')} free`
+            ? `queued for prefill-${prefillAt} pages: needs ${need(r.computeTokens)} of ${this.prefillPools[prefillAt]!.usablePages.toLocaleString('en-US')}, ${this.prefillPools[prefillAt]!.freePages.toLocaleString('en-US')} free`
             : 'in flight with nothing scheduled';
       return { id: r.id, tenant: this.tenantNames[r.tenant]!, promptTokens: r.prompt, waiting };
     });
@@ -588,8 +601,9 @@ export class Simulation {
     this.emit({ t: this.now, type: 'route', req, prefill: r.prefillNode, decode: r.decodeNode, room: r.room });
 
     // Decode admission checks its own pool, with the full prompt length.
-    if (pagesFor(r.prompt, c.pageSize) > this.decodePools[r.decodeNode]!.pageCount) {
-      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(this.decodePools[r.decodeNode]!.slotCount)} tokens`);
+    const decodePool = this.decodePools[r.decodeNode]!;
+    if (pagesFor(r.prompt, c.pageSize) > decodePool.usablePages) {
+      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(decodePool.usablePages * c.pageSize)} tokens`);
     }
     this.decodeWaiting[r.decodeNode]!.push(req);
     this.drainDecode(r.decodeNode);
@@ -1049,7 +1063,8 @@ export class Simulation {
     tally.statusCounts[status] = (tally.statusCounts[status] ?? 0) + 1;
     if (leakedFrom.length > 0) tally.leaked++;
     if (canaryHits.length > 0) tally.canaryLeaks++;
-    if (status === 200 && correct === false) tally.integrityFailures++;
+    if (answeredFromForeignMemory(record)) tally.integrityBreaches++;
+    if (status === 200 && correct === false) tally.wrongOutputs++;
     tally.pagesReserved += record.pagesReserved;
     tally.pagesWritten += record.pagesWritten;
     tally.pagesReadStale += record.pagesReadStale;
@@ -1069,7 +1084,8 @@ export class Simulation {
       errors: statusCounts['500'] ?? 0,
       leaked: t.leaked,
       canaryLeaks: t.canaryLeaks,
-      integrityFailures: t.integrityFailures,
+      integrityBreaches: t.integrityBreaches,
+      wrongOutputs: t.wrongOutputs,
       pagesReserved: t.pagesReserved,
       pagesWritten: t.pagesWritten,
       pagesReadStale: t.pagesReadStale,

@@ -6,11 +6,11 @@
  * UI catalogue all derive from this list; a test fails when an entry lacks any of them.
  *
  * Defects are on as the incident ran; mitigations are off; mechanisms (upstream behaviour that is
- * neither a defect nor a fix: chunked prefill, the tokenizer's rule) are as the engine always ran
- * them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
+ * neither a defect nor a fix: chunked prefill, the tokenizer's rule, SGLang's free list) are as the
+ * engine always ran them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
  * mechanism in its upstream setting.
  */
-import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type RejectPath, type TokenizerRule } from './config.ts';
+import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type FreeListPolicy, type RejectPath, type TokenizerRule } from './config.ts';
 import type { Expectation } from './matrix.ts';
 import type { PropertyId } from './protocol/explore.ts';
 import type { ProtocolConfig } from './protocol/model.ts';
@@ -29,7 +29,7 @@ export interface ProtocolCounterpart {
   id: string;
   title: string;
   /** Changes to the incident's protocol configuration. */
-  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests'>> & { mitigations?: Record<string, boolean> };
+  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests' | 'freeList'>> & { mitigations?: Record<string, boolean> };
   expectHolds: Record<PropertyId, boolean>;
   note: string;
 }
@@ -43,6 +43,7 @@ interface SwitchOverrides {
   rejectPath?: RejectPath;
   tokenizerRule?: TokenizerRule;
   prefillChunkTokens?: number;
+  freeListPolicy?: FreeListPolicy;
   mitigations?: Record<string, boolean>;
 }
 
@@ -52,13 +53,14 @@ interface SwitchedConfig {
   rejectPath: RejectPath;
   tokenizerRule: TokenizerRule;
   prefillChunkTokens: number;
+  freeListPolicy: FreeListPolicy;
   mitigations: Record<string, boolean | undefined>;
 }
 
 /**
  * The design a switch's matrix row and protocol counterpart are measured on. `incident`: the
  * incident's deployment and the matrix trace. `abort-race`: the fixed reject path, with clients
- * that cancel while a transfer is in flight (the race of PR #35049): what the switch is about does
+ * that cancel while a transfer is in flight (the page-reuse race of SGLang PR #24578, closed): what the switch is about does
  * not happen in the incident's traffic.
  */
 export type SwitchDesign = 'incident' | 'abort-race';
@@ -127,7 +129,7 @@ const defects = [
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
     expect: 'served-correctly',
-    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop at admission on both sides, before any reservation: the behaviour the report describes (F24); upstream, PR #38935 (described 10 Sep) does this.' },
+    protocol: { id: 'fixed', title: 'Fixed reject path, capacity gap', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: 'Rejected requests stop before any reservation or transfer, the change the report says Cloudflare made to SGLang (F24); stopping them at admission on both sides is PR #38935\u2019s way (described 10 Sep), which calls itself a waste-and-latency fix. Upstream, the stale-KV symptom no longer reproduces after PR #36988 (retire aborted results without KV send).' },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
 
@@ -160,7 +162,10 @@ const mitigations = [
     fixCode: 'integrity',
     evidence: { fact: 'F26' },
     label: { en: 'Per-read integrity check', fr: 'Contrôle d\u2019intégrité à chaque lecture' },
-    hint: { en: 'decode checks every page it reads was written for this request; fails closed', fr: 'la génération vérifie que chaque page lue a été écrite pour cette requête ; sinon, refus' },
+    hint: {
+      en: 'decode checks every page it reads was written for this request; fails closed. Not a mitigation the report says was applied: work continues on per-read checks (F26)',
+      fr: 'la génération vérifie que chaque page lue a été écrite pour cette requête ; sinon, refus. Le rapport ne dit pas qu\u2019un tel contrôle a été appliqué : le travail se poursuit sur les contrôles à chaque lecture (F26)',
+    },
     fix: { en: 'per-read integrity check', fr: 'contrôle d\u2019intégrité à chaque lecture' },
     overrides: (on) => ({ mitigations: { perReadIntegrityCheck: on } }),
     isOn: (c) => c.mitigations.perReadIntegrityCheck === true,
@@ -300,8 +305,8 @@ const mechanisms = [
     evidence: { model: true },
     label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le découpage en jetons' },
     hint: {
-      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context, as the report tells it',
-      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé, comme le rapport le raconte',
+      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context (the model\u2019s choice: the article never mentions a tokenizer)',
+      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé (choix du modèle : l\u2019article ne parle jamais de découpage en jetons)',
     },
     fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le découpage en jetons' },
     overrides: (on) => ({ tokenizerRule: on ? 'sglang' : 'report' }),
@@ -314,6 +319,30 @@ const mechanisms = [
       overrides: { tokenizerRule: 'sglang', advertisedPages: 4 },
       expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
       note: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).',
+    },
+  },
+  {
+    key: 'sglangFreeList',
+    kind: 'mechanism',
+    code: 'freelist',
+    fixCode: 'freelist',
+    evidence: { background: 'B12' },
+    label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
+    hint: {
+      en: 'freed pages are staged and handed out after the current free list, merged and sorted only when an allocation runs short, as SGLang keeps its free list with prefill and decode apart; off: lowest free page first. Page 0 is never handed out either way',
+      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours, fusionnées et triées seulement quand une allocation vient à manquer, comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord. La page 0 n\u2019est jamais attribuée',
+    },
+    fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
+    overrides: (on) => ({ freeListPolicy: on ? 'staged' : 'sorted' }),
+    isOn: (c) => c.freeListPolicy === 'staged',
+    // The order of reuse changes which stale pages a request gets, not whether it gets them.
+    expect: 'leaked-200',
+    protocol: {
+      id: 'staged-free-list',
+      title: 'Buggy path + gap + staged free list',
+      overrides: { freeList: 'staged' },
+      expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
+      note: 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.',
     },
   },
 ] as const satisfies readonly SwitchSpec<string>[];

@@ -13,6 +13,7 @@ import { DEFECTS, MITIGATIONS, type Switch } from '../../engine/switches.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../engine/index.ts';
 import { DEMO_REQUESTS } from '../../engine/scenarios.ts';
 import { formatNumber } from '../i18n/format.ts';
+import { SCREEN_FIGURES } from './screenFigures.ts';
 import { useT } from '../i18n/i18n.ts';
 import { useCompareRun, useMainRun, useRequestDetail, type RunSummary } from '../run/hooks.ts';
 import { useApp } from '../state/store.ts';
@@ -62,13 +63,13 @@ function LeakCounter({ run, big }: { run: RunSummary; big?: boolean }) {
   const time = useApp((s) => s.time);
   const facts = useFacts();
   const n = leaksUpTo(run, time);
-  const reported = facts.data?.figure('affectedResponses');
+  const reported = facts.data?.figure(SCREEN_FIGURES[0].figure);
   return (
     <div className={big ? 'screen-counter big' : 'screen-counter'} {...highlightable('counters')} data-testid="screen-leaks">
       <span className="screen-counter-n">{formatNumber(n, lang)}</span> <span className="screen-counter-label">{t('screenLeakedSoFar')}</span>
       {big && reported ? (
         <span className="screen-counter-report">
-          {t('screenReportCount', { n: formatNumber(reported.value, lang) })} ({reported.factId})
+          {t(SCREEN_FIGURES[0].label, { n: formatNumber(reported.value, lang) })} ({reported.factId})
         </span>
       ) : null}
     </div>
@@ -83,7 +84,7 @@ function CapacityGauge({ run }: { run: RunSummary }) {
   const facts = useFacts();
   const req = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);
   const detail = useRequestDetail(run, req >= 0 ? req : null);
-  const limit = facts.data?.figure('affectedThresholdTokens');
+  const limit = facts.data?.figure(SCREEN_FIGURES[1].figure);
   const prompt = detail.data?.response.promptTokens;
   if (!limit || !prompt) return null;
   const max = Math.max(prompt, limit.value) * 1.1;
@@ -95,7 +96,7 @@ function CapacityGauge({ run }: { run: RunSummary }) {
         <b>{formatNumber(prompt, lang)}</b>
       </div>
       <div className="gauge-row">
-        <span className="gauge-label">{t('screenPrefillHolds')}</span>
+        <span className="gauge-label">{t(SCREEN_FIGURES[1].label)}</span>
         {gap ? (
           <>
             <span className="gauge-bar limit" style={{ width: `${(limit.value / max) * 60}%` }} />

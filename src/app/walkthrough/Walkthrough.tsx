@@ -11,7 +11,7 @@ import { onNextFrame } from '../state/clock.ts';
 import { Icon } from '../icons.tsx';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
-import { FactWords, SourceRef } from '../views/shared/Evidence.tsx';
+import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
@@ -74,7 +74,7 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
             <li key={id}>
               {b ? (
                 <>
-                  {pick(lang, b.en, b.fr)} <SourceRef id={id} />
+                  <BackgroundWords b={b} lang={lang} /> <SourceRef id={id} />
                 </>
               ) : (
                 <>

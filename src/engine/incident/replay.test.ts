@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
+import { FIXED_CONFIG, INCIDENT_CONFIG, INCIDENT_PREFILL_CAPACITY_TOKENS, withOverrides } from '../config.ts';
 import type { TraceRequest } from '../trace.ts';
-import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../run.ts';
+import { FLAG_INTEGRITY_BREACH, FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT } from '../run.ts';
 import { PRIVATE_WINDOW_STATUS, replayIncident, type IncidentReplayResult } from './replay.ts';
 import { SHARE_OWN, SHARE_ZERO, tenantShares } from './shares.ts';
 import { T_PRIVATE, T_PUBLIC, T_WINDOW_END } from './timeline.ts';
@@ -162,6 +162,8 @@ describe('incident replay follows the mechanism when the trace changes', () => {
     const r = replayIncident({ traffic: cold, record: false });
     expect(r.leaks).toHaveLength(0);
     expect(r.counts.wrongOutput).toBe(3);
+    // Zeros are memory the requests did not write: each is a breach, apart from its wrong text.
+    expect(r.counts.integrityBreaches).toBe(3);
   });
 
   it('is deterministic, and the engine shortcuts change nothing', () => {
@@ -174,6 +176,26 @@ describe('incident replay follows the mechanism when the trace changes', () => {
     expect(fast.leaks).toEqual(exact.leaks);
     expect(fast.counts).toEqual(exact.counts);
     expect(Array.from(fast.requests.flags)).toEqual(Array.from(exact.requests.flags));
+  });
+
+  it("SGLang's staged free list: the same requests leak, over other pages (docs/MODEL.md measures the whole window)", () => {
+    const staged = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: 'staged' });
+    const r = replayIncident({ traffic: base, record: false, incidentConfig: staged(INCIDENT_CONFIG), fixedConfig: staged(FIXED_CONFIG) });
+    expect(leakedIds(r)).toEqual(leakedIds(baseResult));
+    expect(r.counts.integrityBreaches).toBe(baseResult.counts.integrityBreaches);
+    expect(r.eventLogHashes.incident).not.toBe(baseResult.eventLogHashes.incident);
+    // Which pages a request gets changes, and with them whose data it reads.
+    const pagesOf = (x: IncidentReplayResult) => x.leaks.map((l) => `${l.id}:${l.foreignPages}:${l.zeroPages}:${l.dataOf.join()}`);
+    expect(pagesOf(r)).not.toEqual(pagesOf(baseResult));
+  });
+
+  it('counts breaches and wrong texts apart: every leak and every wrong text is a breach', () => {
+    const c = baseResult.counts;
+    expect(c.integrityBreaches).toBeGreaterThanOrEqual(c.leakedByProvenance);
+    expect(c.integrityBreaches).toBeGreaterThanOrEqual(c.wrongOutput);
+    baseResult.requests.flags.forEach((f) => {
+      if (f & (FLAG_LEAK_PROVENANCE | FLAG_WRONG_OUTPUT)) expect(f & FLAG_INTEGRITY_BREACH).toBe(FLAG_INTEGRITY_BREACH);
+    });
   });
 
   it('flags agree with the leak list', () => {

@@ -8,7 +8,7 @@
 import { FIXED_CONFIG, INCIDENT_CONFIG, type EngineConfig } from '../config.ts';
 import type { PageTimelineData } from '../pages.ts';
 import { runScenario, type RequestTable, type RunProgress, type RunResult, type RunSpec } from '../run.ts';
-import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT } from '../run.ts';
+import { FLAG_INTEGRITY_BREACH, FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT } from '../run.ts';
 import { T_PRIVATE, T_PUBLIC, T_WINDOW_END, WINDOW_START_MS } from './timeline.ts';
 import { incidentTraffic, type IncidentTraffic, type TrafficOptions } from './traffic.ts';
 
@@ -36,7 +36,9 @@ export interface ReplayCounts {
   canaryOnly: number;
   leakedAtOrUnderThreshold: number;
   leakedAfterPublic: number;
-  /** Served requests whose output differs from the model's output over their prompt alone. */
+  /** Served requests answered from memory they did not write: the integrity breach, whatever the words. */
+  integrityBreaches: number;
+  /** Served requests whose output differs from the model's output over their prompt alone: wrong texts. */
   wrongOutput: number;
 }
 
@@ -100,11 +102,10 @@ export function replayIncident(o: ReplayOptions = {}): IncidentReplayResult {
   if (run.refused) throw new Error(run.refused);
   const [incident, fixed] = run.phases as [RunResult['phases'][number], RunResult['phases'][number]];
   const threshold = incidentConfig.prefillCapacityTokens;
-  const wrongOutput = run.requests.flags.reduce((n, f, i) => n + (run.requests.status[i] === 200 && f & FLAG_WRONG_OUTPUT ? 1 : 0), 0);
   return {
     ...run,
     traffic: traffic.options,
-    counts: countOutcomes(run.requests, threshold, wrongOutput),
+    counts: countOutcomes(run.requests, threshold),
     timelines: incident.timeline && fixed.timeline ? { incident: incident.timeline, fixed: fixed.timeline } : null,
     eventLogHashes: { incident: incident.eventLogHash, fixed: fixed.eventLogHash },
     events: incident.events + fixed.events,
@@ -112,12 +113,12 @@ export function replayIncident(o: ReplayOptions = {}): IncidentReplayResult {
   };
 }
 
-function countOutcomes(t: RequestTable, threshold: number, wrongOutput: number): ReplayCounts {
+function countOutcomes(t: RequestTable, threshold: number): ReplayCounts {
   const c: ReplayCounts = {
     requests: t.count, served: 0, rejected400: 0, failed500: 0, privateWindowRequests: 0, privateWindowFailed: 0,
     overThresholdBeforePrivate: 0, overThresholdInPrivateWindow: 0, overThresholdAfterPublic: 0,
     leakedByProvenance: 0, leakedByCanary: 0, leakedByBoth: 0, provenanceOnly: 0, canaryOnly: 0,
-    leakedAtOrUnderThreshold: 0, leakedAfterPublic: 0, wrongOutput,
+    leakedAtOrUnderThreshold: 0, leakedAfterPublic: 0, integrityBreaches: 0, wrongOutput: 0,
   };
   for (let i = 0; i < t.count; i++) {
     const at = t.arrivedAt[i]!;
@@ -135,6 +136,8 @@ function countOutcomes(t: RequestTable, threshold: number, wrongOutput: number):
       else c.overThresholdAfterPublic++;
     }
     const f = t.flags[i]!;
+    if (status === 200 && f & FLAG_INTEGRITY_BREACH) c.integrityBreaches++;
+    if (status === 200 && f & FLAG_WRONG_OUTPUT) c.wrongOutput++;
     const prov = (f & FLAG_LEAK_PROVENANCE) !== 0;
     const can = (f & FLAG_LEAK_CANARY) !== 0;
     if (prov) c.leakedByProvenance++;

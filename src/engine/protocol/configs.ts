@@ -82,7 +82,7 @@ export const CHECKED_CONFIGS: CheckedConfig[] = [
   {
     config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: true, requests: RACE_REQUESTS }),
     expectHolds: LEAKS,
-    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the race of PR #35049).',
+    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the page-reuse race of SGLang PR #24578, closed; we have not checked how it fences late writes).',
   },
   {
     config: config('abort-race-per-read', 'Fixed path + gap + unfenced decode abort + per-read check', {

@@ -176,6 +176,7 @@ describe('determinism', () => {
       'zero-on-allocate': 193,
       chunked: 195,
       'tokenizer-sglang': 195,
+      'staged-free-list': 195,
       unchunked: 175,
       'abort-race': 2128,
       'abort-fenced': 1848,

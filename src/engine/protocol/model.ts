@@ -1,7 +1,8 @@
 /**
  * A small, exhaustively explorable model of the prefill → decode KV handoff
  * (shared/design/sglang-pd-mechanics.md): one prefill node, one decode node, a few pages each with
- * lowest-id-first reuse, a handful of requests from two tenants.
+ * lowest-id-first reuse (or SGLang's staged free list, `freeList`), a handful of requests from two
+ * tenants. Its pages are abstract: none is reserved as the engine's page 0 is.
  *
  * Sizes are in pages, not tokens: a request's prompt is a whole number of pages, except the buggy
  * path's one-token placeholder, which fills only the head of a page. A page therefore carries two
@@ -61,13 +62,25 @@ export interface ProtocolConfig {
   requests: RequestSpec[];
   mitigations: Mitigations;
   /**
-   * Clients may cancel while a transfer is in flight (SGLang PR #35049's race). Without the
+   * Clients may cancel while a transfer is in flight (the page-reuse race of SGLang PR #24578, closed). Without the
    * `fenceLateWrites` mitigation decode frees the pages at once and tells prefill asynchronously,
    * so writes prefill posts before it hears land in pages that may already be someone else's; with
    * it, decode keeps the pages until prefill confirms it will write no more (or its done arrives).
    */
   decodeAbort: boolean;
+  /**
+   * `sorted` (default): lowest free page first. `staged`: SGLang's free list in PD mode: freed pages
+   * wait, pages come from the front of the current list, which takes in the waiting ones and is
+   * sorted only when an allocation runs short.
+   */
+  freeList?: 'sorted' | 'staged';
   mutation: Mutation;
+}
+
+/** A pool's free list under the `staged` policy: the current list, front first, and the pages freed since the last merge. */
+export interface FreeOrder {
+  list: number[];
+  staged: number[];
 }
 
 export interface PageCell {
@@ -113,6 +126,9 @@ export interface ProtocolState {
   prefillQueue: number[];
   prefill: PageCell[];
   decode: PageCell[];
+  /** The staged free lists (`freeList: 'staged'` only; the sorted policy needs none). */
+  prefillFree?: FreeOrder;
+  decodeFree?: FreeOrder;
 }
 
 export interface PageRead {
@@ -195,6 +211,9 @@ export function initialState(c: ProtocolConfig): ProtocolState {
     prefillQueue: [],
     prefill: cells(c.prefillPages),
     decode: cells(c.decodePages),
+    ...(c.freeList === 'staged'
+      ? { prefillFree: { list: Array.from({ length: c.prefillPages }, (_, i) => i), staged: [] }, decodeFree: { list: Array.from({ length: c.decodePages }, (_, i) => i), staged: [] } }
+      : {}),
   };
 }
 
@@ -205,6 +224,9 @@ function clone(s: ProtocolState): ProtocolState {
     prefillQueue: s.prefillQueue.slice(),
     prefill: s.prefill.map((p) => ({ ...p })),
     decode: s.decode.map((p) => ({ ...p })),
+    ...(s.prefillFree && s.decodeFree
+      ? { prefillFree: { list: s.prefillFree.list.slice(), staged: s.prefillFree.staged.slice() }, decodeFree: { list: s.decodeFree.list.slice(), staged: s.decodeFree.staged.slice() } }
+      : {}),
   };
 }
 
@@ -223,6 +245,8 @@ export function encodeState(s: ProtocolState): string {
   for (const p of s.prefill) k += tag(p.owner) + tag(p.head) + tag(p.tail);
   k += '|';
   for (const p of s.decode) k += tag(p.owner) + tag(p.head) + tag(p.tail);
+  // The staged lists' order decides which pages come next: part of the state.
+  if (s.prefillFree && s.decodeFree) k += `|${s.prefillFree.list.join('')}:${s.prefillFree.staged.join('')}|${s.decodeFree.list.join('')}:${s.decodeFree.staged.join('')}`;
   return k;
 }
 
@@ -262,10 +286,24 @@ export function describeRead(c: ProtocolConfig, read: PageRead): string {
 
 // --- transitions ------------------------------------------------------------------------------
 
-/** Lowest free ids first, as SGLang's merged free list hands them out. */
-function allocate(c: ProtocolConfig, pool: PageCell[], count: number, r: number): number[] | null {
-  const pages: number[] = [];
-  for (let p = 0; p < pool.length && pages.length < count; p++) if (pool[p]!.owner === NONE) pages.push(p);
+/**
+ * Lowest free ids first, as SGLang's merged free list hands them out; or, with `order` (the staged
+ * policy), the front of the current list, after merging in the staged pages and sorting when it is short.
+ */
+function allocate(c: ProtocolConfig, pool: PageCell[], count: number, r: number, order?: FreeOrder): number[] | null {
+  let pages: number[] = [];
+  if (order) {
+    if (count > order.list.length) {
+      order.list = [...order.list, ...order.staged].sort((a, b) => a - b);
+      order.staged = [];
+    }
+    if (count > order.list.length) return null;
+    pages = order.list.slice(0, count);
+    // The mutation below leaves its page on the free list: keep it at the front.
+    order.list = order.list.slice(c.mutation === 'double-allocation' ? count - 1 : count);
+  } else {
+    for (let p = 0; p < pool.length && pages.length < count; p++) if (pool[p]!.owner === NONE) pages.push(p);
+  }
   if (pages.length < count) return null;
   const zero = poolRules(c.mitigations).zeroOnAllocate;
   pages.forEach((p, i) => {
@@ -281,12 +319,15 @@ function allocate(c: ProtocolConfig, pool: PageCell[], count: number, r: number)
 }
 
 /** Pages go back on the free list with their contents, unless a zero-on-free rule is on. */
-function release(c: ProtocolConfig, pool: PageCell[], pages: number[], r: number): void {
+function release(c: ProtocolConfig, pool: PageCell[], pages: number[], r: number, order?: FreeOrder): void {
   for (const p of pages) {
     const cell = pool[p]!;
     // Only the holder's own release takes the page back: a stale block table must not free a page
     // that was already handed to someone else.
-    if (cell.owner === r) cell.owner = NONE;
+    if (cell.owner === r) {
+      cell.owner = NONE;
+      order?.staged.push(p);
+    }
     if (poolRules(c.mitigations).zeroOnFree && cell.owner === NONE) {
       cell.head = NONE;
       cell.tail = NONE;
@@ -370,7 +411,7 @@ function arrive(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
 function decodeReserve(c: ProtocolConfig, s: ProtocolState, r: number): Transition | null {
   const spec = c.requests[r]!;
   const n = clone(s);
-  const pages = allocate(c, n.decode, spec.pages, r);
+  const pages = allocate(c, n.decode, spec.pages, r, n.decodeFree);
   if (!pages) return null; // head-of-line blocking: nothing behind it moves either
   const req = n.reqs[r]!;
   n.decodeQueue.shift();
@@ -392,7 +433,7 @@ function prefillAdmit(c: ProtocolConfig, s: ProtocolState, r: number): Transitio
   const n = clone(s);
   const req = n.reqs[r]!;
   const need = computePages(c, s, r);
-  const pages = allocate(c, n.prefill, need, r);
+  const pages = allocate(c, n.prefill, need, r, n.prefillFree);
   if (!pages) return null;
   n.prefillQueue.shift();
   req.prefill = 'computing';
@@ -453,7 +494,7 @@ function prefillRetire(c: ProtocolConfig, s: ProtocolState, r: number): Transiti
   const srcPage = req.src[0]!;
   // The placeholder's compute writes the head of its prefill page; nothing goes to decode.
   n.prefill[srcPage]!.head = r;
-  release(c, n.prefill, req.src, r);
+  release(c, n.prefill, req.src, r, n.prefillFree);
   const freed = pageList('p', req.src);
   req.src = [];
   req.prefill = 'finished';
@@ -470,7 +511,7 @@ function prefillRetire(c: ProtocolConfig, s: ProtocolState, r: number): Transiti
 function prefillDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
   const n = clone(s);
   const req = n.reqs[r]!;
-  release(c, n.prefill, req.src, r);
+  release(c, n.prefill, req.src, r, n.prefillFree);
   const freed = pageList('p', req.src);
   req.src = [];
   req.prefill = 'finished';
@@ -496,7 +537,7 @@ function decodeDone(c: ProtocolConfig, s: ProtocolState, r: number): Transition 
   }
   const free = (result: Exclude<HttpStatus, 0>, why: string): Transition => {
     const pages = pageList('d', req.dst);
-    release(c, n.decode, req.dst, r);
+    release(c, n.decode, req.dst, r, n.decodeFree);
     req.decode = 'finished';
     req.status = result;
     const cleared = poolRules(c.mitigations).zeroOnFree ? 'cleared' : 'not cleared';
@@ -526,7 +567,7 @@ function decodeAbort(c: ProtocolConfig, s: ProtocolState, r: number): Transition
   const pages = pageList('d', req.dst);
   req.abortNotice = true;
   if (!c.mitigations.fenceLateWrites) {
-    release(c, n.decode, req.dst, r);
+    release(c, n.decode, req.dst, r, n.decodeFree);
     req.decode = 'finished';
     req.status = 499;
     return {
@@ -559,7 +600,7 @@ function prefillSeesAbort(c: ProtocolConfig, s: ProtocolState, r: number): Trans
     what = 'drops it from its queue';
   } else {
     what = `stops sending and frees ${pageList('p', req.src)}`;
-    release(c, n.prefill, req.src, r);
+    release(c, n.prefill, req.src, r, n.prefillFree);
     req.src = [];
   }
   req.prefill = 'stopped';
@@ -575,7 +616,7 @@ function decodeAck(c: ProtocolConfig, s: ProtocolState, r: number): Transition {
   const req = n.reqs[r]!;
   req.ack = false;
   const pages = pageList('d', req.dst);
-  release(c, n.decode, req.dst, r);
+  release(c, n.decode, req.dst, r, n.decodeFree);
   req.decode = 'finished';
   req.status = 499;
   return { kind: 'decode-ack', request: r, label: `${DECODE_NODE} gets prefill's confirmation and frees ${pages}`, next: n };

@@ -90,7 +90,7 @@ function Assumptions() {
   );
 }
 
-function Counters({ run, label }: { run: RunSummary; label: string }) {
+function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const c = run.counters;
@@ -109,15 +109,24 @@ function Counters({ run, label }: { run: RunSummary; label: string }) {
     ['failed500', c.errors, 'count-errors'],
     ['leaked', c.leaked, 'count-leaked'],
     ['canaryFound', c.canaryLeaks, 'count-canary'],
-    ['wrongOutput', c.integrityFailures, 'count-wrong'],
+    ['integrityBreach', c.integrityBreaches, 'count-breach'],
+    ['wrongOutput', c.wrongOutputs, 'count-wrong'],
     ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
     ...(c.statusCounts['499'] ? [['cancelled499', c.statusCounts['499'], 'count-499'] as [MessageKey, number, string]] : []),
   ];
   return (
-    <dl className="counters" aria-label={label} {...(label === 'main' ? highlightable('counters') : {})}>
+    <dl className="counters" aria-label={t(label === 'main' ? 'countersMain' : 'countersCompare')} {...(label === 'main' ? highlightable('counters') : {})}>
       {cells.map(([key, value, testId]) => (
         <div key={key} className={key === 'leaked' && value > 0 ? 'bad' : ''}>
-          <dt>{t(key)}</dt>
+          <dt>
+            {t(key)}
+            {key === 'failed403' ? (
+              <>
+                {' '}
+                <AssumptionBadge id="A8" />
+              </>
+            ) : null}
+          </dt>
           <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{formatNumber(value, lang)}</dd>
         </div>
       ))}

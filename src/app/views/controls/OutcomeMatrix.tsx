@@ -56,6 +56,12 @@ function OutcomeLink({ r, current }: { r: MatrixResult; current: boolean }) {
     lines.push(
       <span key="leak">
         <span className={r.leaked > 0 ? 'mx-bad' : 'mx-good'}>{r.leaked > 0 ? t('matrixLeakedN', { n: fmt(r.leaked) }) : t('matrixNoLeak')}</span>
+        {r.breached > 0 ? (
+          <>
+            {' · '}
+            <span className="mx-bad" data-testid="matrix-breached">{t('matrixBreachedN', { n: fmt(r.breached) })}</span>
+          </>
+        ) : null}
         {r.wrongOutput > 0 ? (
           <>
             {' · '}

@@ -12,6 +12,7 @@ import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../shared/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
+import { ModelBadge } from '../shared/Evidence.tsx';
 
 export function ResponseTokens({ run, response: r, words, testId, className = '' }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string }) {
   const t = useT();
@@ -119,7 +120,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
             {t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
             {writer >= 0 ? (
               <>
-                {t('tokenWrittenBy', { request: run.requests.ids[writer] ?? '?', tenant: src.writerTenant ?? '?', time: formatUtc(run.startEpochMs + run.requests.arrivedAt[writer]!, lang) })}{' '}
+                {t('tokenWrittenBy', { request: run.requests.ids[writer] ?? '?', tenant: src.writerTenant ?? '?', time: formatUtc(run.startEpochMs + run.requests.arrivedAt[writer]!, lang) })} <ModelBadge />{' '}
                 <button type="button" className="linklike" data-testid={`${testId}-follow`} onMouseDown={(e) => e.preventDefault()} onClick={() => follow(shown!)}>
                   {t('tokenSelectWriter', { request: run.requests.ids[writer] ?? '?' })}
                 </button>

@@ -97,7 +97,7 @@ export function BackgroundBadge({ id }: { id: string }) {
           <b>
             {t('walkBackground')} {id}
           </b>{' '}
-          {pick(lang, b.en, b.fr)}
+          <BackgroundWords b={b} lang={lang} />
           <br />
           <span className="url">{b.url}</span>
         </>
@@ -107,6 +107,42 @@ export function BackgroundBadge({ id }: { id: string }) {
         t('loading')
       )}
     </Tip>
+  );
+}
+
+/**
+ * The pieces of a background entry's French text: a « quoted » passage that its English text also
+ * quotes word for word is English (a pull request's title, a code comment), marked so for a reader.
+ */
+export function englishQuotes(fr: string, en: string): { text: string; en: boolean }[] {
+  const out: { text: string; en: boolean }[] = [];
+  let at = 0;
+  for (const m of fr.matchAll(/«\u00a0?([^«»]+?)\u00a0?»/g)) {
+    const inner = m[1]!.trim();
+    if (!en.includes(inner)) continue;
+    const start = m.index! + m[0].indexOf(inner);
+    out.push({ text: fr.slice(at, start), en: false }, { text: inner, en: true });
+    at = start + inner.length;
+  }
+  out.push({ text: fr.slice(at), en: false });
+  return out.filter((p) => p.text !== '');
+}
+
+/** A background entry's text in the page's language, English titles quoted in French marked `lang="en"`. */
+export function BackgroundWords({ b, lang }: { b: { en: string; fr: string }; lang: Language }) {
+  if (lang === 'en') return <>{b.en}</>;
+  return (
+    <>
+      {englishQuotes(b.fr, b.en).map((p, i) =>
+        p.en ? (
+          <span key={i} lang="en">
+            {p.text}
+          </span>
+        ) : (
+          p.text
+        ),
+      )}
+    </>
   );
 }
 

@@ -8,7 +8,7 @@ import { formatUtc, formatUtcDay } from '../../i18n/format.ts';
 import { pick, useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
 import { milestoneStartMs } from '../../../data/facts.ts';
-import { FactWords, SourceRef } from './Evidence.tsx';
+import { BackgroundWords, FactWords, SourceRef } from './Evidence.tsx';
 
 export function EvidenceLists() {
   const t = useT();
@@ -49,11 +49,11 @@ export function EvidenceLists() {
             <h3 id="evidence-assumed-h">
               <span className="badge assumption">{t('assumption')}</span> {t('evidenceAssumed')}
             </h3>
-            <p className="hint">{t('evidenceAssumedIntro')}</p>
+            <p className="hint">{t('evidenceAssumedIntro', { first: ASSUMPTIONS[0]!.id, last: ASSUMPTIONS[ASSUMPTIONS.length - 1]!.id })}</p>
             <ol className="evidence-list">
               {ASSUMPTIONS.map((a) => (
                 <li key={a.id} data-assumption={a.id}>
-                  <b>{a.id}</b> {pick(lang, a.en, a.fr)} <span className="hint">({t('evidenceFills', { ids: a.fills.join(', ') })})</span>
+                  <b>{a.id}</b> {pick(lang, a.en, a.fr)} <span className="hint">({a.fills.length > 0 ? t('evidenceFills', { ids: a.fills.join(', ') }) : t('evidenceFillsNone')})</span>
                   <br />
                   <i>
                     {t('evidenceWhy')} {pick(lang, a.reasonEn, a.reasonFr)}
@@ -82,7 +82,7 @@ export function EvidenceLists() {
             <ol className="evidence-list">
               {(file?.background ?? []).map((b) => (
                 <li key={b.id}>
-                  {pick(lang, b.en, b.fr)} <SourceRef id={b.id} />
+                  <BackgroundWords b={b} lang={lang} /> <SourceRef id={b.id} />
                 </li>
               ))}
             </ol>

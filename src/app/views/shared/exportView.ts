@@ -80,8 +80,16 @@ export function leakRows(run: RunSummary): LeakRow[] {
   return rows;
 }
 
+/**
+ * What the export's values are: a model's replay, not the report's data. Every row's tenant, times,
+ * lengths and status come from the model's traffic and engine, each named by its assumption.
+ */
+export const LEAKS_NOTE =
+  'A model\u2019s replay, not data from the report: tenant names (A1), arrival and finish times (A3, A5, A6, A7, A13), prompt lengths (A4, A5), the cluster and its timing (A11) and the HTTP status (the model\u2019s, F17) are modelled; the canary is a modelling device (A12). The report gives only the count (F2) and the threshold (F4).';
+
 export function leaksCsv(rows: LeakRow[]): string {
-  const head = 'id,tenant,arrived_utc,finished_utc,prompt_tokens,computed_tokens,status,canary_found';
+  // Column names say the values are the model's, so a table read without this file's note still does.
+  const head = 'id_model,tenant_model_A1,arrived_utc_model_A5,finished_utc_model_A11,prompt_tokens_model_A5,computed_tokens_model,status_model,canary_found_model_A12';
   const esc = (v: string | number | boolean) => {
     const s = String(v);
     return /[",\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
@@ -92,5 +100,5 @@ export function leaksCsv(rows: LeakRow[]): string {
 export function exportLeaks(run: RunSummary, format: 'csv' | 'json', name: string): void {
   const rows = leakRows(run);
   if (format === 'csv') download(`${name}.csv`, new Blob([leaksCsv(rows)], { type: 'text/csv' }));
-  else download(`${name}.json`, new Blob([JSON.stringify({ run: run.traceName, eventLogHash: run.eventLogHash, leaks: rows }, null, 2)], { type: 'application/json' }));
+  else download(`${name}.json`, new Blob([JSON.stringify({ run: run.traceName, note: LEAKS_NOTE, eventLogHash: run.eventLogHash, leaks: rows }, null, 2)], { type: 'application/json' }));
 }

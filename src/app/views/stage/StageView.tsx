@@ -6,7 +6,7 @@ import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { useApp } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../shared/palette.ts';
-import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
+import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { describeEvent } from '../shared/engineText.ts';
@@ -95,7 +95,7 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
         {t('stageTitle')} <ModelBadge />
       </h2>
       <p className="hint stage-intro">
-        {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" />
+        {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" /> <AssumptionBadge id="A11" />
       </p>
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}

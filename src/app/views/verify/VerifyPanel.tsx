@@ -15,11 +15,12 @@ import './verify.css';
 
 /** Public sources a configuration's note names (a pull request of SGLang), shown with their addresses. */
 export const CONFIG_SOURCES: Readonly<Record<string, readonly string[]>> = {
-  fixed: ['B3'],
+  fixed: ['B3', 'B2'],
   retire: ['B2'],
   'length-check': ['B4'],
   'abort-race': ['B11'],
   'abort-fenced': ['B11'],
+  'staged-free-list': ['B12'],
 };
 
 const configText = (id: string, part: 'title' | 'note', t: Translate, fallback: string): string => {

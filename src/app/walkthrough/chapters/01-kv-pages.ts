@@ -14,8 +14,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'On Workers AI, some GPUs prepare the request (prefill), then hand its KV cache over RDMA to other GPUs that produce the response (decode).',
-        fr: 'Sur Workers AI, des processeurs graphiques préparent la requête (la préparation, prefill), puis transmettent son cache KV par RDMA à d\'autres, chargés de produire la réponse (la génération, decode).',
+        en: 'In this distributed setup, the one GLM 5.3 ran on, some GPUs prepare the request (prefill), then hand its KV cache over RDMA to other GPUs that produce the response (decode).',
+        fr: 'Dans cette architecture répartie, celle où tournait GLM 5.3, des processeurs graphiques préparent la requête (la préparation, prefill), puis transmettent son cache KV par RDMA à d\'autres, chargés de produire la réponse (la génération, decode).',
       },
       evidence: { facts: ['F18'] },
     },

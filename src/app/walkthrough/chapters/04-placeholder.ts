@@ -68,7 +68,7 @@ export const chapter: Chapter = {
     { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { wait: 3000 },
     { tween: { to: stageAt('reserve', 0.99), ms: 2500 } },
-    { caption: { en: 'Decode reserves pages for all 800,000 tokens, lowest page first, over earlier tenants\' KV.', fr: 'La génération réserve des pages pour les 800 000 jetons, la plus basse d\'abord, sur le KV de clients précédents.' } },
+    { caption: { en: 'Decode takes pages for all 800,000 tokens from its free list, pages that still hold earlier tenants\' KV.', fr: 'La génération prend dans sa liste de pages libres des pages pour les 800 000 jetons, des pages qui gardent le KV de clients précédents.' } },
     { wait: 3000 },
     { tween: { to: stageAt('compute', 0.1), ms: 1500 } },
     { highlight: 'stage-caption' },

@@ -33,8 +33,8 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'On the stage, decode\'s block table is the outlined region: one solid page, thousands hatched or dotted; the slot view shows page 0. Ask what single number in the "done" message would have caught this: the transferred length.',
-    fr: 'Sur la scène, la table des pages de la génération est la zone encadrée : une page pleine, des milliers hachurées ou pointillées ; la vue par emplacement montre la page 0. Demander quel nombre, dans le message « terminé », aurait suffi à s\'en apercevoir : la longueur transférée.',
+    en: 'On the stage, decode\'s block table is the outlined region: one solid page, thousands hatched or dotted; the slot view shows the first page of the block table. Ask what single number in the "done" message would have caught this: the transferred length.',
+    fr: 'Sur la scène, la table des pages de la génération est la zone encadrée : une page pleine, des milliers hachurées ou pointillées ; la vue par emplacement montre la première page de la table des pages. Demander quel nombre, dans le message « terminé », aurait suffi à s\'en apercevoir : la longueur transférée.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },

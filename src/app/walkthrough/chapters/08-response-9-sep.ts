@@ -34,8 +34,8 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'Walk the milestones on the timeline left to right. From declaration to private: 38 minutes. Making the model private stopped the leak by failing every new request, not by fixing it.',
-    fr: 'Parcourir les jalons de la chronologie de gauche à droite. De la déclaration à la mise en privé : trente-huit minutes. Rendre le modèle privé a arrêté la fuite en faisant échouer toutes les nouvelles requêtes, pas en la corrigeant.',
+    en: 'Walk the milestones on the timeline left to right. From declaration to private: 38 minutes. The report says only that making the model private made new requests fail; in the replay that ends the leak until the fix, because no new request reaches SGLang (A8).',
+    fr: 'Parcourir les jalons de la chronologie de gauche à droite. De la déclaration à la mise en privé : trente-huit minutes. Le rapport dit seulement que rendre le modèle privé faisait échouer les nouvelles demandes ; dans la reconstitution, cela interrompt la fuite jusqu\'au correctif, car aucune nouvelle demande n\'atteint SGLang (A8).',
   },
   scenario: 'incident',
   steps: [

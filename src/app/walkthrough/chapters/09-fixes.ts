@@ -28,17 +28,17 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept.',
-        fr: 'Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver.',
+        en: 'After removing its own tests and the researcher\'s, Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept.',
+        fr: 'Après retrait de ses propres tests et de ceux du chercheur, Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver.',
       },
       evidence: { facts: ['F25'] },
     },
     {
       text: {
-        en: 'Upstream, SGLang PR #38935, described on 10 September, retires rejected requests at admission on both sides, before any handshake. It is SGLang\'s change, not necessarily the one Cloudflare had live at 19:40 on 9 September.',
-        fr: 'En amont, la PR #38935 de SGLang, décrite le 10 septembre, retire les requêtes rejetées dès l\'admission, des deux côtés, avant tout échange. C\'est le changement de SGLang, pas forcément celui que Cloudflare avait mis en service à 19 h 40 le 9 septembre.',
+        en: 'Upstream, SGLang PR #38935, described on 10 September, retires rejected requests at admission on both sides, before any handshake; it calls itself a waste-and-latency fix. The stale-KV symptom no longer reproduces upstream after PR #36988, which retires aborted prefill results without any KV send. Neither is necessarily the change Cloudflare had live at 19:40 on 9 September.',
+        fr: 'En amont, la PR #38935 de SGLang, décrite le 10 septembre, retire les requêtes rejetées dès l\'admission, des deux côtés, avant tout échange ; elle se présente comme une correction de gaspillage et de latence. Le symptôme du KV périmé ne se reproduit plus en amont après la PR #36988, qui retire les résultats de préparation abandonnés sans envoi de KV. Aucune des deux n\'est forcément le changement que Cloudflare avait mis en service à 19 h 40 le 9 septembre.',
       },
-      evidence: { background: ['B3'] },
+      evidence: { background: ['B3', 'B2'] },
     },
   ],
   notes: {

@@ -1,0 +1,178 @@
+/**
+ * Every figure a sentence gives beside a fact id is in that fact's French sentence, and in French in
+ * the same sentence of the report as a word of the claim: "the prefill KV cache holds 681,280 (F4)"
+ * fails, since F4 says that every affected request exceeded 681,280, not what the cache holds (F14).
+ * And every assumption id the project shows (A1…) is one of the assumptions.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { FactIndex, parseFactsFile } from '../../../data/facts.ts';
+import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
+import { MESSAGES, type MessageKey } from '../../i18n/messages.ts';
+import { SCREEN_FIGURES } from '../../screen/screenFigures.ts';
+import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(join(root, 'public/facts.json'), 'utf8'))));
+
+type Lang = 'en' | 'fr';
+interface Claim {
+  where: string;
+  lang: Lang;
+  text: string;
+  /** Fact ids shown beside the whole text (a chapter paragraph's badges); inline ids count per sentence. */
+  cites: string[];
+}
+
+/**
+ * The figures a text gives, canonical: times as "13:22" (« 13 h 22 » in French), numbers without
+ * their thousands separators and with a decimal point. Numbers under 100 and years are left out:
+ * days, minutes and small counts are written in words by the report, or are everywhere.
+ */
+export function figuresIn(text: string, lang: Lang): string[] {
+  const out: string[] = [];
+  let rest = text.replace(/(\d{1,2})(?::|[\s\u00a0\u202f]?h[\s\u00a0\u202f]?)(\d{2})\b/g, (_, h: string, m: string) => {
+    out.push(`${Number(h)}:${m}`);
+    return ' ';
+  });
+  const number = lang === 'en' ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g : /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
+  rest = rest.replace(/\b[FABN]\d+\b|#\d+|\d+\s?%/g, ' ');
+  for (const m of rest.matchAll(number)) {
+    const s = lang === 'en' ? m[0].replaceAll(',', '') : m[0].replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
+    const x = Number(s);
+    if (!Number.isFinite(x) || (Number.isInteger(x) && (x < 100 || (x >= 1900 && x <= 2100)))) continue;
+    out.push(String(x));
+  }
+  return out;
+}
+
+/** Sentences of a text: split after a full stop, a semicolon or a colon followed by a space. */
+const sentencesOf = (text: string) => text.split(/(?<=[.;:!?])\s+/).filter((s) => s.trim() !== '');
+const citedIn = (sentence: string) => [...sentence.matchAll(/\bF(\d+)\b/g)].map((m) => `F${m[1]}`);
+
+/** Stems (first five letters) of the words of a French sentence that say something: not the unit, not a small word. */
+const UNITS = new Set(['jeton', 'jetons', 'token', 'tokens']);
+const words = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .split(/[^a-z]+/)
+      .filter((w) => w.length >= 5 && !UNITS.has(w))
+      .map((w) => w.slice(0, 5)),
+  );
+
+const quoteOf = (id: string) => facts.byId.get(id)?.quote ?? '';
+const quoteFigures = new Set(facts.file.facts.flatMap((f) => figuresIn(f.quote, 'fr')));
+
+/** Each text the page, the video or the CLI shows that may cite a fact. */
+function claims(): Claim[] {
+  const out: Claim[] = [];
+  for (const ch of CHAPTERS) {
+    for (const lang of ['en', 'fr'] as const) {
+      ch.paragraphs.forEach((p, i) => out.push({ where: `${ch.id} ¶${i + 1}`, lang, text: p.text[lang], cites: 'facts' in p.evidence ? p.evidence.facts : [] }));
+      out.push({ where: `${ch.id} notes`, lang, text: ch.notes[lang], cites: [] });
+      for (const s of ch.steps) if ('caption' in s) out.push({ where: `${ch.id} caption`, lang, text: s.caption[lang], cites: [] });
+      if (ch.checkpoint) out.push({ where: `${ch.id} checkpoint`, lang, text: `${ch.checkpoint.question[lang]} ${ch.checkpoint.explain[lang]}`, cites: [] });
+    }
+  }
+  for (const a of ASSUMPTIONS) {
+    out.push({ where: a.id, lang: 'en', text: `${a.en} ${a.reasonEn}`, cites: [] }, { where: a.id, lang: 'fr', text: `${a.fr} ${a.reasonFr}`, cites: [] });
+  }
+  for (const lang of ['en', 'fr'] as const) {
+    for (const [k, v] of Object.entries(MESSAGES[lang])) out.push({ where: `catalogue ${k}`, lang, text: v, cites: [] });
+    // The screen's figures: the label, the figure as the page writes it, its fact id.
+    for (const { label, figure } of SCREEN_FIGURES) {
+      const f = facts.figure(figure);
+      const n = f.value.toLocaleString(lang === 'en' ? 'en-GB' : 'fr-FR');
+      const words = MESSAGES[lang][label as MessageKey].replace('{n}', n);
+      out.push({ where: `screen ${label}`, lang, text: words.includes(n) ? `${words} (${f.factId})` : `${words} ${n} (${f.factId})`, cites: [] });
+    }
+  }
+  return out;
+}
+
+/** What is wrong with a claim's figures, or nothing. */
+export function citationProblems(c: Claim): string[] {
+  const problems: string[] = [];
+  const check = (sentence: string, cites: string[]) => {
+    for (const fig of figuresIn(sentence, c.lang)) {
+      if (!quoteFigures.has(fig)) continue; // a model value, not one of the report's figures
+      const holding = cites.filter((id) => figuresIn(quoteOf(id), 'fr').includes(fig));
+      if (holding.length === 0) {
+        problems.push(`${c.where} (${c.lang}): gives ${fig} citing ${cites.join(', ')}, whose French sentence does not give it: "${sentence}"`);
+        continue;
+      }
+      if (c.lang !== 'fr') continue;
+      // The report's sentence with the figure shares a word with the claim.
+      const mine = words(sentence);
+      const agrees = holding.some((id) => sentencesOf(quoteOf(id)).some((q) => figuresIn(q, 'fr').includes(fig) && [...words(q)].some((w) => mine.has(w))));
+      if (!agrees) problems.push(`${c.where} (fr): gives ${fig} citing ${holding.join(', ')}, but no sentence of it with ${fig} shares a word with "${sentence}"`);
+    }
+  };
+  if (c.cites.length > 0) check(c.text, c.cites);
+  for (const s of sentencesOf(c.text)) {
+    const cites = citedIn(s);
+    if (cites.length > 0) check(s, cites);
+  }
+  return problems;
+}
+
+describe('figures given beside a fact id', () => {
+  it('reads figures as the report writes them', () => {
+    expect(figuresIn('acceptait théoriquement 1 048 576 jetons, à 13 h 22, environ 2,04 millions, le 9 septembre 2026', 'fr')).toEqual(['13:22', '1048576', '2.04']);
+    expect(figuresIn('1,048,576 tokens at 13:22, about 2.04 million (F23), 9 Sep 2026, 38 minutes', 'en')).toEqual(['13:22', '1048576', '2.04']);
+  });
+
+  it('fails on a figure cited to a fact that does not give it, or gives it about something else', () => {
+    const wrong = { where: 'probe', cites: [] };
+    expect(citationProblems({ ...wrong, lang: 'en', text: 'The prefill KV cache holds 681,280 tokens (F2).' })).toHaveLength(1);
+    expect(citationProblems({ ...wrong, lang: 'fr', text: 'Le cache KV de préparation contient 681 280 (F4)' })).toHaveLength(1);
+    expect(citationProblems({ ...wrong, lang: 'fr', text: 'Le cache KV de préparation contient 681 280 (F14)' })).toEqual([]);
+    expect(citationProblems({ ...wrong, lang: 'fr', text: 'Toutes les demandes affectées dépassaient 681 280 jetons (F4).' })).toEqual([]);
+  });
+
+  it('finds every figure the project gives beside a fact id in that fact, in the same sentence as a word of the claim', () => {
+    const all = claims();
+    expect(all.filter((c) => c.where.startsWith('screen')).length).toBe(SCREEN_FIGURES.length * 2);
+    expect(all.flatMap(citationProblems)).toEqual([]);
+  });
+});
+
+/** Every source file and document a reader or the CLI shows text from. */
+function shownSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'node_modules' || name.startsWith('.') ? [] : shownSources(p);
+    return /\.(tsx?|json|md)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
+  });
+}
+
+describe('assumption ids', () => {
+  it('shows only assumptions that exist, ranges included', () => {
+    const known = new Set<string>(ASSUMPTIONS.map((a) => a.id));
+    const files = [...shownSources(join(root, 'src')), join(root, 'public/facts.json'), join(root, 'README.md'), ...shownSources(join(root, 'docs'))];
+    let seen = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\bA(\d{1,3})\b/g)) {
+        seen++;
+        expect(known.has(`A${m[1]}`), `${file.slice(root.length)} shows A${m[1]}, which is not an assumption`).toBe(true);
+      }
+      // "A1–A13", « A1 à A13 »: a range ends where the list does or before.
+      for (const m of text.matchAll(/\bA(\d+)\s*(?:–|-|\.\.\.|…| à | to )\s*A(\d+)\b/g)) expect(Number(m[2]) >= Number(m[1]), `${file}: ${m[0]}`).toBe(true);
+    }
+    expect(seen).toBeGreaterThan(100);
+    for (const a of ASSUMPTIONS) expect(a.fills.every((n) => /^N\d+$/.test(n)), a.id).toBe(true);
+  });
+
+  it('names every assumption in the evidence list and says what an assumption without a gap to fill is', () => {
+    for (const lang of ['en', 'fr'] as const) {
+      expect(MESSAGES[lang].evidenceAssumedIntro).toContain('{last}');
+      expect(MESSAGES[lang].evidenceFillsNone.length).toBeGreaterThan(10);
+    }
+  });
+});
