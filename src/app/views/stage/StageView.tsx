@@ -216,7 +216,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const total = script.total;
   const h = Math.max(0, Math.min(total, position.h));
   const index = position.index;
-  const name = index >= 0 ? t(`hcStep_${steps[index]!.id}`) : t('st_idle');
+  const name = index >= 0 ? t(`hcStep.${steps[index]!.id}`) : t('st_idle');
   const fmtS = (x: number) => formatNumber(Math.round(x * 10) / 10, lang);
   const valueText = t('hcValue', { n: String(index + 1), count: String(steps.length), name, s: fmtS(h), total: fmtS(total) });
   const go = (i: number) => {
@@ -274,8 +274,8 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
         }}
       >
         {script.steps.map((s, i) => (
-          <span key={i} className={`hc-seg${i === index ? ' hc-on' : i < index ? ' hc-past' : ''}`} style={{ left: `${(100 * s.at) / total}%`, width: `${(100 * s.dur) / total}%` }} title={t(`hcStep_${s.id}`)}>
-            <span className="hc-seg-label">{(100 * s.dur) / total > 9 ? t(`hcStep_${s.id}`) : String(i + 1)}</span>
+          <span key={i} className={`hc-seg${i === index ? ' hc-on' : i < index ? ' hc-past' : ''}`} style={{ left: `${(100 * s.at) / total}%`, width: `${(100 * s.dur) / total}%` }} title={t(`hcStep.${s.id}`)}>
+            <span className="hc-seg-label">{(100 * s.dur) / total > 9 ? t(`hcStep.${s.id}`) : String(i + 1)}</span>
           </span>
         ))}
         <span className="hc-head" style={{ left: `${(100 * h) / total}%` }} />
