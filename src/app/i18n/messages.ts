@@ -1549,6 +1549,6 @@ export type Translate = (key: MessageKey, vars?: Record<string, string>) => stri
  */
 export const SAME_IN_BOTH: readonly BaseKey[] = [
   'title', 'pages', 'page', 'word_page', 'word_pages', 'ps.page', 'ps.pages', 'pause', 'tokenSource', 'walkSources', 'backendWebgpu', 'vpColConfig', 'vpColVerdict', 'prefillPhase.idle',
-  'stageClient', 'stagePoolPages', 'stagePromptTokens',
+  'stageClient', 'stagePoolPages', 'stagePromptTokens', 'hpPool', 'hpPageN',
   'termPages',
 ];
