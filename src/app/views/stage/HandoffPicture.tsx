@@ -15,7 +15,7 @@ import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
 import type { StageFrame } from './stageFrame.ts';
 import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';
-import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, type FlowLayout } from './handoffLayout.ts';
+import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
 import { ease } from './handoff.ts';
 import { microscopeRows, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
 
@@ -82,12 +82,11 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName, prefillName, decode
       <text x={f.router.x + 8} y={f.router.y + 18} className="hp-title">{t('stageRouter')}</text>
       {box(f.prefill)}
       <text x={f.prefill.x + 8} y={f.prefill.y + 18} className="hp-title">{t('hpPrefill')}</text>
-      <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-sub">{t('hpPool', { node: prefillName, pages: fmt(prefillPages) })}</text>
       {box(f.decode)}
       <text x={f.decode.x + 8} y={f.decode.y + 18} className="hp-title">{t('hpDecode')}</text>
-      <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{t('hpPool', { node: decodeName, pages: fmt(decodePages) })}</text>
-      <line x1={f.client.x + f.client.w} y1={f.router.y + 30} x2={f.router.x} y2={f.router.y + 30} className="hp-wire" />
-      <line x1={f.router.x + f.router.w} y1={f.router.y + 30} x2={f.prefill.x} y2={f.router.y + 30} className="hp-wire" />
+      {f.wires.map(([x1, y1, x2, y2], i) => (
+        <line key={i} x1={x1} y1={y1} x2={x2} y2={y2} className="hp-wire" />
+      ))}
       <line x1={f.link[0]} y1={f.link[2]} x2={f.link[1]} y2={f.link[2]} className="hp-link" />
       <text x={(f.link[0] + f.link[1]) / 2} y={f.link[2] - 8} textAnchor="middle" className="hp-sub">{t('stageRdma')}</text>
       <line x1={f.control[0]} y1={f.control[2]} x2={f.control[1]} y2={f.control[2]} className="hp-control" />
@@ -195,7 +194,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const beamDrawn = Math.min(8, frame.beamPages);
   const pagesLeft = tableLength - frame.beamPages;
   const onePageTransfer = frame.computedTokens === 1 && frame.promptTokens > 1;
+  // The done message: a pill sized to its words, travelling the control channel, kept inside the picture.
+  const msgText = frame.message ? t('hpDone', { room: String(frame.message.room), status: frame.message.status }) : '';
+  const msgW = wordWidth(msgText) + 16;
   const msgX = frame.message ? lerp(f.control[0], f.control[1] - 4, ease(frame.message.progress)) : 0;
+  const msgLeft = Math.max(0, Math.min(f.width - msgW, msgX - msgW / 2));
   const statusShown = frame.status !== null || frame.step === 'response' || frame.step === 'reject';
   const statusFromX = frame.step === 'reject' ? f.router.x + f.router.w / 2 : f.decode.x + 20;
   const statusX = lerp(statusFromX, f.client.x + f.client.w / 2, ease(frame.statusProgress));
@@ -302,16 +305,21 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             {t('hpAfterFree', { ms: formatNumber(Math.max(0, Math.round((frame.t - reuseFrom) * 10) / 10), lang) })}
           </text>
         ) : null}
+        {/* Each node's second line: what it did for this request, else its pool */}
         {frame.computedTokens > 0 ? (
-          <text x={f.prefill.x + f.prefill.w - 8} y={f.prefill.y + 18} textAnchor="end" className="hp-strong" data-testid={row === 'main' ? 'stage-computed' : undefined}>
+          <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-strong" data-testid={row === 'main' ? 'stage-computed' : undefined}>
             {t('hpComputed', { tokens: fmt(frame.computedTokens) })}
           </text>
-        ) : null}
+        ) : (
+          <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-sub">{t('hpPool', { node: prefillName, pages: fmt(prefillNode?.pageCount ?? 0) })}</text>
+        )}
         {frame.reserved.length > 0 ? (
-          <text x={f.decode.x + f.decode.w - 8} y={f.decode.y + 18} textAnchor="end" className="hp-strong">
-            {frame.freed ? t(frame.cleared ? 'stageCleared' : 'hpFreed') : t('hpReserved', { pages: fmt(frame.reservedLit) })}
+          <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-strong">
+            {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
           </text>
-        ) : null}
+        ) : (
+          <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{t('hpPool', { node: decodeName, pages: fmt(decodeNode?.pageCount ?? 0) })}</text>
+        )}
         {/* "You are here": the microscope's pages on the decode node's context map */}
         {hereRings.map((c, i) => (
           <rect key={i} x={c.x - 4} y={c.y - 4} width={8} height={8} className="hp-here" />
@@ -356,9 +364,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {/* The "done" message: room and status, nothing else */}
         {frame.message ? (
           <g data-testid={row === 'main' ? 'stage-message' : undefined}>
-            <rect x={msgX - 4} y={f.control[2] - 11} width={Math.min(150, f.link[1] - f.link[0])} height={22} rx={11} className="hp-msg" />
-            <text x={msgX + 6} y={f.control[2] + 4} className="hp-strong">
-              {t('hpDone', { room: String(frame.message.room), status: frame.message.status })}
+            <rect x={msgLeft} y={f.control[2] - 11} width={msgW} height={22} rx={11} className="hp-msg" />
+            <text x={msgLeft + 8} y={f.control[2] + 4} className="hp-strong">
+              {msgText}
             </text>
             {frame.message.progress > 0.5 ? (
               <text x={f.link[0] + 4} y={f.control[2] + 28} className="hp-label">
@@ -386,6 +394,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {micro.length > 0 && sample ? (
           <g data-testid={row === 'main' ? 'stage-microscope' : undefined}>
             <text x={0} y={microTop + 16} className="hp-title">
+              {t('hpMicroHead')}
+            </text>
+            <text x={0} y={microTop + 34} className="hp-sub">
               {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
             </text>
             {micro.map((r, i) => {

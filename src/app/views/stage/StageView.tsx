@@ -94,16 +94,17 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
       <h2 id="stage-h">
         {t('stageTitle')} <ModelBadge />
       </h2>
-      <p className="hint stage-intro">
-        {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" /> <AssumptionBadge id="A11" />
-      </p>
-      {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
       {usable && req !== null && detail.data && width > 0 ? (
         <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} />
       ) : null}
+      {/* What the picture is, and which request: after the picture, which leads. */}
+      {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
+      <p className="hint stage-intro">
+        {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" /> <AssumptionBadge id="A11" />
+      </p>
       {usable && detail.data ? (
         <ul className="stage-legend">
           <li>

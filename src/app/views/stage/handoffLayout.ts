@@ -18,6 +18,8 @@ export interface FlowLayout {
   /** The RDMA link and the control channel, prefill → decode. */
   link: [number, number, number];
   control: [number, number, number];
+  /** Wires between the boxes (x1, y1, x2, y2). */
+  wires: [number, number, number, number][];
   /** The status's way back, decode → client, at this y. */
   statusY: number;
   height: number;
@@ -28,12 +30,42 @@ export function flowLayout(width: number): FlowLayout {
   const narrow = W < 620;
   const font = narrow ? 12 : 13;
   const small = 12;
+  if (narrow) {
+    // Two rows on a phone: client and router above, prefill and decode below, the link between them.
+    const top = 50;
+    const client = { x: 0, y: top, w: W * 0.42, h: 64 };
+    const router = { x: W * 0.5, y: top, w: W * 0.5, h: 64 };
+    const y2 = top + 64 + 26;
+    const prefill = { x: 0, y: y2, w: W * 0.4, h: 92 };
+    const decode = { x: W * 0.58, y: y2, w: W * 0.42, h: 92 };
+    return {
+      width: W,
+      narrow,
+      font,
+      small,
+      lane: 24,
+      client,
+      router,
+      prefill,
+      decode,
+      link: [prefill.x + prefill.w, decode.x, y2 + 30],
+      control: [prefill.x + prefill.w, decode.x, y2 + 70],
+      wires: [
+        [client.x + client.w, top + 30, router.x, top + 30],
+        [router.x + router.w / 2, top + 64, router.x + router.w / 2, y2 - 10],
+        [router.x + router.w / 2, y2 - 10, prefill.x + prefill.w / 2, y2 - 10],
+        [prefill.x + prefill.w / 2, y2 - 10, prefill.x + prefill.w / 2, y2],
+      ],
+      statusY: y2 + 92 + 16,
+      height: y2 + 92 + 30,
+    };
+  }
   const top = 50;
-  const h = narrow ? 96 : 100;
-  const client = { x: 0, y: top, w: W * (narrow ? 0.17 : 0.12), h };
-  const router = { x: W * (narrow ? 0.2 : 0.15), y: top, w: W * (narrow ? 0.2 : 0.16), h };
-  const prefill = { x: W * (narrow ? 0.43 : 0.35), y: top, w: W * (narrow ? 0.22 : 0.21), h };
-  const decode = { x: W * (narrow ? 0.72 : 0.66), y: top, w: W * (narrow ? 0.28 : 0.34), h };
+  const h = 88;
+  const client = { x: 0, y: top, w: W * 0.12, h };
+  const router = { x: W * 0.15, y: top, w: W * 0.16, h };
+  const prefill = { x: W * 0.35, y: top, w: W * 0.21, h };
+  const decode = { x: W * 0.66, y: top, w: W * 0.34, h };
   const lx0 = prefill.x + prefill.w;
   const lx1 = decode.x;
   return {
@@ -48,6 +80,10 @@ export function flowLayout(width: number): FlowLayout {
     decode,
     link: [lx0, lx1, top + 30],
     control: [lx0, lx1, top + h - 22],
+    wires: [
+      [client.x + client.w, top + 30, router.x, top + 30],
+      [router.x + router.w, top + 30, prefill.x, top + 30],
+    ],
     statusY: top + h + 16,
     height: top + h + 30,
   };
@@ -74,13 +110,13 @@ export interface MicroLayout {
 
 export function microLayout(width: number, top: number, kinds: readonly ('page' | 'band')[]): MicroLayout {
   const narrow = width < 620;
-  const labelW = narrow ? 76 : 124;
-  const chipW = narrow ? 74 : 92;
+  const labelW = narrow ? 94 : 124;
+  const chipW = narrow ? 70 : 92;
   const wordsX = labelW + chipW + 8;
   const pageRowH = narrow ? 56 : 50;
   const bandRowH = 32;
   const rowY: number[] = [];
-  let y = top + 26;
+  let y = top + 44;
   for (const k of kinds) {
     rowY.push(y);
     y += k === 'page' ? pageRowH : bandRowH;
