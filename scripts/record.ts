@@ -193,13 +193,15 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
       'ffmpeg',
       [
         ...['-y', '-hide_banner', '-loglevel', 'error', '-f', 'image2pipe', '-c:v', 'png', '-framerate', String(FPS), '-i', '-'],
-        ...['-i', files.audio, '-i', files.captions, '-f', 'ffmetadata', '-i', meta],
-        // MP4: H.264 + AAC, captions as mov_text.
-        ...['-map', '0:v', '-map', '1:a', '-map', '2:s', '-map_chapters', '3', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
-        ...['-force_key_frames', keys, '-c:a', 'aac', '-b:a', '128k', '-c:s', 'mov_text', '-metadata:s:s:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, '-movflags', '+faststart', files.mp4],
-        // WebM: VP9 + Opus, captions as WebVTT.
-        ...['-map', '0:v', '-map', '1:a', '-map', '2:s', '-map_chapters', '3', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '33', '-b:v', '0', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
-        ...['-force_key_frames', keys, '-c:a', 'libopus', '-b:a', '96k', '-c:s', 'webvtt', '-metadata:s:s:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, files.webm],
+        ...['-i', files.audio, '-f', 'ffmetadata', '-i', meta],
+        // The captions are burned in (the screen's caption band, words lit as said): no second, soft
+        // track in the files; the .vtt beside them is the transcript.
+        // MP4: H.264 + AAC.
+        ...['-map', '0:v', '-map', '1:a', '-map_chapters', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
+        ...['-force_key_frames', keys, '-c:a', 'aac', '-b:a', '128k', '-metadata:s:a:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, '-movflags', '+faststart', files.mp4],
+        // WebM: VP9 + Opus.
+        ...['-map', '0:v', '-map', '1:a', '-map_chapters', '2', '-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8', '-row-mt', '1', '-crf', '33', '-b:v', '0', '-pix_fmt', 'yuv420p', '-fps_mode', 'cfr', '-r', String(FPS)],
+        ...['-force_key_frames', keys, '-c:a', 'libopus', '-b:a', '96k', '-metadata:s:a:0', `language=${lang === 'fr' ? 'fra' : 'eng'}`, files.webm],
       ],
       { stdio: ['pipe', 'inherit', 'inherit'] },
     );

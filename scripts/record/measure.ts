@@ -5,7 +5,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detect, frameHashes, keyframeTimes, maxVolume, parseVtt, probe, type Marks } from './probe.ts';
+import { detect, frameHashes, keyframeTimes, loudness, maxVolume, motionSamples, parseVtt, probe, type Marks } from './probe.ts';
+
+/** The chapters on the mechanism (the placeholder, transfer complete, the mixed response): the handoff on the stage. */
+const MECHANISM_CHAPTERS = ['placeholder', 'transfer-complete', 'mixed-response'];
+/** The top of the screen layout's caption band at 1280×720 (`.screen-caption`; 1080p: × 1.5). */
+const CAPTION_BAND_TOP = 610;
 
 const dir = process.argv[2] ?? 'explainer';
 const langs = ['en', 'fr'].filter((l) => existsSync(join(dir, `stale-pages.${l}.mp4`)));
@@ -41,6 +46,12 @@ for (const lang of langs) {
   let atOnce = 0;
   for (const c of cues) atOnce = Math.max(atOnce, cues.filter((d) => d.start < c.end - 1e-3 && d.end > c.start + 1e-3).length);
 
+  const band = Math.round((CAPTION_BAND_TOP * v.height) / 720);
+  const motion = motionSamples(mp4, band);
+  const share = (list: { moved: boolean }[]) => (list.length ? (100 * list.filter((m) => m.moved).length) / list.length : 0);
+  const mech = marks.chapters.filter((c) => MECHANISM_CHAPTERS.includes(c.id));
+  const inMech = motion.filter((m) => mech.some((c) => m.t >= c.start && m.t < c.end));
+  const loud = audio.length ? loudness(mp4) : null;
   const rows: [string, string][] = [
     ['length', `${fmt(duration)} (${duration.toFixed(1)} s)`],
     ['video', `${v.codec_name} ${v.width}×${v.height}, r ${v.r_frame_rate}, avg ${v.avg_frame_rate}`],
@@ -49,6 +60,9 @@ for (const lang of langs) {
     ['frozen ≥ 4 s', `${overFour.length} (${overFour.filter(inBeat).length} inside predict beats${overFour.length ? ': ' + overFour.map(([s, e]) => `${s.toFixed(1)}–${e.toFixed(1)}`).join(', ') : ''})`],
     ['black frames', black.length === 0 ? 'none' : black.map(([s, e]) => `${s}–${e}`).join(', ')],
     ['audio', audio.length ? `${audio.join(', ')}, loudest ${maxVolume(mp4).toFixed(1)} dB` : 'none'],
+    ['loudness', loud ? `integrated ${loud.integrated.toFixed(1)} LUFS, true peak ${loud.truePeak.toFixed(1)} dBTP (goal −16 ± 1 LUFS, ≤ −1 dBTP)` : 'no audio'],
+    ['picture moving above the caption band', `${share(motion).toFixed(0)} % of 0.2 s intervals overall (goal ≥ 40 %); ${share(inMech).toFixed(0)} % in the mechanism chapters ${mech.map((c) => c.n).join(', ') || '(none rendered)'} (goal ≥ 60 %)`],
+    ['subtitle streams in the file', String(probe(mp4, '-select_streams', 's', '-show_entries', 'stream=index').streams.length)],
     ['keyframes', `${keys.length}; at ${keyedChapters} of ${marks.chapters.length} chapter starts`],
     ['chapter starts that cut', `${cutsDiffer} of ${cuts.length} (frame before ≠ frame at)`],
     ['caption cues', `${cues.length}; fastest ${Math.max(...rates).toFixed(1)} characters/s; ${rates.filter((r) => r > 17).length} over 17/s`],

@@ -69,3 +69,30 @@ export interface Marks {
   chapters: { n: number; id: string; title: string; start: number; end: number; startFrame: number }[];
   predictBeats: { start: number; end: number }[];
 }
+
+/** Integrated loudness (LUFS) and true peak (dBTP) of a file's audio, by ffmpeg's EBU R 128 meter. */
+export function loudness(file: string): { integrated: number; truePeak: number } {
+  const out = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${file}' -vn -sn -af ebur128=peak=true -f null - 2>&1`], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const summary = out.slice(out.lastIndexOf('Summary:'));
+  return { integrated: Number(/I:\s+(-?[\d.]+) LUFS/.exec(summary)?.[1]), truePeak: Number(/Peak:\s+(-?[\d.]+) dBFS/.exec(summary)?.[1]) };
+}
+
+/**
+ * Where the picture moves: the video sampled every 0.2 s above `bandTop` (the caption band below it
+ * is left out: its words light as they are said), each sample against the one before. Returns, per
+ * sample, its time and whether some pixel's luma changed by more than `threshold` (of 255; the
+ * encoder's noise stays under it).
+ */
+export function motionSamples(file: string, bandTop: number, threshold = 24): { t: number; moved: boolean }[] {
+  const vf = `crop=iw:${bandTop}:0:0,fps=5,tblend=all_mode=difference,signalstats,metadata=print:key=lavfi.signalstats.YMAX`;
+  const out = execFileSync('sh', ['-c', `ffmpeg -hide_banner -nostats -i '${file}' -an -sn -vf '${vf}' -f null - 2>&1`], { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const samples: { t: number; moved: boolean }[] = [];
+  let t = 0;
+  for (const line of out.split('\n')) {
+    const time = /pts_time:([\d.]+)/.exec(line);
+    if (time) t = Number(time[1]);
+    const y = /lavfi\.signalstats\.YMAX=([\d.]+)/.exec(line);
+    if (y) samples.push({ t, moved: Number(y[1]) > threshold });
+  }
+  return samples;
+}

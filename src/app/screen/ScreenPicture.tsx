@@ -243,7 +243,7 @@ export function ScreenPicture() {
         {view === 'cluster' ? <ClusterView run={run} /> : null}
         {view === 'transfer' ? <TransferView run={run} /> : null}
         {view === 'response' ? <ResponseView run={run} /> : null}
-        {view === 'stage' ? <StageView picker={false} /> : null}
+        {view === 'stage' ? <StageView picker={false} screen /> : null}
       </div>
       {/* The handoff and the answer take milliseconds: the timeline would say nothing there. */}
       {view === 'cluster' ? timeline : null}

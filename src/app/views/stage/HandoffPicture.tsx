@@ -32,7 +32,15 @@ export interface HandoffPictureProps {
   linkedPage: { node: string; page: number } | null;
   row: 'main' | 'fix';
   sentence: string;
+  /**
+   * The screen layout and the video: the picture drawn `zoom` times larger (its labels at 20 px and
+   * more) in a window `viewHeight` CSS px tall, the camera on the part the step is about.
+   */
+  screen?: { zoom: number; viewHeight: number } | null;
 }
+
+/** Steps whose subject is the flow, the block table's first rows, or the scan and the answer. */
+const CAMERA_GROUP: Record<string, number> = { reserve: 1, transfer: 1, 'prefill-free': 1, done: 1, 'check-failed': 1, scan: 2, stream: 2, response: 2, free: 2, reuse: 2 };
 
 const FIRST_PAGES = 2;
 /** Pages the response drew on, shown slot by slot (the sample holds more). */
@@ -94,10 +102,11 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName, prefillName, decode
   );
 });
 
-export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence }: HandoffPictureProps) {
+export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null }: HandoffPictureProps) {
   const t = useT();
   const fmt = (n: number) => formatNumber(n, lang);
-  const f = useMemo(() => flowLayout(width), [width]);
+  const zoom = screen?.zoom ?? 1;
+  const f = useMemo(() => flowLayout(width / zoom), [width, zoom]);
   const tenant = run.tenants.indexOf(detail.response.tenant);
   const words = detail.words;
   const tokens = detail.response.tokens;
@@ -129,7 +138,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   // The microscope's rows at this position.
   const rows: MicroRow[] = useMemo(() => [], []);
   const micro = sample && tableLength > 0 && !frame.refusedAt
-    ? microscopeRows({ sample, frame, req, tableLength, firstPages: FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0 })
+    ? microscopeRows({ sample, frame, req, tableLength, firstPages: FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: screen ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0 })
     : rows;
   const microTop = f.height + 8;
   const ml = microLayout(f.width, microTop, micro.map((r) => r.kind));
@@ -141,6 +150,15 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
   const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
   const height = cl.bottom + 6;
+  // The camera (screen layout): the flow, then the block table's first rows, then the scan and the
+  // answer, moving over the first part of the step that changes the subject. A function of the frame.
+  const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, microTop + 4));
+  const view = screen ? screen.viewHeight / zoom : height;
+  const maxOffset = Math.max(0, height - view);
+  const group = frame.stepIndex < 0 ? 0 : (CAMERA_GROUP[frame.step] ?? 0);
+  const firstOfGroup = group > 0 && (group === 1 ? frame.step === 'reserve' : frame.step === 'scan');
+  const from = firstOfGroup ? cameraOf(group - 1) : cameraOf(group);
+  const cameraY = screen ? Math.min(maxOffset, lerp(from, cameraOf(group), firstOfGroup ? ease(Math.min(1, frame.progress / 0.4)) : 1)) : 0;
 
   // Band counts by writer: the pages' last writers at the instant shown (valid until the next seek).
   const bandCounts = (from: number, to: number): [number, number][] => {
@@ -165,13 +183,13 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     const c = canvas.current;
     const ctx = c?.getContext('2d');
     if (!c || !ctx || !snapshot) return;
-    const w = Math.max(1, Math.round(f.width * dpr));
-    const h = Math.max(1, Math.round(f.height * dpr));
+    const w = Math.max(1, Math.round(f.width * dpr * zoom));
+    const h = Math.max(1, Math.round(f.height * dpr * zoom));
     if (c.width !== w || c.height !== h) {
       c.width = w;
       c.height = h;
     }
-    drawStagePools(ctx, { width: f.width, height: f.height, pools }, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)) }, dpr);
+    drawStagePools(ctx, { width: f.width, height: f.height, pools }, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)) }, dpr * zoom);
     c.dataset.drawnT = String(frame.t);
   });
 
@@ -258,10 +276,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       data-reserved-lit={frame.reservedLit}
       data-input-tokens={frame.inputTokens}
       data-testid={`stage-${row}`}
-      style={{ height }}
+      style={screen ? { height: screen.viewHeight, overflow: 'hidden' } : { height }}
+      data-camera={cameraY.toFixed(1)}
     >
-      <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width, height: f.height }} />
-      <svg width={f.width} height={height} viewBox={`0 0 ${f.width} ${height}`} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
+      <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width * zoom, height: f.height * zoom, top: -cameraY * zoom }} />
+      <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
         <FlowStatic f={f} tenantName={detail.response.tenant} prefillName={prefillName} decodeName={decodeName} prefillPages={prefillNode?.pageCount ?? 0} decodePages={decodeNode?.pageCount ?? 0} lang={lang} />
         {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
         {frame.refusedAt ? (

@@ -24,6 +24,8 @@ export interface StageViewProps {
   linkedPage?: { node: string; page: number } | null;
   /** Show the request picker above the diagram (default true). */
   picker?: boolean;
+  /** The screen layout and the video: the picture zoomed, in the height the layout gives it. */
+  screen?: boolean;
 }
 
 function useReducedMotion(): boolean {
@@ -77,7 +79,7 @@ export function stepSentence(step: StageStep | undefined, events: readonly Reque
  * decode node, every node's KV pool at real scale, as a pure function of the scrubber's time.
  * With a comparison run, a second row shows what the fixed design does at the same instant.
  */
-export function StageView({ linkedPage = null, picker = true }: StageViewProps) {
+export function StageView({ linkedPage = null, picker = true, screen = false }: StageViewProps) {
   const t = useT();
   const main = useMainRun().data;
   const compareRun = useCompareRun().data;
@@ -98,7 +100,7 @@ export function StageView({ linkedPage = null, picker = true }: StageViewProps) 
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
       {usable && req !== null && detail.data && width > 0 ? (
-        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} />
+        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} />
       ) : null}
       {/* What the picture is, and which request: after the picture, which leads. */}
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
@@ -136,7 +138,25 @@ interface BodyProps {
   compareDetail: RequestDetail | undefined;
   width: number;
   linkedPage: { node: string; page: number } | null;
+  screen: boolean;
 }
+
+/** The height an element has (the screen layout's picture window). */
+function useHeight(el: React.RefObject<HTMLElement | null>, on: boolean): number {
+  const [h, setH] = useState(0);
+  useLayoutEffect(() => {
+    const node = el.current;
+    if (!node || !on) return;
+    setH(node.clientHeight);
+    const ro = new ResizeObserver(() => setH(node.clientHeight));
+    ro.observe(node);
+    return () => ro.disconnect();
+  }, [el, on]);
+  return h;
+}
+
+/** The screen layout's zoom: the picture's 12 px labels at 20.4 px. */
+const SCREEN_ZOOM = 1.7;
 
 /**
  * The simulated ms by which a later reservation holds pages of the request's freed block table (the
@@ -180,10 +200,11 @@ interface RowProps {
   width: number;
   linkedPage: { node: string; page: number } | null;
   row: 'main' | 'fix';
+  screenHeight: number | null;
 }
 
 /** One picture (the run as deployed, or the comparison run with a fix) at the clocks' moment. */
-function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linkedPage, row }: RowProps) {
+function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linkedPage, row, screenHeight }: RowProps) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const steps = useMemo(() => stageSteps(detail.events), [detail]);
@@ -201,7 +222,7 @@ function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linke
   const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
   return (
     <>
-      <HandoffPicture run={run} req={req} detail={detail} frame={frame} snapshot={snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} />
+      <HandoffPicture run={run} req={req} detail={detail} frame={frame} snapshot={snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} />
       {row === 'fix' ? <p className="stage-sentence" data-testid="stage-sentence-fix">{sentence}</p> : null}
     </>
   );
@@ -301,7 +322,11 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
 }
 
 /** The handoff clock's controls, the step's sentence, and the pictures at the clocks' moment. */
-function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage }: BodyProps) {
+function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen }: BodyProps) {
+  const rootRef = useRef<HTMLDivElement>(null);
+  const rootHeight = useHeight(rootRef, screen);
+  const twoRows = !!(compareRun && useApp.getState().compare && compareDetail);
+  const screenHeight = screen ? Math.max(120, twoRows ? (rootHeight - 60) / 2 : rootHeight - 4) : null;
   const t = useT();
   const lang = useApp((s) => s.lang);
   const compareKey = useApp((s) => s.compare);
@@ -336,6 +361,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         {sentence}
       </p>
       <div
+        ref={rootRef}
         className="stage-root"
         data-testid="stage"
         {...highlightable('stage')}
@@ -352,11 +378,11 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         onKeyDown={onKey}
       >
         {compareRun && compareKey ? <h3 className="stage-row-title">{t('stageRowMain')}</h3> : null}
-        <StageRow run={run} req={req} detail={detail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={linkedPage} row="main" />
+        <StageRow run={run} req={req} detail={detail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={linkedPage} row="main" screenHeight={screenHeight} />
         {compareRun && compareKey && compareDetail ? (
           <>
             <h3 className="stage-row-title">{t('stageRowFix', { fix: t(`switch.${compareKey}.fix`) })}</h3>
-            <StageRow run={compareRun} req={req} detail={compareDetail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={null} row="fix" />
+            <StageRow run={compareRun} req={req} detail={compareDetail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={null} row="fix" screenHeight={screenHeight} />
           </>
         ) : null}
       </div>
