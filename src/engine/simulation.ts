@@ -92,8 +92,8 @@ export interface SlotSample {
 
 /** Block-table pages a slot sample always holds from the start of the table. */
 export const SLOT_SAMPLE_FIRST_PAGES = 4;
-/** At most this many further pages: those output tokens drew on most, in block-table order. */
-export const SLOT_SAMPLE_DREW_ON_PAGES = 6;
+/** At most this many further pages: those output tokens drew on most, in block-table order (one an output token at most). */
+export const SLOT_SAMPLE_DREW_ON_PAGES = 32;
 /** Traces up to this many requests keep every request's sample; longer ones only those that read stale or zero pages. */
 export const SLOT_SAMPLE_EVERY_REQUEST_UP_TO = 2000;
 

@@ -114,7 +114,8 @@ export type UrlState = SituationSlice & PlaybackSlice & SettingsSlice;
 
 /** The page a response token points at while it is hovered or focused: lit on the grids (not in the URL). */
 export interface LinkSlice {
-  linkedPage: Selection | null;
+  /** The page, and the slot in it, the token drew on most. */
+  linkedPage: (Selection & { slot?: number }) | null;
 }
 
 /** A window the timeline is asked to zoom to (simulated ms), e.g. by a walkthrough chapter; not in the URL. */

@@ -29,7 +29,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
     setActive(i);
     if (i !== null) setNamed(i);
     const p = i === null ? null : r.provenance[i];
-    useApp.setState({ linkedPage: p && p.writerTenant !== null ? { node: p.node, page: p.page } : null });
+    useApp.setState({ linkedPage: p && p.writerTenant !== null ? { node: p.node, page: p.page, slot: p.slot } : null });
   };
   /** The writer of token i, selected at the middle of its time in flight (when it held the page). */
   const follow = (i: number) => {

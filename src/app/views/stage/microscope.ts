@@ -95,10 +95,12 @@ export interface MicroscopeInput {
   drewOnRows?: number;
   /** How many output tokens drew on a page most (ranks the pages when there are more than drewOnRows). */
   drawsOf?: (page: number) => number;
+  /** A page shown whatever its rank (the page a hovered or focused response token drew on), when sampled. */
+  mustShow?: number | null;
 }
 
 /** The rows in block-table order, each a function of the frame. */
-export function microscopeRows({ sample, frame, req, tableLength, firstPages, ownerOf, drewOnRows = Infinity, drawsOf = () => 0 }: MicroscopeInput): MicroRow[] {
+export function microscopeRows({ sample, frame, req, tableLength, firstPages, ownerOf, drewOnRows = Infinity, drawsOf = () => 0, mustShow = null }: MicroscopeInput): MicroRow[] {
   const P = sample.pageSize;
   const shownFirst = Math.min(firstPages, sample.before.count);
   const shown: number[] = [];
@@ -106,7 +108,8 @@ export function microscopeRows({ sample, frame, req, tableLength, firstPages, ow
   const extra: number[] = [];
   for (let k = sample.before.count; k < sample.positions.length; k++) extra.push(k);
   // Most drawn on first (ties: earlier in the table), then back in block-table order.
-  extra.sort((a, b) => drawsOf(sample.pages[b]!) - drawsOf(sample.pages[a]!) || a - b);
+  const rank = (k: number) => (sample.pages[k] === mustShow ? Infinity : drawsOf(sample.pages[k]!));
+  extra.sort((a, b) => rank(b) - rank(a) || a - b);
   shown.push(...extra.slice(0, drewOnRows).sort((a, b) => a - b));
   // Rows and bands in block-table order.
   const layout: ({ kind: 'page'; k: number } | { kind: 'band'; from: number; to: number })[] = [];
