@@ -135,8 +135,9 @@ test.describe('grids by what a page is to the selected request', () => {
     await expect(grid).toHaveAttribute('data-linked-page', pageId);
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`req=${writer}(&|$)`));
-    // The story follows the selected request (its answer, told whether or not it has gone out yet).
-    await expect(page.getByTestId('story')).toContainText(/The answer (to )?request warm-/);
+    // Selected at the middle of its time in flight: the story says its answer has not gone out yet.
+    await expect(page.getByTestId('story')).toContainText(/The answer request warm-\d+ of acme gets when it goes out/);
+    await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', 'in-flight');
   });
 
   test('the probe flips from served to leaking across the prefill KV cache’s 681,280 tokens, and is refused past the advertised context', async ({ page }) => {

@@ -18,7 +18,7 @@ test.describe('the incident window', () => {
     for (const id of ['F7', 'F8', 'F9', 'F10', 'F11', 'F12', 'F13']) await expect(page.locator('g.milestone-labels g', { hasText: id }).first()).toBeAttached();
     for (const id of ['F7', 'F8', 'F9']) await expect(page.locator('g.day-bands title', { hasText: id }).first()).toBeAttached();
 
-    // Opened without a time, the page starts at the first cross-tenant read, request selected.
+    // Opened without a time, the page starts just after the first leaked response went out, request selected.
     await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuetext', /Aug 2026/);
     await expect(page.locator('canvas[data-node="decode-0"]')).toBeVisible();
     await page.getByRole('tab', { name: 'Transfer' }).click();

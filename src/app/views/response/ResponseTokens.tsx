@@ -83,12 +83,14 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
           const foreign = p.writerTenant !== null && p.writerTenant !== r.tenant;
           const tenantIndex = p.writerTenant === null ? -1 : run.tenants.indexOf(p.writerTenant);
           const canary = word.startsWith('canary-');
+          // Every tenant's documents carry its own marker: only another tenant's is a finding, ringed.
+          const foreignCanary = canary && word !== `canary-${r.tenant}`;
           const title =
             p.writerTenant === null ? t('emptyKv') : t('tokenSource', { who: foreign ? `${t('foreignKv')} ${p.writerTenant}` : t('ownKv'), node: p.node, page: fmt(p.page) });
           return (
             <span
               key={i}
-              className={`tok ${foreign ? 'foreign' : p.writerTenant === null ? 'empty' : 'own'}${canary ? ' canary' : ''}${active === i ? ' linked' : ''}`}
+              className={`tok ${foreign ? 'foreign' : p.writerTenant === null ? 'empty' : 'own'}${foreignCanary ? ' canary' : ''}${active === i ? ' linked' : ''}`}
               style={foreign ? { background: tenantCss(tenantIndex), color: tenantInk(tenantIndex) } : undefined}
               title={title}
               data-token={i}

@@ -170,5 +170,7 @@ describe('the story and the counter at every instant', () => {
     expect(storyRequestOf(leaking, null)).toBe(leaking.leaks[0]!.request);
     expect(storyRequestOf(fixed, null)).toBe(leaking.leaks[0]!.request);
     expect(storyRequestOf(fixed, 10_000)).toBe(leaking.leaks[0]!.request);
+    // With the capacity gap closed nothing is over the limit: the story tells the same long request, which now fits.
+    expect(storyRequestOf(demo({ capacityGap: false }).story, null)).toBe(leaking.leaks[0]!.request);
   });
 });

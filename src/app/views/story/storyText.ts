@@ -7,7 +7,7 @@
  * The glossed words ({prefill}, {kv}, {decode}, {pages}) and the fact badge ({f14}) stay as
  * placeholders here: the view fills them with elements.
  */
-import { FLAG_OVER_LIMIT, GATEWAY_PHASE, pagesOf, type EngineEvent, type RequestTable, type ResponseRecord } from '../../../engine/index.ts';
+import { FLAG_OVER_LIMIT, GATEWAY_PHASE, INCIDENT_CONFIG, pagesOf, prefillInputLimit, type EngineEvent, type RequestTable, type ResponseRecord } from '../../../engine/index.ts';
 import { formatNumber, formatUtc, type Lang } from '../../i18n/format.ts';
 import type { MessageKey, Translate } from '../../i18n/messages.ts';
 import { describeDeploymentRefused } from '../shared/engineText.ts';
@@ -65,10 +65,14 @@ export interface StoryFacts {
   outputTokens: number;
 }
 
+/** Prompts longer than this were over the incident deployment's prefill limit (F14's capacity). */
+const INCIDENT_INPUT_LIMIT = prefillInputLimit(INCIDENT_CONFIG);
+
 /**
  * The request the first screen tells: the selected one, else the run's first leaked response, else
- * its first request over prefill's limit (the one that would have leaked), else the longest prompt
- * it answered 200. Null for a run with no request.
+ * its first request over prefill's limit (the one that would have leaked), else its first request
+ * that the incident's deployment could not have held (with the capacity gap closed, the same request
+ * now fits), else the longest prompt it answered 200. Null for a run with no request.
  */
 export function storyRequestOf(run: StoryRun, selected: number | null): number | null {
   const r = run.requests;
@@ -76,6 +80,7 @@ export function storyRequestOf(run: StoryRun, selected: number | null): number |
   const leak = run.leaks[0];
   if (leak) return leak.request;
   for (let i = 0; i < r.count; i++) if (r.flags[i]! & FLAG_OVER_LIMIT && r.phase[i] !== GATEWAY_PHASE) return i;
+  for (let i = 0; i < r.count; i++) if (r.status[i] === 200 && r.promptTokens[i]! > INCIDENT_INPUT_LIMIT) return i;
   let best = -1;
   for (let i = 0; i < r.count; i++) if (r.status[i] === 200 && (best < 0 || r.promptTokens[i]! > r.promptTokens[best]!)) best = i;
   return best >= 0 ? best : r.count > 0 ? 0 : null;
