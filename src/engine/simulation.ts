@@ -23,6 +23,7 @@ export type Status = 200 | 400 | 499 | 500;
 export interface ProvenanceEntry {
   node: string;
   page: number;
+  /** Position in the request's context, block-table order: the slot is `slot % pageSize` of `page`. */
   slot: number;
   writerRequest: number;
   /** Tenant name, or null for zero-filled / cleared memory. */

@@ -135,10 +135,13 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     for (const p of prov) m.set(p.page, (m.get(p.page) ?? 0) + 1);
     return m;
   }, [prov]);
+  // A response token hovered or focused: the microscope shows page 0 and the page it drew on, near
+  // the top, so the token, its slot and its page on the context map are on one screen.
+  const linkedSampled = !!(sample && linkedPage && linkedPage.node === decodeName && sample.pages.indexOf(linkedPage.page) >= sample.before.count);
   // The microscope's rows at this position.
   const rows: MicroRow[] = useMemo(() => [], []);
   const micro = sample && tableLength > 0 && !frame.refusedAt
-    ? microscopeRows({ sample, frame, req, tableLength, firstPages: FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: screen ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0, mustShow: linkedPage && linkedPage.node === decodeName ? linkedPage.page : null })
+    ? microscopeRows({ sample, frame, req, tableLength, firstPages: linkedSampled ? 1 : FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: screen || linkedSampled ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0, mustShow: linkedSampled ? linkedPage!.page : null })
     : rows;
   const microTop = f.height + 8;
   const ml = microLayout(f.width, microTop, micro.map((r) => r.kind));
@@ -444,11 +447,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
               }
               const rowWords = Array.from(r.tokens, (id) => words[id] ?? String(id));
               // Drew-on rows start a few slots before the first slot the response drew on there.
-              const drewSlots = prov.filter((p) => p.page === r.page).map((p) => p.slot - r.page * sample.pageSize);
+              const drewSlots = prov.filter((p) => p.page === r.page).map((p) => p.slot % sample.pageSize);
               const start = r.position < FIRST_PAGES ? 0 : Math.max(0, Math.min(...drewSlots, sample.pageSize) - 3);
               const win = wordWindow(rowWords, start, ml.wordsW);
               const writerT = tenantOfRequest(run, r.writer);
-              const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot - r.page * sample.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot - r.page * sample.pageSize : -1;
+              const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample.pageSize : -1;
               const chipTenant = r.placeholderPage ? tenant : writerT;
               return (
                 <g key={`p${r.sample}`} className={`hp-row hp-${r.state}${r.scanned ? ' hp-scanned' : ''}${linkedRow === i ? ' hp-linked-row' : ''}`} data-page={r.page} data-state={r.state}>
@@ -481,9 +484,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
                   {/* The page's slots, each tinted by its writer; slot 0 of the placeholder page marked */}
                   <SlotStrip x={f.narrow ? 6 : ml.wordsX} y={f.narrow ? y + 40 : y + 21} w={f.narrow ? f.width - 10 : ml.wordsW} writers={r.writers} tenantOf={(w) => tenantOfRequest(run, w)} placeholder={r.placeholderPage} inferred={r.placeholderPage} />
                   {linkedRow === i && linkedPage?.slot !== undefined ? (
-                    <rect x={stripX + ((linkedPage.slot - r.page * sample.pageSize) * stripW) / sample.pageSize - 3} y={stripY - ml.rowY[0]! + y - 4} width={stripW / sample.pageSize + 6} height={16} className="hp-linked-slot" data-testid={row === 'main' ? 'stage-linked-slot' : undefined} />
+                    <rect x={stripX + ((linkedPage.slot % sample.pageSize) * stripW) / sample.pageSize - 3} y={stripY - ml.rowY[0]! + y - 4} width={stripW / sample.pageSize + 6} height={16} className="hp-linked-slot" data-testid={row === 'main' ? 'stage-linked-slot' : undefined} />
                   ) : null}
-                  {activeHere >= 0 ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={stripY - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
+                  {activeHere >= 0 ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={y + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
                 </g>
               );
             })}

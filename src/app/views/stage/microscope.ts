@@ -175,9 +175,13 @@ export function microscopeRows({ sample, frame, req, tableLength, firstPages, ow
   });
 }
 
-/** The slot of a sampled page a token drew on (its index in the page), or null when the page is not sampled. */
+/**
+ * The slot of a sampled page a token drew on (its index in the page), or null when the page is not
+ * sampled. A provenance slot counts positions in the request's context (block-table order), so its
+ * place in the page is that position modulo the page size.
+ */
 export function sampledSlot(sample: SlotSample, page: number, slot: number): { k: number; slot: number } | null {
   const k = sample.pages.indexOf(page);
   if (k < 0) return null;
-  return { k, slot: slot - page * sample.pageSize };
+  return { k, slot: slot % sample.pageSize };
 }
