@@ -486,7 +486,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
                   {linkedRow === i && linkedPage?.slot !== undefined ? (
                     <rect x={stripX + ((linkedPage.slot % sample.pageSize) * stripW) / sample.pageSize - 3} y={stripY - ml.rowY[0]! + y - 4} width={stripW / sample.pageSize + 6} height={16} className="hp-linked-slot" data-testid={row === 'main' ? 'stage-linked-slot' : undefined} />
                   ) : null}
-                  {activeHere >= 0 ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={y + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
+                  {activeHere >= 0 && activeProv && activeProv.page === r.page ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={y + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
                 </g>
               );
             })}
