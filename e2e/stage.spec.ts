@@ -241,3 +241,23 @@ test.describe('the stage on its handoff clock', () => {
 });
 
 void arrival;
+
+test('a focused response token, its slot in the microscope and its page on the context map are on one first screen, clear of the sticky bar', async ({ page }) => {
+  for (const lang of ['en', 'fr'] as const) {
+    await page.goto(lang === 'en' ? './' : './?lang=fr');
+    await ready(page);
+    await expect(page.getByTestId('stage')).toBeVisible({ timeout: 30_000 });
+    // A token another tenant's KV shaped: its page lies deep in the block table.
+    const token = page.getByTestId('story-tokens').locator('[tabindex]').nth(3);
+    await token.focus();
+    const slot = page.getByTestId('stage-linked-slot');
+    await expect(slot).toBeVisible();
+    await expect(page.getByTestId('stage-linked')).toBeVisible();
+    const barTop = (await page.getByTestId('scrub-bar').boundingBox())!.y;
+    for (const [name, el] of [['token', token], ['slot', slot], ['page', page.getByTestId('stage-linked').locator('circle')]] as const) {
+      const box = (await el.boundingBox())!;
+      expect(box.y, `${lang}: the ${name} below the top`).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height, `${lang}: the ${name} above the sticky bar`).toBeLessThanOrEqual(barTop);
+    }
+  }
+});

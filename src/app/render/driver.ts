@@ -268,7 +268,8 @@ export function createRenderApi(client: QueryClient): RenderApi {
       for (let i = 0; ; i++) {
         await nextPaint();
         if (drawn === frame && client.isFetching() === 0 && document.fonts.status === 'loaded') break;
-        if (i > 600) throw new Error(`render: frame ${frame} never settled (fetching ${client.isFetching()})`);
+        // About 50 s of paints: a frame waits for nothing but the page itself, however loaded the machine.
+        if (i > 3000) throw new Error(`render: frame ${frame} never settled (fetching ${client.isFetching()})`);
       }
       // What this frame's commit asked of the next frame (an overlay's repaint) belongs to this frame:
       // run it at the same instant, so a frame never shows the one rendered before it.
