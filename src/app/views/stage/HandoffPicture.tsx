@@ -69,17 +69,11 @@ function wordWindow(words: readonly string[], start: number, width: number): { f
 interface FlowProps {
   f: FlowLayout;
   tenantName: string;
-  prefillName: string;
-  decodeName: string;
-  prefillPages: number;
-  decodePages: number;
-  lang: Lang;
 }
 
 /** What does not move: boxes, titles, wires. */
-const FlowStatic = memo(function FlowStatic({ f, tenantName, prefillName, decodeName, prefillPages, decodePages, lang }: FlowProps) {
+const FlowStatic = memo(function FlowStatic({ f, tenantName }: FlowProps) {
   const t = useT();
-  const fmt = (n: number) => formatNumber(n, lang);
   const box = (r: { x: number; y: number; w: number; h: number }) => <rect x={r.x + 0.5} y={r.y + 0.5} width={r.w - 1} height={r.h - 1} rx={6} className="hp-box" />;
   return (
     <g>
@@ -284,7 +278,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     >
       <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width * zoom, height: f.height * zoom, top: -cameraY * zoom }} />
       <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
-        <FlowStatic f={f} tenantName={detail.response.tenant} prefillName={prefillName} decodeName={decodeName} prefillPages={prefillNode?.pageCount ?? 0} decodePages={decodeNode?.pageCount ?? 0} lang={lang} />
+        <FlowStatic f={f} tenantName={detail.response.tenant} />
         {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
         {frame.refusedAt ? (
           <text x={f.router.x + 8} y={f.router.y + 52} className="hp-sub hp-bad" data-testid={row === 'main' ? undefined : 'stage-refused'}>

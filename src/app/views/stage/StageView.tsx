@@ -1,11 +1,10 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { CSSProperties } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { useApp } from '../../state/store.ts';
-import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { tenantCss } from '../shared/palette.ts';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
@@ -14,9 +13,7 @@ import { stageFrameAt, stageSteps, type StageStep } from './stageFrame.ts';
 import { stepEnd, handoffScript, positionAtHandoff, positionAtInstant, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript } from './handoff.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
-import { along, pageCenter, poolOf, rangeOutline, stageLayout, type StageLayout } from './stageLayout.ts';
-import { drawStagePools } from './stagePools.ts';
-import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
+import { useReducedMotion } from './useHandoff.ts';
 import './stage.css';
 
 export interface StageViewProps {
@@ -26,19 +23,6 @@ export interface StageViewProps {
   picker?: boolean;
   /** The screen layout and the video: the picture zoomed, in the height the layout gives it. */
   screen?: boolean;
-}
-
-function useReducedMotion(): boolean {
-  const query = '(prefers-reduced-motion: reduce)';
-  const [reduced, setReduced] = useState(() => typeof window !== 'undefined' && window.matchMedia?.(query).matches === true);
-  useEffect(() => {
-    const m = window.matchMedia?.(query);
-    if (!m) return;
-    const on = () => setReduced(m.matches);
-    m.addEventListener('change', on);
-    return () => m.removeEventListener('change', on);
-  }, []);
-  return reduced;
 }
 
 /** The width the stage has, to choose the wide or the phone arrangement and size the canvas. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import type { StageFrame } from './stageFrame.ts';
-import { stageLayout } from './stageLayout.ts';
+import { contextPool, flowLayout } from './handoffLayout.ts';
 import { drawStagePools } from './stagePools.ts';
 
 /** A canvas stand-in: what putImageData copies lands on `screen`, sub-rectangles included. */
@@ -42,15 +42,14 @@ const frameOf = (reserved: number[], f: { lit: number; scanned: number; step: 'r
 
 describe('the stage pools', () => {
   it('drawn frame after frame, visiting only the listed and the swept pages, give the pixels of a fresh draw (fast-check)', () => {
-    const layout = stageLayout(
-      [
-        { name: 'prefill-0', kind: 'prefill', pageCount: PREFILL },
-        { name: 'decode-0', kind: 'decode', pageCount: DECODE },
-      ],
-      false,
-      0,
-    );
-    const scale = 0.3;
+    // The context maps as the handoff picture lays them out, at 1,000 CSS px.
+    const f = flowLayout(1000);
+    const layout = {
+      width: f.width,
+      height: f.height,
+      pools: [contextPool({ name: 'prefill-0', kind: 'prefill', pageCount: PREFILL }, f.prefill), contextPool({ name: 'decode-0', kind: 'decode', pageCount: DECODE }, f.decode)],
+    };
+    const scale = 1;
     const W = Math.round(layout.width * scale);
     const H = Math.round(layout.height * scale);
     const edits = (pages: number) => fc.array(fc.tuple(fc.nat(pages - 1), pageArb), { maxLength: 12 });

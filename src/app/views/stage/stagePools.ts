@@ -12,7 +12,7 @@ import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
 import { blockIndexOf, type StageFrame } from './stageFrame.ts';
-import type { StageLayout } from './stageLayout.ts';
+import type { PoolsLayout } from './stageLayout.ts';
 
 const GROUND: RGB = [246, 245, 241];
 const CLEARED: RGB = [226, 231, 236];
@@ -307,7 +307,7 @@ function paintRows(px: Uint32Array, W: number, drawn: PoolDrawn, fresh: boolean,
  * Paints the pools of `snapshot` at `scale` device pixels per diagram unit. Pure in its inputs: the
  * same snapshot, frame and size give the same pixels.
  */
-export function drawStagePools(ctx: CanvasRenderingContext2D, layout: Pick<StageLayout, "width" | "height" | "pools">, snapshot: Snapshot, paint: StagePaint, scale: number): void {
+export function drawStagePools(ctx: CanvasRenderingContext2D, layout: PoolsLayout, snapshot: Snapshot, paint: StagePaint, scale: number): void {
   const W = ctx.canvas.width;
   const H = ctx.canvas.height;
   let image = imageCache.get(ctx);

@@ -9,7 +9,6 @@ import '../cluster/grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
-import { describeEvent } from '../shared/engineText.ts';
 import { goToStep, useHandoff } from '../stage/useHandoff.ts';
 import { stepSentence } from '../stage/StageView.tsx';
 
@@ -144,7 +143,6 @@ export function TransferView({ run }: { run: RunSummary }) {
     return out;
   }, [reserve]);
   const done = events.find((e) => e.type === 'transfer-done');
-  const ctx = { lang, phase: req !== null ? run.phases[run.requests.phase[req]!] : undefined, events };
   return (
     <section aria-labelledby="transfer-h" className="transfer-view">
       <h2 id="transfer-h">
