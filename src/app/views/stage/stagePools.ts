@@ -11,13 +11,12 @@
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { tenantRgb } from '../shared/palette.ts';
+import { themeRgb } from '../../theme.ts';
 import { blockIndexOf, type StageFrame } from './stageFrame.ts';
 import type { PoolsLayout } from './stageLayout.ts';
 
-const GROUND: RGB = [246, 245, 241];
-const CLEARED: RGB = [226, 231, 236];
-const TABLE_GROUND: RGB = [255, 255, 255];
-const DOT: RGB = [120, 120, 120];
+// Grounds and marks from the theme's tokens (light or dark), read at each draw; the values given
+// here are only what a test in Node, without a document, gets.
 const UNKNOWN: RGB = [150, 150, 150];
 
 type RGB = readonly [number, number, number];
@@ -52,10 +51,23 @@ function tenantTable(fade: number): Uint32Array {
 let fullColours: Uint32Array | null = null;
 let lightColours: Uint32Array | null = null;
 let faintColours: Uint32Array | null = null;
-const PACKED_TABLE_GROUND = pack(TABLE_GROUND);
-const PACKED_GROUND = pack(GROUND);
-const PACKED_DOT = pack(DOT);
-const PACKED_CLEARED = pack(CLEARED);
+let PACKED_TABLE_GROUND = 0;
+let PACKED_GROUND = 0;
+let PACKED_DOT = 0;
+let PACKED_CLEARED = 0;
+/** Reads the theme's grounds; returns what they are, so a drawing made under other ones is redrawn. */
+let themeRead: string | null = null;
+function readTheme(): string {
+  // The tokens change only with the colour scheme: read them again only then (not on every frame).
+  const scheme = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  if (themeRead !== null && themeRead.startsWith(scheme)) return themeRead;
+  PACKED_GROUND = pack(themeRgb('--canvas', [246, 245, 241]));
+  PACKED_TABLE_GROUND = pack(themeRgb('--panel', [255, 255, 255]));
+  PACKED_DOT = pack(themeRgb('--muted', [120, 120, 120]));
+  PACKED_CLEARED = pack(themeRgb('--accent-soft', [226, 231, 236]));
+  themeRead = `${scheme}/${PACKED_GROUND}/${PACKED_TABLE_GROUND}/${PACKED_DOT}/${PACKED_CLEARED}`;
+  return themeRead;
+}
 const EMPTY = new Int32Array(0);
 const FAR = 0x7fffffff;
 const TABLE_BIT = 1 << 26;
@@ -315,8 +327,9 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: PoolsLayou
     image = ctx.createImageData(W, H);
     imageCache.set(ctx, image);
   }
-  // A new size, scale or layout: everything is drawn afresh.
-  const key = `${W}x${H}@${scale}:${layout.width}x${layout.height}:${layout.pools.map((p) => `${p.node}/${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h},${p.cols},${p.rows},${p.pageCount}`).join(';')}`;
+  const theme = readTheme();
+  // A new size, scale, layout or theme: everything is drawn afresh.
+  const key = `${theme}:${W}x${H}@${scale}:${layout.width}x${layout.height}:${layout.pools.map((p) => `${p.node}/${p.rect.x},${p.rect.y},${p.rect.w},${p.rect.h},${p.cols},${p.rows},${p.pageCount}`).join(';')}`;
   let drawnAll = drawnCache.get(ctx);
   if (!drawnAll || drawnAll.key !== key) {
     drawnAll = { key, pools: new Map() };
