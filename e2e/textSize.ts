@@ -30,10 +30,12 @@ export interface TextSizeOptions {
   exclude?: string[];
   /** Also list every sample under this size. */
   under?: number;
+  /** Only text inside this element (a CSS selector; default: the whole page). */
+  within?: string;
 }
 
 export async function smallestText(page: Page, options: TextSizeOptions = {}): Promise<TextSizeReport> {
-  return page.evaluate(({ exclude, under }) => {
+  return page.evaluate(({ exclude, under, within }) => {
     const vw = window.innerWidth;
     const vh = window.innerHeight;
     const excluded = (el: Element) => exclude.some((s) => el.closest(s) !== null);
@@ -62,7 +64,8 @@ export async function smallestText(page: Page, options: TextSizeOptions = {}): P
       return fontSize;
     };
     const samples: { px: number; text: string; element: string }[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    const root = (within ? document.querySelector(within) : null) ?? document.body;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => ((n.textContent ?? '').trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
     });
     const range = document.createRange();
@@ -74,7 +77,7 @@ export async function smallestText(page: Page, options: TextSizeOptions = {}): P
       samples.push({ px: sizeOf(el), text: (n.textContent ?? '').trim().slice(0, 60), element: describe(el) });
     }
     // Controls whose text is not a text node of theirs: a select shows its option, a field its value.
-    for (const el of document.querySelectorAll('select, input:not([type]), input[type="text"], input[type="number"], input[type="search"], textarea')) {
+    for (const el of root.querySelectorAll('select, input:not([type]), input[type="text"], input[type="number"], input[type="search"], textarea')) {
       if (excluded(el) || !visible(el) || !inViewport(el.getBoundingClientRect())) continue;
       const value = el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent ?? '') : (el as HTMLInputElement).value;
       if (!value.trim()) continue;
@@ -87,5 +90,5 @@ export async function smallestText(page: Page, options: TextSizeOptions = {}): P
       under: under === null ? [] : samples.filter((s) => s.px < under).map(round),
       count: samples.length,
     };
-  }, { exclude: options.exclude ?? [], under: options.under ?? null });
+  }, { exclude: options.exclude ?? [], under: options.under ?? null, within: options.within ?? null });
 }

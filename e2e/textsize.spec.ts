@@ -35,3 +35,21 @@ for (const lang of ['en', 'fr'] as const) {
     });
   }
 }
+
+for (const lang of ['en', 'fr'] as const) {
+  test(`${lang}: the stage in the screen layout (the projector and the video) has no text under 20 px`, async ({ page }) => {
+    // Chapter 6 by link, then on past its card to the stage mid-scan.
+    await page.goto(`./?screen&ch=6&pm=1${lang === 'fr' ? '&lang=fr' : ''}`);
+    const picture = page.locator('.screen-picture .stage-view');
+    for (let i = 0; i < 6 && !(await picture.isVisible()); i++) {
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(400);
+    }
+    await expect(picture.getByTestId('stage-microscope')).toBeVisible({ timeout: 30_000 });
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const report = await smallestText(page, { within: '.screen-picture .stage-view', under: 20 });
+    console.log(`${lang} screen stage: smallest ${report.smallest?.px} px (${report.smallest?.element}: "${report.smallest?.text}") of ${report.count} texts`);
+    expect(report.count).toBeGreaterThan(10);
+    expect([...new Set(report.under.map((u) => `${u.px} px ${u.element}: "${u.text}"`))], 'stage texts under 20 px on the screen').toEqual([]);
+  });
+}
