@@ -1,12 +1,13 @@
 /** A small progress line for a run being computed: a native <progress> plus the simulated date reached. */
-import type { RunProgress as Progress } from '../../../engine/index.ts';
+import { useProgress, type ProgressFeed } from '../../run/hooks.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
 import { ModelBadge } from './Evidence.tsx';
 
-export function RunProgress({ progress, label, startEpochMs }: { progress: Progress | null; label: string; startEpochMs: number }) {
+export function RunProgress({ feed, label, startEpochMs }: { feed: ProgressFeed; label: string; startEpochMs: number }) {
   const t = useT();
+  const progress = useProgress(feed);
   const lang = useApp((s) => s.lang);
   const fraction = progress?.fraction ?? 0;
   const percent = formatNumber(fraction, lang, { style: 'percent', maximumFractionDigits: 0 });
