@@ -9,9 +9,9 @@ import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RunProgress } from '../../engine/index.ts';
 import { runKeyOf, type RunRequest } from '../../engine/runs/index.ts';
-import { overridesOf, withFix } from '../../engine/switches.ts';
+import { overridesOf, withFix, type SwitchKey } from '../../engine/switches.ts';
 import { useApp, type AppState } from '../state/store.ts';
-import { runMatrixInWorker, startRun } from './runClient.ts';
+import { fetchRunAhead, runMatrixInWorker, startRun } from './runClient.ts';
 import type { RunSummary, Snapshot } from './summary.ts';
 
 export type { RunSummary, Snapshot } from './summary.ts';
@@ -107,6 +107,12 @@ function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
     gcTime: 5 * 60_000,
     retry: false,
   } as const;
+}
+
+/** A switch is about to be flipped (a pointer on it, or focus): fetch the file of the run it leads to, if one was built. */
+export function fetchSwitchAhead(key: SwitchKey): void {
+  const s = useApp.getState();
+  fetchRunAhead(runKeyOf(runRequestOf({ ...s, switches: { ...s.switches, [key]: !s.switches[key] } })));
 }
 
 /** The run a situation stands for, once it is computed (the walkthrough waits on it to place instants). */
