@@ -8,6 +8,11 @@
  *   instants, at full scale, beside the same step at a tenth of the volume; from a page that has
  *   settled (no request in flight, the browser idle), the first five steps (V8 still warming up)
  *   reported on their own as in the stage bench;
+ * - switch → picture: from the default page, each switch flipped alone (then back), the time until the
+ *   picture shows the new run (not the previous one kept meanwhile) and its grids are drawn, and the
+ *   time until something says a run is coming (the progress line, or the new picture), p95 over every
+ *   switch; beside the same flips with the switched runs' files refused, so that each replays live in
+ *   the page's worker as every switch did before (the baseline);
  * - the initial JS: every script the default page fetched before its scrubber was usable (entry,
  *   preloads, lazy chunks and workers alike, from the browser's request log), gzipped, beside all
  *   the site's JS; the same measure for `s=demo` and for the page in French (`lang=fr`).
@@ -17,9 +22,13 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { report, type BenchRow } from './table.ts';
+import { DEFAULT_RUN_REQUEST, prebuiltRunFile } from '../scripts/prebuiltRuns.ts';
+import { runKeyOf } from '../src/engine/runs/index.ts';
 import { launchChromium, serveSite } from './harness.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
+/** The opening run's file name in the site (the one the switch baseline still lets through). */
+const OPENING_RUN_FILE = prebuiltRunFile(runKeyOf(DEFAULT_RUN_REQUEST)).split('/').pop()!;
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const root = process.cwd();
 const rows: BenchRow[] = [];
@@ -156,6 +165,62 @@ async function scrub(scenario: string) {
   console.log(`scrub step, ${scenario}: drawn p50 ${drawn(0.5).toFixed(1)} / p95 ${drawn(0.95).toFixed(1)} ms; painted p50 ${painted(0.5).toFixed(1)} / p95 ${painted(0.95).toFixed(1)} ms; ${result.times.length} instants, ${result.nodes} grids; the first five steps, left out: ${result.warmup.map((x) => x.toFixed(1)).join(', ')} ms`);
   return { painted, drawn };
 }
+// Runs in the page: flips each switch from the default, waits for its picture, flips it back.
+const SWITCHES_IN_PAGE = `(async () => {
+  const hook = window.__stalePages;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r(null)));
+  const settle = async () => { while (!hook.shownRun()) await frame(); await frame(); await frame(); };
+  await settle();
+  const base = hook.shownRun();
+  const keys = Object.keys(hook.state().switches);
+  const out = [];
+  for (const key of keys) {
+    const on = hook.state().switches[key];
+    const t0 = performance.now();
+    hook.state().setSwitch(key, !on);
+    let told = null;
+    let shown = null;
+    while (shown === null) {
+      await frame();
+      const now = performance.now() - t0;
+      const run = hook.shownRun();
+      if (told === null && (document.querySelector('[data-testid="replay-progress"]') || (run && run !== base))) told = now;
+      if (run && run !== base && [...document.querySelectorAll('canvas[data-node]')].every((c) => c.dataset.drawnT !== undefined)) shown = now;
+      if (now > 300000) throw new Error('no picture for ' + key);
+    }
+    out.push({ key, told, shown });
+    hook.state().setSwitch(key, on);
+    while (hook.shownRun() !== base) await frame();
+    await frame();
+  }
+  return out;
+})()`;
+
+async function switchToPicture(refuseFlipped: boolean) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  // The baseline: every run file but the opening one refused, so each switch replays live.
+  if (refuseFlipped) {
+    const opening = readdirSync(join(root, 'dist/runs'));
+    await page.route('**/runs/*.run', async (route) => {
+      const file = new URL(route.request().url()).pathname.split('/').pop()!;
+      if (file === OPENING_RUN_FILE && opening.includes(file)) await route.continue();
+      else await route.abort();
+    });
+  }
+  await page.goto(`http://127.0.0.1:${PORT}/?s=incident&bench`);
+  await page.waitForFunction(USABLE_IN_PAGE, null, { timeout: 300_000, polling: 'raf' });
+  await page.waitForLoadState('networkidle');
+  const result = (await page.evaluate(SWITCHES_IN_PAGE)) as { key: string; told: number; shown: number }[];
+  await context.close();
+  console.log(`switch → picture${refuseFlipped ? ', live replay (files refused)' : ''}: ${result.map((r) => `${r.key} ${r.shown.toFixed(0)} ms (told ${r.told.toFixed(0)})`).join(', ')}`);
+  return { shown: quantile(result.map((r) => r.shown)), told: quantile(result.map((r) => r.told)), n: result.length };
+}
+const switched = await switchToPicture(false);
+const switchedLive = await switchToPicture(true);
+rows.push({ what: 'switch → picture (p95 over every switch)', now: switched.shown(0.95) / 1000, unit: 's', detail: `p50 ${(switched.shown(0.5) / 1000).toFixed(2)} s, ${switched.n} switches`, baselineLabel: 'live replay', baseline: switchedLive.shown(0.95) / 1000, goal: 0.5 });
+rows.push({ what: 'switch → progress or picture (p95)', now: switched.told(0.95), unit: 'ms', detail: `p50 ${switched.told(0.5).toFixed(0)} ms`, baselineLabel: 'live replay', baseline: switchedLive.told(0.95), goal: 100 });
+
 const full = await scrub('incident');
 const tenth = await scrub('incident&vol=60');
 rows.push({ what: 'scrub step, full scale, drawn (p95)', now: full.drawn(0.95), unit: 'ms', detail: `p50 ${full.drawn(0.5).toFixed(1)} ms`, baselineLabel: 'tenth volume', baseline: tenth.drawn(0.95), goal: 8 });

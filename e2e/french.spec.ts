@@ -126,6 +126,10 @@ test.describe('the French page', () => {
     await page.getByText('Tableau des issues', { exact: true }).click();
     await expect(page.getByTestId('matrix')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByTestId('evidence-panel')).toContainText('N9');
+    // English titles quoted in French texts are marked as English; every assumption is listed by its id range.
+    await expect(page.getByTestId('evidence-panel').locator('[lang="en"]', { hasText: 'Retire aborted disaggregated prefill results' }).first()).toBeAttached();
+    await expect(page.getByTestId('evidence-panel')).toContainText('Les hypothèses A1 à A15');
+    await expect(page.getByTestId('evidence-panel')).not.toContainText('comble )');
     await expectFrench(page, 'incident, cluster view');
     // Every public source shown carries its address.
     for (const ref of await page.locator('[data-background]').all()) {

@@ -7,7 +7,8 @@ import { runRequestOf } from '../src/app/run/hooks.ts';
 import { decodeRunAsset, encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { DEFAULT_STATE } from '../src/app/state/store.ts';
 import { runKeyOf } from '../src/engine/runs/index.ts';
-import { DEFAULT_RUN_REQUEST, PREBUILT_REQUESTS, inflateRunFile, prebuiltRunBytes, prebuiltRunFile } from './prebuiltRuns.ts';
+import { INCIDENT_SWITCHES, SWITCH_KEYS } from '../src/engine/switches.ts';
+import { DEFAULT_RUN_REQUEST, PREBUILT_REQUESTS, flippedRunRequest, inflateRunFile, prebuiltRunBytes, prebuiltRunFile } from './prebuiltRuns.ts';
 
 /** A run as text, each typed array as its kind, length and a hash of its bytes (a deep compare of 13 MB of arrays is too heavy). */
 function fingerprint(run: unknown): string {
@@ -53,6 +54,29 @@ describe('the prebuilt default run', () => {
     const built = join(process.cwd(), 'dist', prebuiltRunFile(key));
     if (existsSync(built)) expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built))), Buffer.from(asset))).toBe(0);
   }, 180_000); // two replays of the two weeks, on two shared cores
+
+  it('holds, for every switch, the run the page asks for when that one switch is flipped from the default', () => {
+    const keys = PREBUILT_REQUESTS.map(runKeyOf);
+    for (const k of SWITCH_KEYS) {
+      const flipped = runKeyOf(runRequestOf({ ...DEFAULT_STATE, switches: { ...INCIDENT_SWITCHES, [k]: !INCIDENT_SWITCHES[k] } }));
+      expect(flipped, k).toBe(runKeyOf(flippedRunRequest(k)));
+      expect(keys, k).toContain(flipped);
+      expect(flipped, k).not.toBe(key);
+    }
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  // A built site's flipped runs must each be what the worker computes now: a stale file fails here.
+  // Without a build there is nothing to hold (the default's test above holds the build's path to the worker's).
+  const built = (k: (typeof SWITCH_KEYS)[number]) => join(process.cwd(), 'dist', prebuiltRunFile(runKeyOf(flippedRunRequest(k))));
+  it.skipIf(!SWITCH_KEYS.every((k) => existsSync(built(k))))('flipped runs of a built site: each file byte-identical to a live replay as the worker runs it', () => {
+    for (const k of SWITCH_KEYS) {
+      const request = flippedRunRequest(k);
+      const live = computeRun(request, { keepDetails: true });
+      const liveBytes = encodeRunAsset(runKeyOf(request), live.run, storedDetailsOf(live.run, live.details!));
+      expect(Buffer.compare(Buffer.from(inflateRunFile(readFileSync(built(k)))), Buffer.from(liveBytes)), k).toBe(0);
+    }
+  }, 900_000); // twelve replays of the two weeks, on two shared cores
 
   it('refuses a file that is not a run asset, saying why', () => {
     expect(() => decodeRunAsset(new TextEncoder().encode('<!doctype html><html>').buffer as ArrayBuffer)).toThrow(/not a run asset/);

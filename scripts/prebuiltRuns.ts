@@ -1,7 +1,8 @@
 /**
- * Vite plugin: the default scenario's run, computed at build time and written into the site as one
- * gzip-compressed binary (src/app/run/runAsset.ts), so the page draws its first picture from a file
- * instead of replaying two weeks. The dev server computes it on first request and serves the same
+ * Vite plugin: the default scenario's run, and that run with each single switch flipped, computed at
+ * build time and written into the site as gzip-compressed binaries (src/app/run/runAsset.ts), so the
+ * page draws its first picture, and the picture after any one switch, from a file instead of
+ * replaying two weeks. The dev server computes it on first request and serves the same
  * bytes. The page learns which runs are prebuilt, and where, from `__PREBUILT_RUNS__` (run key →
  * file, relative to the site), and loads one only for the exact run key it stands for.
  */
@@ -12,7 +13,7 @@ import { encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { fnv64Hex } from '../src/engine/hash.ts';
 import { DEFAULT_TRAFFIC } from '../src/engine/incident/traffic.ts';
 import { runKeyOf, type RunRequest } from '../src/engine/runs/index.ts';
-import { INCIDENT_SWITCHES, overridesOf } from '../src/engine/switches.ts';
+import { INCIDENT_SWITCHES, SWITCH_KEYS, overridesOf, type SwitchKey } from '../src/engine/switches.ts';
 
 /** The page's opening run: the incident as it happened at the default traffic (the store's DEFAULT_STATE; a test holds them equal). */
 export const DEFAULT_RUN_REQUEST: RunRequest = {
@@ -22,11 +23,22 @@ export const DEFAULT_RUN_REQUEST: RunRequest = {
 };
 
 /**
- * Prebuilt: the opening run, and the two small scenarios at the incident's switches (a link to
- * `s=demo` or `s=matrix` then needs no worker before its first picture; 10–20 KB each).
+ * The opening run with one switch flipped: what a person gets by flipping any single switch, or by
+ * comparing with one fix (`cmp=`). A live replay of the window takes seconds in the page's worker;
+ * from a file it is a fetch (0.1–0.8 MB each, loaded only when asked for).
+ */
+export function flippedRunRequest(key: SwitchKey): RunRequest {
+  return { ...DEFAULT_RUN_REQUEST, overrides: overridesOf({ ...INCIDENT_SWITCHES, [key]: !INCIDENT_SWITCHES[key] }) };
+}
+
+/**
+ * Prebuilt: the opening run, each single switch flipped from it, and the two small scenarios at the
+ * incident's switches (a link to `s=demo` or `s=matrix` then needs no worker before its first picture;
+ * 10–20 KB each).
  */
 export const PREBUILT_REQUESTS: readonly RunRequest[] = [
   DEFAULT_RUN_REQUEST,
+  ...SWITCH_KEYS.map(flippedRunRequest),
   { scenario: 'demo', overrides: overridesOf(INCIDENT_SWITCHES) },
   { scenario: 'matrix', overrides: overridesOf(INCIDENT_SWITCHES) },
 ];

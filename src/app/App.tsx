@@ -217,6 +217,12 @@ function Dashboard() {
   useExploreKey(toggleExplore);
 
   useEffect(() => startUrlSync((ignored) => ignoredNotice(useApp.getState().lang, ignored)), []);
+  // The run on screen once it is the one the switches describe (not the previous one kept meanwhile).
+  const shownRun = useRef<string | null>(null);
+  const shownKey = main.data && !main.recomputing ? main.data.runKey : null;
+  useEffect(() => {
+    shownRun.current = shownKey;
+  }, [shownKey]);
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
     if (useApp.getState().bench) {
@@ -229,6 +235,8 @@ function Dashboard() {
         // The benchmarks' baselines and checks: the matrix started at once (as every load did), live workers.
         matrix: () => runMatrixInWorker(),
         workers: () => liveWorkerNames(),
+        // The switch benchmark: which run the picture shows, and whether a progress line is up.
+        shownRun: () => shownRun.current,
       };
     }
   }, []);
@@ -301,7 +309,7 @@ function Dashboard() {
         progress={
           main.progress ? (
             <RunProgress
-              progress={main.progress}
+              feed={main.progress}
               label={(scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')) + (main.recomputing ? ` — ${t('recomputing')}` : '')}
               startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
             />

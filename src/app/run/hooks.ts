@@ -5,24 +5,47 @@
  * and the page seeks it locally.
  */
 import { useIsFetching, useQuery, type QueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { RunProgress } from '../../engine/index.ts';
 import { runKeyOf, type RunRequest } from '../../engine/runs/index.ts';
-import { overridesOf, withFix } from '../../engine/switches.ts';
+import { overridesOf, withFix, type SwitchKey } from '../../engine/switches.ts';
 import { useApp, type AppState } from '../state/store.ts';
-import { runMatrixInWorker, startRun } from './runClient.ts';
+import { fetchRunAhead, runMatrixInWorker, startRun } from './runClient.ts';
 import type { RunSummary, Snapshot } from './summary.ts';
 
 export type { RunSummary, Snapshot } from './summary.ts';
 export type { NodeSnapshot, RequestDetail } from './summary.ts';
+
+/**
+ * A run's progress as it is reported, read by the progress line alone (`useProgress`): a report every
+ * 50 ms re-renders that line, not the page around it, so the page stays responsive while a replay runs.
+ */
+export class ProgressFeed {
+  private value: RunProgress = { fraction: 0, simulatedT: 0, phase: '' };
+  private readonly listeners = new Set<() => void>();
+  readonly get = (): RunProgress => this.value;
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+  readonly set = (p: RunProgress): void => {
+    this.value = p;
+    for (const l of this.listeners) l();
+  };
+}
+
+/** The latest progress of a feed, re-rendering only the component that reads it. */
+export function useProgress(feed: ProgressFeed): RunProgress {
+  return useSyncExternalStore(feed.subscribe, feed.get);
+}
 
 export interface RunState {
   data: RunSummary | undefined;
   isError: boolean;
   error: Error | null;
   /** Progress while the run is computed (null once it is there). */
-  progress: RunProgress | null;
+  progress: ProgressFeed | null;
   /** `data` is the previous run of the same scenario, kept on screen while this one is computed. */
   recomputing: boolean;
 }
@@ -77,6 +100,7 @@ function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
     queryKey: ['run', runKey],
     queryFn: ({ signal, client }: { signal: AbortSignal; client: QueryClient }) => {
       watchHiddenRuns(client);
+      onProgress?.({ fraction: 0, simulatedT: 0, phase: '' });
       return startRun(request, runKey, { signal, ...(onProgress ? { onProgress } : {}) });
     },
     staleTime: Infinity,
@@ -85,22 +109,28 @@ function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
   } as const;
 }
 
+/** A switch is about to be flipped (a pointer on it, or focus): fetch the file of the run it leads to, if one was built. */
+export function fetchSwitchAhead(key: SwitchKey): void {
+  const s = useApp.getState();
+  fetchRunAhead(runKeyOf(runRequestOf({ ...s, switches: { ...s.switches, [key]: !s.switches[key] } })));
+}
+
 /** The run a situation stands for, once it is computed (the walkthrough waits on it to place instants). */
 export function ensureRun(client: QueryClient, s: RunInputs): Promise<RunSummary> {
   return client.ensureQueryData(runQuery(runRequestOf(s)));
 }
 
 function useRunOf(request: RunRequest | null): RunState {
-  const [progress, setProgress] = useState<RunProgress | null>(null);
+  const [feed] = useState(() => new ProgressFeed());
   const q = useQuery({
-    ...runQuery(request ?? { scenario: 'demo', overrides: {} }, setProgress),
+    ...runQuery(request ?? { scenario: 'demo', overrides: {} }, feed.set),
     enabled: request !== null,
     // Switching a defect or a mitigation keeps the last result of the same scenario on screen (its
     // time axis still holds) until the new one is there; another scenario starts empty.
     placeholderData: (previous: RunSummary | undefined) => (previous && request && scenarioOfKey(previous.runKey) === request.scenario ? previous : undefined),
   });
   if (!request) return { data: undefined, isError: false, error: null, progress: null, recomputing: false };
-  return { data: q.data, isError: q.isError, error: q.error, progress: q.isFetching ? (progress ?? { fraction: 0, simulatedT: 0, phase: '' }) : null, recomputing: q.isPlaceholderData };
+  return { data: q.data, isError: q.isError, error: q.error, progress: q.isFetching ? feed : null, recomputing: q.isPlaceholderData };
 }
 
 /** A run key's scenario (`runKeyOf` keys are JSON arrays that start with it). */

@@ -15,7 +15,9 @@ let details: RequestDetails | null = null;
 serveRpc<RunProtocol>(self as unknown as DedicatedWorkerGlobalScope, {
   run(request, ctx) {
     const started = performance.now();
-    let lastPost = -Infinity;
+    // At once, so the page shows the replay has started before its first simulated hour is done.
+    ctx.progress({ fraction: 0, simulatedT: 0, phase: 'started' });
+    let lastPost = performance.now();
     const computed = computeRun(request, {
       keepDetails: true,
       onProgress: (p) => {

@@ -28,13 +28,51 @@ export function liveRunWorkers(): number {
   return kept.length;
 }
 
+/** Progress while a prebuilt run's file arrives: the share of its bytes received (phase `file`, no simulated time). */
+const fileProgress = (fraction: number): RunProgress => ({ fraction, simulatedT: -1, phase: 'file' });
+
+/**
+ * Files fetched ahead of a switch (a pointer on it, or keyboard focus): the body's bytes, still
+ * compressed, kept until the run is asked for. A few at most: one per switch a person points at.
+ */
+const fetchedAhead = new Map<string, Promise<Response>>();
+const MAX_FETCHED_AHEAD = 4;
+
+/** Starts fetching a prebuilt run's file, if there is one, so that switching to it need not wait for the network. */
+export function fetchRunAhead(runKey: string): void {
+  const file = __PREBUILT_RUNS__[runKey];
+  if (!file || fetchedAhead.has(runKey)) return;
+  const response = fetch(new URL(file, document.baseURI)).then(async (r) => new Response(await r.arrayBuffer(), { status: r.status, headers: r.headers }));
+  // A failed fetch ahead is forgotten: the switch then fetches as usual.
+  response.catch(() => fetchedAhead.delete(runKey));
+  fetchedAhead.set(runKey, response);
+  while (fetchedAhead.size > MAX_FETCHED_AHEAD) fetchedAhead.delete(fetchedAhead.keys().next().value!);
+}
+
 /** The prebuilt run's file, inflated and decoded; null when this run key has none or the browser cannot inflate it. */
-async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined) {
+async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined, onProgress?: (p: RunProgress) => void) {
   const file = __PREBUILT_RUNS__[runKey];
   if (!file || typeof DecompressionStream === 'undefined') return null;
-  const response = await fetch(new URL(file, document.baseURI), signal ? { signal } : {});
+  onProgress?.(fileProgress(0));
+  const ahead = fetchedAhead.get(runKey);
+  fetchedAhead.delete(runKey);
+  const response = (ahead ? await ahead.catch(() => null) : null) ?? (await fetch(new URL(file, document.baseURI), signal ? { signal } : {}));
   if (!response.ok || !response.body) throw new Error(`prebuilt run ${file}: HTTP ${response.status}`);
-  const bytes = await new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  let received = 0;
+  const counted: ReadableStream<BufferSource> =
+    onProgress && total > 0
+      ? response.body.pipeThrough(
+          new TransformStream<Uint8Array<ArrayBuffer>, BufferSource>({
+            transform(chunk, out) {
+              received += chunk.byteLength;
+              onProgress(fileProgress(Math.min(1, received / total)));
+              out.enqueue(chunk);
+            },
+          }),
+        )
+      : response.body;
+  const bytes = await new Response(counted.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
   const asset = decodeRunAsset(bytes);
   if (asset.runKey !== runKey) throw new Error(`prebuilt run ${file} holds another run`);
   return asset;
@@ -63,7 +101,7 @@ function detailsByReplay(request: RunRequest): (req: number) => Promise<RequestD
 export async function startRun(request: RunRequest, runKey: string, options: { signal?: AbortSignal; onProgress?: (p: RunProgress) => void } = {}): Promise<RunSummary> {
   const started = performance.now();
   try {
-    const prebuilt = await loadPrebuilt(runKey, options.signal);
+    const prebuilt = await loadPrebuilt(runKey, options.signal, options.onProgress);
     if (prebuilt) {
       const replay = detailsByReplay(request);
       const stored = prebuilt.details;

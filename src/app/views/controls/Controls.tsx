@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
-import type { RunSummary } from '../../run/hooks.ts';
+import { fetchSwitchAhead, type RunSummary } from '../../run/hooks.ts';
 import { useApp, type SwitchKey } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -22,8 +22,9 @@ function Switch({ spec }: { spec: SwitchSpec }) {
   const id = useId();
   const checked = useApp((s) => s.switches[spec.key]);
   const setSwitch = useApp((s) => s.setSwitch);
+  const ahead = () => fetchSwitchAhead(spec.key);
   return (
-    <div className="toggle">
+    <div className="toggle" onPointerEnter={ahead} onFocus={ahead}>
       <input id={id} type="checkbox" role="switch" checked={checked} onChange={(e) => setSwitch(spec.key, e.target.checked)} data-switch={spec.key} />
       <label htmlFor={id}>
         {t(`switch.${spec.key}.label`)}

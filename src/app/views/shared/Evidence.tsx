@@ -151,10 +151,12 @@ export function shortUrl(url: string): string {
   return url.replace(/^https:\/\//, '').replace(/\/$/, '');
 }
 
-/** The short form of an address in a narrow column: "#38704" for a pull request or an issue. */
+/** The short form of an address in a narrow column: "#38704" for a pull request or an issue, a source file's name. */
 function compactUrl(url: string): string {
   const m = /\/(?:pull|issues)\/(\d+)$/.exec(url);
-  return m ? `#${m[1]}` : shortUrl(url);
+  if (m) return `#${m[1]}`;
+  const file = /\/blob\/[^/]+\/(?:[^/]+\/)*([^/]+)$/.exec(url);
+  return file ? file[1]! : shortUrl(url);
 }
 
 /**

@@ -1,16 +1,20 @@
 /** A small progress line for a run being computed: a native <progress> plus the simulated date reached. */
-import type { RunProgress as Progress } from '../../../engine/index.ts';
+import { useProgress, type ProgressFeed } from '../../run/hooks.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useApp } from '../../state/store.ts';
 import { ModelBadge } from './Evidence.tsx';
 
-export function RunProgress({ progress, label, startEpochMs }: { progress: Progress | null; label: string; startEpochMs: number }) {
+export function RunProgress({ feed, label, startEpochMs }: { feed: ProgressFeed; label: string; startEpochMs: number }) {
   const t = useT();
+  const progress = useProgress(feed);
   const lang = useApp((s) => s.lang);
   const fraction = progress?.fraction ?? 0;
   const percent = formatNumber(fraction, lang, { style: 'percent', maximumFractionDigits: 0 });
-  const reached = progress ? formatUtc(startEpochMs + Math.max(0, progress.simulatedT), lang, { seconds: false }) : '';
+  // Before the worker's first report there is no simulated time to show, and a file has none.
+  const starting = progress === null || progress.phase === '' || progress.phase === 'started';
+  const timed = !starting && progress.phase !== 'file' && progress.simulatedT >= 0;
+  const reached = timed ? formatUtc(startEpochMs + progress.simulatedT, lang, { seconds: false }) : '';
   return (
     <div className="replay-progress" data-testid="replay-progress">
       <label>
@@ -20,6 +24,7 @@ export function RunProgress({ progress, label, startEpochMs }: { progress: Progr
       <span aria-live="polite">
         {percent}
         {reached ? ` · ${t('progressReached', { time: reached })}` : ''}
+        {progress?.phase === 'file' ? ` · ${t('progressFile')}` : starting ? ` · ${t('progressStarting')}` : ''}
         {progress?.phase === 'fixed' ? ` · ${t('progressFixed')}` : ''}
       </span>{' '}
       <ModelBadge />
