@@ -340,13 +340,13 @@ export function prefill(w: TransformerWeights, tokens: ArrayLike<number>, from: 
 function causalAttention(q: Float32Array, qAt: number, keys: Float32Array, values: Float32Array, pos: number, H: number, dh: number, scale: number, scores: Float64Array, o: Float32Array): void {
   const d = H * dh;
   const n = pos + 1;
+  const qs = new Float64Array(d);
+  for (let e = 0; e < d; e++) qs[e] = q[qAt + e]!;
   const max = new Float64Array(H).fill(-Infinity);
   for (let u = 0; u < n; u++) {
     const ko = u * d;
     for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
-      let dot = 0;
-      for (let e = 0; e < dh; e++) dot += q[qAt + off + e]! * keys[ko + off + e]!;
-      dot *= scale;
+      const dot = dot8(qs, off, keys, ko + off, dh) * scale;
       scores[hh * n + u] = dot;
       if (dot > max[hh]!) max[hh] = dot;
     }
@@ -358,7 +358,7 @@ function causalAttention(q: Float32Array, qAt: number, keys: Float32Array, value
     for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
       const e = Math.exp(scores[hh * n + u]! - max[hh]!);
       z[hh]! += e;
-      for (let k = 0; k < dh; k++) acc[off + k]! += e * values[vo + off + k]!;
+      axpy8(acc, off, e, values, vo + off, dh);
     }
   }
   for (let hh = 0, off = 0; hh < H; hh++, off += dh) for (let k = 0; k < dh; k++) o[off + k] = acc[off + k]! / z[hh]!;
