@@ -341,28 +341,36 @@ function causalAttention(q: Float32Array, qAt: number, keys: Float32Array, value
   const d = H * dh;
   const n = pos + 1;
   const qs = new Float64Array(d);
-  for (let e = 0; e < d; e++) qs[e] = q[qAt + e]!;
+  for (let e = 0; e < d; e++) qs[e] = q[qAt + e]! * scale;
   const max = new Float64Array(H).fill(-Infinity);
-  for (let u = 0; u < n; u++) {
-    const ko = u * d;
-    for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
-      const dot = dot8(qs, off, keys, ko + off, dh) * scale;
-      scores[hh * n + u] = dot;
-      if (dot > max[hh]!) max[hh] = dot;
-    }
-  }
   const acc = new Float64Array(d);
   const z = new Float64Array(H);
-  for (let u = 0; u < n; u++) {
-    const vo = u * d;
-    for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
-      const e = Math.exp(scores[hh * n + u]! - max[hh]!);
-      z[hh]! += e;
-      axpy8(acc, off, e, values, vo + off, dh);
+  if (H === 2 && dh === 16) {
+    // The decode kernels over one contiguous page of n slots.
+    scorePage2x16(qs, keys, 0, n, scores, n, max);
+    weighPage2x16(scores, n, max, z, new Float64Array(2), acc, values, NO_NORMS, 0, n, null, 0, 0);
+  } else {
+    for (let u = 0; u < n; u++) {
+      const ko = u * d;
+      for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
+        const dot = dot8(qs, off, keys, ko + off, dh);
+        scores[hh * n + u] = dot;
+        if (dot > max[hh]!) max[hh] = dot;
+      }
+    }
+    for (let u = 0; u < n; u++) {
+      const vo = u * d;
+      for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
+        const e = Math.exp(scores[hh * n + u]! - max[hh]!);
+        z[hh]! += e;
+        axpy8(acc, off, e, values, vo + off, dh);
+      }
     }
   }
   for (let hh = 0, off = 0; hh < H; hh++, off += dh) for (let k = 0; k < dh; k++) o[off + k] = acc[off + k]! / z[hh]!;
 }
+
+const NO_NORMS = new Float32Array(0);
 
 const hiddenScratch = new Map<number, Float32Array>();
 
