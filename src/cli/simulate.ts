@@ -333,7 +333,8 @@ function main(): void {
       for (const t of answer.tokens) {
         const who = (t.tenants ?? []).slice(0, 3).map(([name, x]) => `${name ?? 'zeros'} ${share(x)}`).join(', ');
         const top = t.pages?.[0];
-        console.log(`         ${t.token.padEnd(18)} ${who}${top ? `; page ${top[0].toLocaleString('en-US')} ${share(top[1])}` : ' (prefill\'s token)'}`);
+        const heads = t.foreignByHead ? `; foreign per layer·head ${t.foreignByHead.map(share).join(' ')}` : '';
+        console.log(`         ${t.token.padEnd(18)} ${who}${top ? `; page ${top[0].toLocaleString('en-US')} ${share(top[1])}` : ' (prefill\'s token)'}${heads}`);
       }
     }
   }

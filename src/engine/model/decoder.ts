@@ -165,11 +165,10 @@ export class TransformerDecoder {
     if (steps <= 1) return out;
     const w = this.weights;
     const state = new DecodeState(w, steps);
-    const pages = Math.ceil(ctx.seqLen / ctx.pageSize);
     const attention: StepAttention = {
       slotShare: new Float64Array(ctx.seqLen),
       tailShare: new Float64Array(steps),
-      headPageShare: this.perHead ? new Float64Array(w.shape.layers * w.shape.heads * pages) : null,
+      headSlotShare: this.perHead ? new Float64Array(w.shape.layers * w.shape.heads * ctx.seqLen) : null,
     };
     let input = this.toModel[first.token]!;
     for (let s = 1; s < steps; s++) {
@@ -221,17 +220,14 @@ export class TransformerDecoder {
     const page = best >= 0 ? ctx.blockTable[Math.floor(best / ps)]! : -1;
     const writer = best >= 0 ? slotWriter[page * ps + (best % ps)]! : -1;
     const attention: TokenAttention = { tenants, pages, generated: round4(generated) };
-    if (a.headPageShare) {
-      const L = this.weights.shape.layers;
-      const H = this.weights.shape.heads;
-      const np = Math.ceil(ctx.seqLen / ps);
+    if (a.headSlotShare) {
+      const heads = this.weights.shape.layers * this.weights.shape.heads;
       attention.foreignByHead = [];
-      for (let lh = 0; lh < L * H; lh++) {
+      for (let lh = 0; lh < heads; lh++) {
         let f = 0;
-        for (let p = 0; p < np; p++) {
-          const page = ctx.blockTable[p]!;
-          const writerOf = slotWriter[page * ps]!;
-          if (writerOf >= 0 && who.requestTenant[writerOf] !== who.tenant) f += a.headPageShare[lh * np + p]!;
+        for (let i = 0; i < ctx.seqLen; i++) {
+          const writer = slotWriter[ctx.blockTable[Math.floor(i / ps)]! * ps + (i % ps)]!;
+          if (writer >= 0 && who.requestTenant[writer] !== who.tenant) f += a.headSlotShare[lh * ctx.seqLen + i]!;
         }
         attention.foreignByHead.push(round4(f));
       }

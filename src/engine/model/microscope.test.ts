@@ -55,6 +55,23 @@ describe('the microscope: the trained transformer decoding over pages other tena
     expect(run(smallTrace()).counters().leaked).toBe(1); // the same trace without the mitigation leaks
   });
 
+  it('per layer and head, on demand: the heads\' foreign shares average to the token\'s', () => {
+    const long = byId(run(smallTrace(), { attentionPerHead: true }), 'long');
+    for (const p of long.provenance.slice(1)) {
+      const heads = p.attention!.foreignByHead!;
+      expect(heads).toHaveLength(4);
+      expect(Math.abs(heads.reduce((n, x) => n + x, 0) / heads.length - p.foreignShare)).toBeLessThan(1e-3);
+    }
+    expect(long.provenance.slice(1).some((p) => Math.max(...p.attention!.foreignByHead!) > 0.9)).toBe(true);
+  });
+
+  it('chunked prefill computes each chunk over the K/V earlier chunks left in the pages: the same answers', () => {
+    const tokens = (sim: Simulation) => sim.responses.map((r) => [r.id, r.tokens.join(',')].join(' ')).sort();
+    const chunked = run(smallTrace(), {}, withOverrides(SMALL, { prefillChunkTokens: 256 }));
+    expect(chunked.counters().pagesWritten).toBe(run(smallTrace()).counters().pagesWritten);
+    expect(tokens(chunked)).toEqual(tokens(run(smallTrace())));
+  });
+
   /** Runs the small trace, changing decode memory just before the over-long request's KV lands. */
   const withMemoryChange = (change: (s: Simulation) => void) =>
     run(smallTrace(), {

@@ -30,7 +30,7 @@ describe('the transformer: paged decode is attention over the block table', () =
       const tensors = new PageTensors(32 * 16, s.layers, s.dim, s.heads);
       prefill(w, tokens.subarray(0, 300), 0, { tensors, pageSize: 16, blockTable: table });
       const state = new DecodeState(w, 2);
-      const attention = { slotShare: new Float64Array(300), tailShare: new Float64Array(2), headPageShare: null };
+      const attention = { slotShare: new Float64Array(300), tailShare: new Float64Array(2), headSlotShare: null };
       const stepped = decodeStep(state, tokens[300]!, 300, { tensors, pageSize: 16, blockTable: table, seqLen: 300 }, attention);
       const whole = prefill(w, tokens, 0, { tensors: new PageTensors(301, s.layers, s.dim, s.heads), pageSize: 301, blockTable: [0] });
       let diff = 0;

@@ -405,8 +405,8 @@ export interface PagedContext extends PagedKv {
 export interface StepAttention {
   slotShare: Float64Array;
   tailShare: Float64Array;
-  /** Per (layer, head), the same shares for the slots, summed per logical page (layer-major). */
-  headPageShare: Float64Array | null;
+  /** Per (layer, head), layer-major, each slot's share within that head alone (seqLen each); null: not asked for. */
+  headSlotShare: Float64Array | null;
 }
 
 /** A request's decode: the KV of the tokens it generated (its own tail), and scratch. */
@@ -471,7 +471,7 @@ export function decodeStep(state: DecodeState, input: number, position: number, 
   if (attention) {
     attention.slotShare.fill(0, 0, seqLen);
     attention.tailShare.fill(0, 0, t + 1);
-    attention.headPageShare?.fill(0);
+    attention.headSlotShare?.fill(0);
   }
   for (let l = 0; l < w.layers.length; l++) {
     const L = w.layers[l]!;
@@ -596,7 +596,7 @@ function attendPaged(state: DecodeState, l: number, q: Float32Array, ctx: PagedC
   if (!attention || !X || !pageMax) return;
   const share = attention.slotShare;
   const tailShare = attention.tailShare;
-  const headPages = attention.headPageShare;
+  const headSlots = attention.headSlotShare;
   for (let hh = 0; hh < H; hh++) {
     if (!(zv[hh]! > 0)) continue;
     const row = hh * total;
@@ -608,13 +608,12 @@ function attendPaged(state: DecodeState, l: number, q: Float32Array, ctx: PagedC
       if (p === pages) {
         for (let k = from; k < to; k++) tailShare[k - seqLen]! += X[row + k]! * f * weight;
       } else {
-        let sum = 0;
+        const own = headSlots ? (l * H + hh) * seqLen : 0;
         for (let k = from; k < to; k++) {
           const x = X[row + k]! * f;
           share[k]! += x * weight;
-          sum += x;
+          if (headSlots) headSlots[own + k] = x;
         }
-        if (headPages) headPages[(l * H + hh) * pages + p]! += sum;
       }
     }
   }
