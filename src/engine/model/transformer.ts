@@ -597,6 +597,20 @@ function attendPaged(state: DecodeState, l: number, q: Float32Array, ctx: PagedC
   const share = attention.slotShare;
   const tailShare = attention.tailShare;
   const headSlots = attention.headSlotShare;
+  if (H === 2 && !headSlots && zv[0]! > 0 && zv[1]! > 0) {
+    // Both heads in one pass over the slots (the shares need no bit-exact order).
+    const stride = pages + 1;
+    for (let p = 0; p <= pages; p++) {
+      const g0 = (Math.exp(pageMax[p]! - m[0]!) / zv[0]!) * weight;
+      const g1 = (Math.exp(pageMax[stride + p]! - m[1]!) / zv[1]!) * weight;
+      if (p === pages) {
+        for (let k = seqLen; k < total; k++) tailShare[k - seqLen]! += X[k]! * g0 + X[total + k]! * g1;
+      } else {
+        for (let k = p * ps, end = Math.min(seqLen, k + ps); k < end; k++) share[k]! += X[k]! * g0 + X[total + k]! * g1;
+      }
+    }
+    return;
+  }
   for (let hh = 0; hh < H; hh++) {
     if (!(zv[hh]! > 0)) continue;
     const row = hh * total;
