@@ -61,7 +61,7 @@ function jsDecode(size: number, withShares: boolean): StepTimes {
   const steps = stepsAt(size);
   const warm = 4;
   const state = new DecodeState(weights, steps + warm);
-  const attention: StepAttention | null = withShares ? { slotShare: new Float64Array(size), tailShare: new Float64Array(steps + warm), headPageShare: null } : null;
+  const attention: StepAttention | null = withShares ? { slotShare: new Float64Array(size), tailShare: new Float64Array(steps + warm), headSlotShare: null } : null;
   for (let i = 0; i < warm; i++) decodeStep(state, ctx.first, size + i, paged, attention);
   return timeSteps(steps, (i) => decodeStep(state, ctx.first, size + warm + i, paged, attention));
 }
