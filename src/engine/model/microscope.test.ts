@@ -48,11 +48,14 @@ describe('the microscope: the trained transformer decoding over pages other tena
     }
   }, 60_000);
 
-  it('with pages cleared on free, nothing leaks: no foreign share on any token', () => {
+  it('with pages cleared on free, or zeroed when handed out, nothing leaks: no foreign share on any token', () => {
     const sim = run(smallTrace(), {}, withOverrides(SMALL, { mitigations: { clearPagesOnFree: true } }));
     expect(sim.counters().leaked).toBe(0);
     expect(byId(sim, 'long').provenance.every((p) => p.foreignShare === 0)).toBe(true);
     expect(run(smallTrace()).counters().leaked).toBe(1); // the same trace without the mitigation leaks
+    const zeroed = run(smallTrace(), {}, withOverrides(SMALL, { mitigations: { zeroPagesOnAllocate: true } }));
+    expect(zeroed.counters().leaked).toBe(0);
+    expect(byId(zeroed, 'long').provenance.every((p) => p.foreignShare === 0)).toBe(true);
   });
 
   it('per layer and head, on demand: the heads\' foreign shares average to the token\'s', () => {
