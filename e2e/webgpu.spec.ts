@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { gpuCheckBundle } from '../scripts/gpuCheckBundle.ts';
+import type { ModelAgreementReport } from '../src/gpu/modelAgreement.ts';
 
 /**
  * The decode backends in a real browser. Chromium here runs with --enable-unsafe-webgpu (see
@@ -91,5 +93,29 @@ test.describe('decode backends', () => {
     const clean = await page.context().newPage();
     await ready(clean, './?s=demo&view=response&backend=js');
     expect((await decode(clean)).text).toBe(run.text);
+  });
+});
+
+test.describe('the trained transformer on WebGPU', () => {
+  // The check is bundled here and added to a page of the built site, whose policy allows only its own scripts.
+  test.use({ bypassCSP: true });
+  test('the WGSL decode (paged attention over the block table, matrix products) agrees with the JS engine', async ({ page }) => {
+    test.setTimeout(240_000);
+    const bundle = await gpuCheckBundle();
+    await page.goto('./?backend=js');
+    await page.addScriptTag({ type: 'module', content: bundle });
+    await page.waitForFunction(() => 'stalePagesModelCheck' in globalThis);
+    const report = (await page.evaluate(async () => {
+      const bytes = new Uint8Array(await (await fetch('./model/stale-pages-lm.bin')).arrayBuffer());
+      const check = (globalThis as unknown as { stalePagesModelCheck: { agreement: (gpu: unknown, bytes: Uint8Array) => Promise<unknown> } }).stalePagesModelCheck;
+      return check.agreement((navigator as unknown as { gpu: unknown }).gpu, bytes);
+    })) as ModelAgreementReport;
+    expect(report.cases).toHaveLength(3);
+    console.log(`${report.adapter}: ${report.cases.map((c) => `${c.label}: max relative logit difference ${c.maxRelativeDifference.toExponential(2)}, tokens ${c.tokensAgree ? 'equal' : 'DIFFER'}`).join('; ')}`);
+    for (const c of report.cases) {
+      expect(c.tokensAgree, `${c.label}: JS ${c.jsTokens.join(',')} vs WebGPU ${c.gpuTokens.join(',')}`).toBe(true);
+      expect(c.maxRelativeDifference, c.label).toBeLessThanOrEqual(1e-4);
+    }
+    expect(report.agrees).toBe(true);
   });
 });

@@ -121,4 +121,18 @@ describe('npm run simulate', () => {
     expect(r.stdout).toContain('both defects');
     expect(r.stdout.match(/\| yes$/gm)?.length).toBe(MATRIX_ROWS.length);
   });
+
+  it('--scenario microscope runs the trained transformer and reports where each token\'s attention went', () => {
+    const r = run('--scenario', 'microscope', '--json');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.model).toMatchObject({ kind: 'transformer', layers: 2, heads: 2, parameters: 39_648, leakShareThreshold: 0.5 });
+    expect(out.model.weightsSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(out.leakedResponses.map((l: { id: string }) => l.id)).toEqual(['long-1']);
+    const long = out.answers.find((a: { id: string }) => a.id === 'long-1');
+    type Token = { tenants: [string | null, number][] };
+    for (const t of long.tokens as Token[]) expect(Math.abs(t.tenants.reduce((n, [, x]) => n + x, 0) - 1)).toBeLessThanOrEqual(0.01);
+    expect((long.tokens as Token[]).some((t) => t.tenants.some(([name, x]) => name !== 'ember' && name !== null && x > 0.5))).toBe(true);
+    expect(run('--scenario', 'demo', '--model', 'gpt').stderr).toContain('--model: unknown model "gpt" (known: transformer, compressed)');
+  }, 90_000);
 });

@@ -1,8 +1,11 @@
 /**
- * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--json] [--matrix]
+ * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
  * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
  *
- * Runs a config over a trace and prints what happened. Bad input exits with code 2 and a message
+ * Runs a config over a trace and prints what happened. `--scenario microscope` runs the trained
+ * transformer by default (its K/V in the pages, attention shares per output token); every other
+ * run the compressed model unless `--model transformer` (whose prefill is quadratic: thousands of
+ * tokens, not the demo's hundreds of thousands). Bad input exits with code 2 and a message
  * naming the file and the field; nothing runs then.
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +23,10 @@ import {
   type TrafficOptions,
 } from '../engine/incident/index.ts';
 import { parseArgs } from 'node:util';
+import { LEAK_SHARE_THRESHOLD } from '../engine/model/decoder.ts';
+import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/model/microscope.ts';
+import type { TransformerWeights } from '../engine/model/transformer.ts';
+import { readModelWeights } from './modelWeights.ts';
 import {
   DeploymentRefused,
   FIXED_CONFIG,
@@ -40,7 +47,9 @@ import {
   type Trace,
 } from '../engine/index.ts';
 
-const SCENARIOS: Record<string, () => Trace> = { matrix: matrixTrace, demo: demoTrace };
+const SCENARIOS: Record<string, () => Trace> = { matrix: matrixTrace, demo: demoTrace, microscope: microscopeTrace };
+/** Scenarios with a deployment of their own (a --config file replaces it). */
+const SCENARIO_CONFIGS: Record<string, EngineConfig> = { microscope: MICROSCOPE_CONFIG };
 
 /** Bad input: exit 2, nothing ran. */
 function fail(message: string): never {
@@ -124,6 +133,7 @@ function loadFacts(): FactIndex {
 }
 
 const fmtInt = (n: number) => n.toLocaleString('en-US');
+const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; 'free-list'?: string; all?: boolean; json?: boolean }): void {
   const traffic: Partial<TrafficOptions> = {};
@@ -236,6 +246,8 @@ function main(): void {
         'tenant-skew': { type: 'string' },
         'free-list': { type: 'string' },
         all: { type: 'boolean', default: false },
+        model: { type: 'string' },
+        'per-head': { type: 'boolean', default: false },
       },
       strict: true,
     }).values;
@@ -248,12 +260,24 @@ function main(): void {
     return printIncident(args);
   }
 
-  const config = loadConfig(args.config);
+  const scenarioConfig = args.scenario !== undefined && !args.trace ? SCENARIO_CONFIGS[args.scenario] : undefined;
+  const config = args.config || !scenarioConfig ? loadConfig(args.config) : scenarioConfig;
   const trace = loadTrace(args.trace, args.scenario);
+  const modelKind = args.model ?? (args.scenario === 'microscope' ? 'transformer' : 'compressed');
+  if (modelKind !== 'transformer' && modelKind !== 'compressed') fail(`--model: unknown model ${JSON.stringify(modelKind)} (known: transformer, compressed)`);
+  if (args['per-head'] && modelKind !== 'transformer') fail('--per-head: only the transformer has heads to report');
+  let weights: { weights: TransformerWeights; sha256: string } | null = null;
+  if (modelKind === 'transformer') {
+    try {
+      weights = readModelWeights();
+    } catch (e) {
+      fail((e as Error).message);
+    }
+  }
   for (const note of configNotes(config)) process.stderr.write(`simulate: note: ${note}\n`);
   let sim: Simulation;
   try {
-    sim = new Simulation(config, trace, { keepEvents: false }).run();
+    sim = new Simulation(config, trace, { keepEvents: false, transformer: weights?.weights ?? null, attentionPerHead: args['per-head'] === true }).run();
   } catch (e) {
     if (e instanceof DeploymentRefused) fail(e.message);
     if (e instanceof UnansweredRequests) engineFailure(e.message);
@@ -281,12 +305,25 @@ function main(): void {
     integrityBreach: answeredFromForeignMemory(r),
     latencyMs: r.finishedAt - r.arrivedAt,
   }));
-  const summary = { trace: trace.name ?? '(unnamed)', ...counters, leakedResponses: leaked, responses, eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
+  const model = { ...sim.modelDescription, ...(weights ? { weightsSha256: weights.sha256, leakShareThreshold: LEAK_SHARE_THRESHOLD } : {}) };
+  // Under the transformer, each answer token by token with where its attention went.
+  const answers = weights
+    ? [...sim.responses].sort((a, b) => a.request - b.request).filter((r) => r.status === 200).map((r) => ({
+        id: r.id,
+        tenant: r.tenant,
+        text: r.text,
+        expectedText: r.expectedText,
+        dataOf: r.leakedFrom,
+        tokens: r.provenance.map((p, i) => ({ token: sim.vocab.word(r.tokens[i]!), probability: round4(p.probability), foreignShare: p.foreignShare, page: p.page, ...p.attention })),
+      }))
+    : undefined;
+  const summary = { trace: trace.name ?? '(unnamed)', model, ...counters, leakedResponses: leaked, responses, ...(answers ? { answers } : {}), eventLogHash: sim.eventLogHash, events: sim.eventsEmitted };
   if (args.json) {
     process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     return;
   }
   console.log(`trace            ${summary.trace}`);
+  console.log(`model            ${model.kind}: ${model.note}${weights ? `; ${model.parameters.toLocaleString('en-US')} parameters, weights sha256 ${weights.sha256.slice(0, 16)}…` : ''}`);
   console.log(`requests         ${counters.requests}`);
   console.log(`status codes     ${Object.entries(counters.statusCounts).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
   console.log(`rejected         ${counters.rejected}`);
@@ -299,6 +336,17 @@ function main(): void {
   for (const r of leaked) {
     console.log(`  leak ${r.id} (tenant ${r.tenant}, ${r.promptTokens.toLocaleString('en-US')} tokens, HTTP ${r.status}): data of ${r.dataOf.join(', ')}` + (r.canaries.length ? `; canaries of ${r.canaries.join(', ')}` : ''));
     console.log(`       "${r.text}"`);
+    const answer = answers?.find((a) => a.id === r.id);
+    if (answer) {
+      const share = (x: number) => `${Math.round(x * 100)}%`;
+      console.log(`       attention per token (share of what the heads carried, averaged over layers and heads; leak at ≥ ${share(LEAK_SHARE_THRESHOLD)} from one other tenant):`);
+      for (const t of answer.tokens) {
+        const who = (t.tenants ?? []).slice(0, 3).map(([name, x]) => `${name ?? 'zeros'} ${share(x)}`).join(', ');
+        const top = t.pages?.[0];
+        const heads = t.foreignByHead ? `; foreign per layer·head ${t.foreignByHead.map(share).join(' ')}` : '';
+        console.log(`         ${t.token.padEnd(18)} ${who}${top ? `; page ${top[0].toLocaleString('en-US')} ${share(top[1])}` : ' (prefill\'s token)'}${heads}`);
+      }
+    }
   }
   console.log(`event log        ${summary.events} events, hash ${summary.eventLogHash}`);
 }

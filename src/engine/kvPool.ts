@@ -8,6 +8,7 @@
  */
 
 import type { FreeListPolicy } from './config.ts';
+import type { PageTensors } from './model/kvTensors.ts';
 
 export type NodeKind = 'prefill' | 'decode';
 
@@ -458,6 +459,12 @@ export class KvPool {
   readonly pageFirstKey: Int32Array;
   /** Grouped summaries of its segments, read by decode instead of every slot (null: slot by slot). */
   readonly summaries: PoolSummaries | null;
+  /**
+   * The real model's per-layer K and V of every slot, when the transformer decodes (model/decoder.ts
+   * attaches them); null under the compressed model, whose KV is the two token ids above. Zeroed and
+   * copied with the slots, never on a free without a pool rule.
+   */
+  tensors: PageTensors | null = null;
 
   constructor(
     readonly kind: NodeKind,
@@ -602,6 +609,7 @@ export class KvPool {
     this.keyTokens.fill(0, base, base + this.pageSize);
     this.valueTokens.fill(0, base, base + this.pageSize);
     this.slotWriter.fill(NO_REQUEST, base, base + this.pageSize);
+    this.tensors?.zeroSlots(base, this.pageSize);
     this.pageWrittenFor[page] = NO_REQUEST;
     this.pageWriteHandoff[page] = NO_REQUEST;
     this.pageWriteTime[page] = -1;
@@ -692,6 +700,7 @@ export class KvPool {
     dst.keyTokens.set(src.keyTokens.subarray(from, from + src.pageSize), to);
     dst.valueTokens.set(src.valueTokens.subarray(from, from + src.pageSize), to);
     dst.slotWriter.set(src.slotWriter.subarray(from, from + src.pageSize), to);
+    if (dst.tensors && src.tensors) dst.tensors.copySlots(src.tensors, from, to, src.pageSize);
     dst.markWritten(dstPage, request, handoff, time);
     dst.copySource(src, srcPage, dstPage);
   }
@@ -714,6 +723,7 @@ export class KvPool {
       dst.keyTokens.set(src.keyTokens.subarray(from, end), to);
       dst.valueTokens.set(src.valueTokens.subarray(from, end), to);
       dst.slotWriter.set(src.slotWriter.subarray(from, end), to);
+      if (dst.tensors && src.tensors) dst.tensors.copySlots(src.tensors, from, to, run * ps);
       for (let k = 0; k < run; k++) {
         dst.markWritten(d0 + k, request, handoff, time);
         dst.copySource(src, s0 + k, d0 + k);
@@ -735,7 +745,7 @@ export class KvPool {
       this.keyTokens.byteLength + this.valueTokens.byteLength + this.slotWriter.byteLength +
       this.pageOwner.byteLength + this.pageWrittenFor.byteLength + this.pageWriteHandoff.byteLength +
       this.pageWriteTime.byteLength + this.pageState.byteLength + this.freeBits.byteLength +
-      this.pageSourceAt.byteLength + this.pageFirstKey.byteLength
+      this.pageSourceAt.byteLength + this.pageFirstKey.byteLength + (this.tensors?.byteSize ?? 0)
     );
   }
 }

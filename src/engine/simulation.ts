@@ -13,9 +13,11 @@ import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
 import { Prng } from './prng.ts';
+import { LEAK_SHARE_THRESHOLD, TransformerDecoder, describeCompressed, type ModelDescription, type TokenAttention, type TransformerToken } from './model/decoder.ts';
+import type { TransformerWeights } from './model/transformer.ts';
 import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { MAX_VOCABULARY, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './vocab.ts';
+import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './vocab.ts';
 
 /** 499: the client went away before an answer (a cancellation in the trace). */
 export type Status = 200 | 400 | 499 | 500;
@@ -30,6 +32,8 @@ export interface ProvenanceEntry {
   writerTenant: string | null;
   probability: number;
   foreignShare: number;
+  /** Under the transformer: where the token's attention went, by writer tenant and page (model/decoder.ts). */
+  attention?: TokenAttention;
 }
 
 export interface ResponseRecord {
@@ -144,6 +148,8 @@ interface RequestState {
    * mapped to pages): what decode outputs if it reads exactly the prompt.
    */
   promptOutput: GeneratedToken[] | null;
+  /** Under the transformer: the first output token, as prefill computed it. */
+  prefillFirst: { token: number; probability: number } | null;
   /** Slots decode read that this request did not write, by the writer's tenant index (last: zeros). */
   staleSlots: Int32Array | null;
   /** With the slotSamples option: the slot sample being taken (first pages at reservation, the rest at the read). */
@@ -278,6 +284,13 @@ export interface SimulationOptions {
    * tags, take pages away) and see what the engine then does; the engine never looks at what it did.
    */
   beforeStep?: (sim: Simulation, next: UpcomingStep) => void;
+  /**
+   * Decode with this trained transformer instead of the compressed model: its per-layer K and V
+   * fill the pages (model/). Prefill costs O(prompt²), so for runs of thousands of tokens.
+   */
+  transformer?: TransformerWeights | null;
+  /** Under the transformer, also report each output token's foreign share per layer and head. */
+  attentionPerHead?: boolean;
 }
 
 /**
@@ -340,6 +353,8 @@ export class Simulation {
   private routeCounter = 0;
   /** What the pools do to a page when it is handed out or freed (the mitigations' pool rules). */
   private readonly rules: PoolRules;
+  /** The trained transformer's decoder, or null: the compressed model (attention.ts) decodes. */
+  readonly decoder: TransformerDecoder | null;
 
   constructor(config: EngineConfig, trace: Trace, options: SimulationOptions = {}) {
     const problems = configProblems(config);
@@ -363,7 +378,9 @@ export class Simulation {
     const texts = traceTexts(trace);
     const overflow = vocabularyOverflow(this.tenantNames, texts);
     if (overflow) throw new Error(`trace: ${overflow.field} takes the vocabulary past the decode model's ${MAX_VOCABULARY.toLocaleString('en-US')} words (the trace needs ${overflow.size.toLocaleString('en-US')})`);
-    this.vocab = new Vocabulary(this.tenantNames, texts.flatMap((t) => splitWords(t.text)));
+    // Under the transformer, every word it knows is a word of the run (it may say any of them).
+    const modelWords = this.options.transformer?.words.slice(SPECIAL_TOKEN_COUNT) ?? [];
+    this.vocab = new Vocabulary(this.tenantNames, [...texts.flatMap((t) => splitWords(t.text)), ...modelWords]);
     this.model = buildDecodeModel(this.vocab.size, config.model);
     this.canaryIds = this.tenantNames.map((n) => this.vocab.id(canaryWord(n)));
     this.corpora = trace.tenants.map((t, i) => {
@@ -373,6 +390,11 @@ export class Simulation {
 
     this.prefillPools = Array.from({ length: config.prefillNodes }, (_, i) => new KvPool('prefill', i, config.prefillCapacityTokens, config.pageSize, 0, config.freeListPolicy));
     this.decodePools = Array.from({ length: config.decodeNodes }, (_, i) => new KvPool('decode', i, config.decodeCapacityTokens, config.pageSize, this.options.summaryPages, config.freeListPolicy));
+    this.decoder = this.options.transformer ? new TransformerDecoder(this.options.transformer, this.vocab) : null;
+    if (this.decoder) {
+      this.decoder.perHead = this.options.attentionPerHead === true;
+      for (const pool of [...this.prefillPools, ...this.decodePools]) this.decoder.attach(pool);
+    }
     this.decodeWaiting = this.decodePools.map(() => []);
     this.prefillWaiting = this.prefillPools.map(() => []);
 
@@ -416,6 +438,7 @@ export class Simulation {
         pagesReadZero: 0,
         lastComputed: TOKEN_BOS,
         promptOutput: null,
+        prefillFirst: null,
         staleSlots: null,
         slots: null,
         finished: false,
@@ -700,6 +723,7 @@ export class Simulation {
     const at = firstPage * c.pageSize;
     const previous = at === 0 ? TOKEN_BOS : r.source[(r.start + at - 1) % r.source.length]!;
     pool.writePrompt(pages.subarray(firstPage), r.source, (r.start + at) % r.source.length, to - at, previous, req, r.handoff, this.now);
+    if (this.decoder) r.prefillFirst = this.decoder.prefill(pool, pages, this.promptTokens(req, to), at);
     this.emit({ t: this.now, type: 'prefill-chunk', req, node: r.prefillNode, chunk: chunk + 1, chunks, from, to });
     if (to === r.prompt) {
       this.prefillDone(req, true);
@@ -742,7 +766,16 @@ export class Simulation {
     // Prefill computes the first output token from what it computed, and sends it in its metadata
     // (the event logs it). Decode re-decides it over its block table (see decodeStart, docs/MODEL.md).
     let first: GeneratedToken;
-    if (r.aborted) {
+    if (this.decoder) {
+      // The real model: prefill runs the forward pass over what it computes and writes each
+      // layer's K and V into its pages; its first token is the answer's first (as in SGLang).
+      const tokens = r.aborted ? Uint16Array.of(TOKEN_PLACEHOLDER) : this.promptTokens(req);
+      if (r.aborted) pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
+      else if (!chunked) pool.writePrompt(r.prefillPages!, r.source, r.start, r.prompt, TOKEN_BOS, req, r.handoff, this.now);
+      if (!chunked || r.aborted) r.prefillFirst = this.decoder.prefill(pool, r.prefillPages!, tokens, 0);
+      r.lastComputed = tokens[tokens.length - 1]!;
+      first = { token: r.prefillFirst!.token, probability: r.prefillFirst!.probability, slot: -1, page: -1, writer: -1, foreignShare: 0 };
+    } else if (r.aborted) {
       const tokens = Uint16Array.of(TOKEN_PLACEHOLDER);
       pool.writeTokens(r.prefillPages!, tokens, TOKEN_BOS, req, r.handoff, this.now);
       r.lastComputed = TOKEN_PLACEHOLDER;
@@ -925,7 +958,11 @@ export class Simulation {
     // step's query is the last token prefill computed (docs/MODEL.md says why the first is not prefill's).
     const ctx: KvContext = { ...poolSlots(pool), blockTable: pages, seqLen: r.prompt, summaries: pool.summaries };
     let out: GeneratedToken[];
-    if (unwritten === 0 && r.promptOutput) {
+    if (this.decoder) {
+      if (unwritten > 0) r.staleSlots = this.slotsReadBy(r, pool, pages);
+      const read = this.decoder.decode(pool, pages, r.prompt, r.prefillFirst!, r.outputTokens, { requestTenant: this.requestTenant, tenant: r.tenant, tenantNames: this.tenantNames });
+      return this.decodeRead(r, pool, pages, stale, zero, read.map((t) => this.transformerProvenance(r, t, pool)));
+    } else if (unwritten === 0 && r.promptOutput) {
       out = r.promptOutput.map((t) => redescribe(t, ctx));
     } else {
       // Ground truth of what decode read besides this request's own KV: the slots another request
@@ -941,13 +978,53 @@ export class Simulation {
       if (unwritten > 0) r.staleSlots = counts;
     }
     r.promptOutput = null;
-    const tokens = out.map((t) => this.provenance(t, pool));
+    this.decodeRead(r, pool, pages, stale, zero, out.map((t) => this.provenance(t, pool)));
+  }
+
+  /** Decode read its block table and computed `tokens`: the read's event, then the answer after its steps. */
+  private decodeRead(r: RequestState, pool: KvPool, pages: Int32Array, stale: number, zero: number, tokens: ProvenanceEntryWithToken[]): void {
+    const c = this.config;
+    const pageCount = pages.length;
     if (r.slots) sampleAtRead(r.slots, pool, pages, tokens);
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
-    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount: pages.length, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
+    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
     const ms = r.outputTokens * c.timing.decodeMsPerToken;
     this.queue.push(this.now + ms, { kind: 'decode-done', req: r.index, tokens });
+  }
+
+  /** Slots of the block table another request wrote, by its tenant (zeros last): ground truth of what decode read. */
+  private slotsReadBy(r: RequestState, pool: KvPool, pages: Int32Array): Int32Array {
+    const zeroAt = this.tenantNames.length;
+    const counts = new Int32Array(zeroAt + 1);
+    const ps = pool.pageSize;
+    for (let i = 0; i < r.prompt; i++) {
+      const writer = pool.slotWriter[pages[Math.floor(i / ps)]! * ps + (i % ps)]!;
+      if (writer !== r.index) counts[writer < 0 ? zeroAt : this.requestTenant[writer]!]!++;
+    }
+    return counts;
+  }
+
+  /**
+   * A transformer token's provenance: the writer named is the tenant whose pages carried the most
+   * of its attention when that share passes LEAK_SHARE_THRESHOLD, else the requester's own (or
+   * zero memory's, when it carried the most); the page and slot are the single slot that carried most.
+   */
+  private transformerProvenance(r: RequestState, t: TransformerToken, pool: KvPool): ProvenanceEntryWithToken {
+    const own = this.tenantNames[r.tenant]!;
+    const [top, share] = t.attention.tenants[0] ?? [own, 1];
+    const writerTenant = top !== null && top !== own && share >= LEAK_SHARE_THRESHOLD ? top : top === null ? null : own;
+    return {
+      token: t.token,
+      node: pool.name,
+      page: t.page,
+      slot: t.slot,
+      writerRequest: t.writer,
+      writerTenant,
+      probability: t.probability,
+      foreignShare: t.foreignShare,
+      attention: t.attention,
+    };
   }
 
   private provenance(t: GeneratedToken, pool: KvPool): ProvenanceEntryWithToken {
@@ -1011,7 +1088,10 @@ export class Simulation {
     let correct: boolean | null = null;
     if (status === 200 && this.options.audit) {
       let expectedIds: number[];
-      if (this.options.shortcuts && r.pagesReadStale === 0 && r.pagesReadZero === 0 && !r.aborted) {
+      if (this.decoder) {
+        const clean = this.options.shortcuts && r.pagesReadStale === 0 && r.pagesReadZero === 0 && !r.aborted;
+        expectedIds = clean ? ids : this.decoder.expected(this.promptTokens(r.index), r.outputTokens);
+      } else if (this.options.shortcuts && r.pagesReadStale === 0 && r.pagesReadZero === 0 && !r.aborted) {
         // Decode read exactly this prompt, freshly written: the audit would decode the same context.
         expectedIds = ids;
       } else if (this.options.shortcuts) {
@@ -1092,6 +1172,11 @@ export class Simulation {
       pagesReadStale: t.pagesReadStale,
       pagesReadZero: t.pagesReadZero,
     };
+  }
+
+  /** The model that turned pages into text in this run. */
+  get modelDescription(): ModelDescription {
+    return this.decoder ? this.decoder.description : describeCompressed(this.model);
   }
 
   /** Bytes of KV memory (typed arrays) held by every node. */
