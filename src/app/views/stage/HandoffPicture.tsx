@@ -37,10 +37,12 @@ export interface HandoffPictureProps {
    * more) in a window `viewHeight` CSS px tall, the camera on the part the step is about.
    */
   screen?: { zoom: number; viewHeight: number } | null;
+  /** The step before the one on (the camera moves from its subject). */
+  previousStep?: string | null;
 }
 
 /** Steps whose subject is the flow, the block table's first rows, or the scan and the answer. */
-const CAMERA_GROUP: Record<string, number> = { reserve: 1, transfer: 1, 'prefill-free': 1, done: 1, 'check-failed': 1, scan: 2, stream: 2, response: 2, free: 2, reuse: 2 };
+const CAMERA_GROUP: Record<string, number> = { reserve: 1, transfer: 1, 'prefill-free': 1, done: 1, 'check-failed': 1, scan: 2, stream: 2, free: 2, reuse: 2 };
 
 const FIRST_PAGES = 2;
 /** Pages the response drew on, shown slot by slot (the sample holds more). */
@@ -96,7 +98,7 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName }: FlowProps) {
   );
 });
 
-export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null }: HandoffPictureProps) {
+export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null, previousStep = null }: HandoffPictureProps) {
   const t = useT();
   const fmt = (n: number) => formatNumber(n, lang);
   const zoom = screen?.zoom ?? 1;
@@ -152,10 +154,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, microTop + 4));
   const view = screen ? screen.viewHeight / zoom : height;
   const maxOffset = Math.max(0, height - view);
+  // A step whose subject differs from the step before's moves the camera over its first 40 %.
   const group = frame.stepIndex < 0 ? 0 : (CAMERA_GROUP[frame.step] ?? 0);
-  const firstOfGroup = group > 0 && (group === 1 ? frame.step === 'reserve' : frame.step === 'scan');
-  const from = firstOfGroup ? cameraOf(group - 1) : cameraOf(group);
-  const cameraY = screen ? Math.min(maxOffset, lerp(from, cameraOf(group), firstOfGroup ? ease(Math.min(1, frame.progress / 0.4)) : 1)) : 0;
+  const before = frame.stepIndex <= 0 || !previousStep ? group : (CAMERA_GROUP[previousStep] ?? 0);
+  const cameraY = screen ? Math.min(maxOffset, lerp(cameraOf(before), cameraOf(group), ease(Math.min(1, frame.progress / 0.4)))) : 0;
 
   // Band counts by writer: the pages' last writers at the instant shown (valid until the next seek).
   const bandCounts = (from: number, to: number): [number, number][] => {

@@ -206,7 +206,7 @@ function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linke
   const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
   return (
     <>
-      <HandoffPicture run={run} req={req} detail={detail} frame={frame} snapshot={snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} />
+      <HandoffPicture run={run} req={req} detail={detail} frame={frame} snapshot={snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} previousStep={script.steps[position.index - 1]?.id ?? null} />
       {row === 'fix' ? <p className="stage-sentence" data-testid="stage-sentence-fix">{sentence}</p> : null}
     </>
   );
