@@ -72,6 +72,7 @@ test.describe('walkthrough', () => {
   });
 
   test('a checkpoint waits for an answer before revealing', async ({ page }) => {
+    test.setTimeout(120_000);
     await page.goto('./?ch=6');
     await settled(page, 6);
     await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
@@ -90,8 +91,9 @@ test.describe('walkthrough', () => {
     await page.getByTestId('checkpoint-submit').click();
     await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
     await expect(page.getByTestId('checkpoint-result')).toContainText("Acme's and borealis's");
-    // The reveal plays: the response with other tenants' words.
-    await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true', { timeout: 15_000 });
+    // The reveal plays (the scan, the token stream and the status on the handoff clock, about 20 s at
+    // a viewer's pace), then the response with other tenants' words.
+    await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true', { timeout: 45_000 });
     await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis ·');
   });
 

@@ -11,10 +11,27 @@ import { pick, useT } from '../../i18n/i18n.ts';
 import { useApp, type Language } from '../../state/store.ts';
 import { loadAssumptionTexts, useAssumptionTexts } from './assumptionTexts.ts';
 
+/**
+ * Keeps a badge's tooltip inside the window: it opens to the badge's right, moved left by as much as
+ * it would pass the window's right edge (a badge near the edge of a phone's screen).
+ */
+function keepTipInView(badge: HTMLElement): void {
+  const tip = badge.querySelector<HTMLElement>('.tip');
+  if (!tip) return;
+  const width = Math.min(26 * 16, window.innerWidth * 0.8);
+  const left = badge.getBoundingClientRect().left;
+  const over = left + width - (document.documentElement.clientWidth - 8);
+  tip.style.left = over > 0 ? `${-Math.min(over, left - 8)}px` : '';
+}
+
 function Tip({ label, className, testId, onShow, children }: { label: string; className: string; testId?: string; onShow?: () => void; children: React.ReactNode }) {
   const id = useId();
+  const show = (e: React.SyntheticEvent<HTMLElement>) => {
+    keepTipInView(e.currentTarget);
+    onShow?.();
+  };
   return (
-    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId} onPointerEnter={onShow} onFocus={onShow}>
+    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId} onPointerEnter={show} onFocus={show}>
       {label}
       <span role="tooltip" id={id} className="tip">
         {children}
