@@ -62,7 +62,7 @@ test.describe('grids by what a page is to the selected request', () => {
     // Hover: the writer's tenant as the second cue.
     const box = (await grid.boundingBox())!;
     const cell = Number(await grid.getAttribute('data-cell'));
-    await page.mouse.move(box.x + cell + 1, box.y + 1);
+    await page.mouse.move(box.x + 2 * cell + 1, box.y + 1);
     await expect(page.getByTestId('hover-card')).toContainText('acme');
 
     // The block-table strip: the placeholder page is wide enough to see, in the placeholder colour.
