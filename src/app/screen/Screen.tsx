@@ -203,7 +203,10 @@ function pictureScroll(view: HTMLElement, pointed: HTMLElement | null): number {
   return Math.max(0, Math.min(best, limit));
 }
 
-/** The outline on what the chapter points at: a rule, so it follows re-renders; it breathes with the frame. */
+/**
+ * The outline on what the chapter points at: a rule, so it follows re-renders. Steady: motion on the
+ * screen is the mechanism's, never decoration.
+ */
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
     let style = document.getElementById('screen-highlight') as HTMLStyleElement | null;
@@ -213,8 +216,7 @@ function useHighlightRule(highlight: string | null, frame: number) {
       document.head.appendChild(style);
     }
     const selectors = highlight ? highlightSelectors(highlight) : [];
-    const alpha = (0.65 + 0.35 * Math.cos((frame / 30) * Math.PI * 2 * 0.7)).toFixed(3);
-    style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid rgb(194 65 12 / ${alpha}) !important; outline-offset: 3px; }` : '';
+    style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid var(--focus) !important; outline-offset: 3px; }` : '';
     // The transfer's steps the caption speaks of (else its current step) stay in the middle of the
     // list; only the list scrolls (scrollIntoView would also scroll the picture, cutting off tops).
     const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');
