@@ -457,7 +457,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
                   </text>
                   <text x={6} y={y + (f.narrow ? 33 : 42)} className="hp-sub">
                     {`#${fmt(r.page)} \u00b7 `}
-                    {t(r.placeholderPage ? 'hpStatePlaceholder' : `hpState.${r.state}`)}
+                    {t(r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed' ? 'hpStatePlaceholder' : `hpState.${r.state}`)}
                   </text>
                   <rect x={ml.labelW} y={y + 4} width={ml.chipW - 6} height={18} rx={9} fill={chipTenant >= 0 ? tenantCss(chipTenant) : undefined} className={chipTenant >= 0 ? 'hp-chip' : 'hp-chip hp-zero'} />
                   <text x={ml.labelW + (ml.chipW - 6) / 2} y={y + 17} textAnchor="middle" className="hp-chip-text" style={chipTenant >= 0 ? { fill: tenantInk(chipTenant) } : undefined}>
