@@ -134,11 +134,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   // A response token hovered or focused: the microscope shows page 0 and the page it drew on, near
   // the top, so the token, its slot and its page on the context map are on one screen.
   const linkedSampled = !!(sample && linkedPage && linkedPage.node === decodeName && sample.pages.indexOf(linkedPage.page) >= sample.before.count);
-  // The microscope's rows at this position.
-  const rows: MicroRow[] = useMemo(() => [], []);
-  const micro = sample && tableLength > 0 && !frame.refusedAt
+  // The microscope's rows at this position (none for a request decode never reserved pages for).
+  const micro: MicroRow[] = sample && tableLength > 0 && !frame.refusedAt
     ? microscopeRows({ sample, frame, req, tableLength, firstPages: linkedSampled ? 1 : FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: screen || linkedSampled ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0, mustShow: linkedSampled ? linkedPage!.page : null })
-    : rows;
+    : [];
   const microTop = f.height + 8;
   const ml = microLayout(f.width, microTop, micro.map((r) => r.kind));
   // Where a page row's slot strip lies (x, width, and y relative to the first row's top).
