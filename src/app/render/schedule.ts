@@ -7,7 +7,7 @@
  * the frames out from those real durations: a cue stays up at least as long as it is spoken and
  * long enough to be read at 16 characters a second, the chapter's waits stretch or shrink to fit
  * what is said over them (tweens keep their length), and a checkpoint becomes a predict beat of
- * 6–8 s. Every time is a whole frame, so the video, its captions and its chapter marks agree.
+ * 6–8 s, its answer said over the tween that follows it, if one does. Every time is a whole frame, so the video, its captions and its chapter marks agree.
  *
  * Pure: no DOM, no Node. The page (render/driver.ts) and the recorder (scripts/record.ts) both use it.
  */
@@ -263,7 +263,15 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
         const reveal = revealSteps(list, i + 1);
         for (const [k, step] of reveal.steps.entries()) steps.push({ at: beatEnd, index: i + 1 + k, step, frames: 0 });
         i = reveal.next;
-        at = say(cs.answer, beatEnd);
+        // A tween right after the reveal plays while the answer is said: the answer is about it.
+        let motion = 0;
+        const next = list[i];
+        if (next && 'tween' in next) {
+          motion = framesOf(next.tween.ms);
+          steps.push({ at: beatEnd, index: i, step: next, frames: motion });
+          i++;
+        }
+        at = Math.max(say(cs.answer, beatEnd), beatEnd + motion);
         beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
         continue;
       }

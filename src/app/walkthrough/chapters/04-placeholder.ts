@@ -54,7 +54,8 @@ export const chapter: Chapter = {
     answer: 'one',
     explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête dans la file.' },
   },
-  // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer.
+  // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer; the
+  // answer to the question is said over the arrival, the tokenizer's check and the abort.
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
@@ -62,18 +63,16 @@ export const chapter: Chapter = {
     { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.' } },
     { checkpoint: true },
     { highlight: 'stage' },
-    { caption: { en: 'The tokenizer lets it through: it is within the advertised context.', fr: 'Le tokeniseur la laisse passer : elle tient dans le contexte annoncé.' } },
-    { tween: { to: stageAt('tokenizer', 0.99), ms: 3200 } },
-    { wait: 600 },
-    { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
-    { tween: { to: stageAt('abort', 0.99), ms: 3200 } },
-    { wait: 800 },
+    { tween: { to: stageAt('abort', 0.99), ms: 6400 } },
+    { caption: { en: 'The tokenizer let it through: it is within the advertised context. Marked aborted, input replaced by one token, still queued.', fr: 'Le tokeniseur l\'a laissée passer : elle tient dans le contexte annoncé. Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
+    { tween: { to: stageAt('route', 0.99), ms: 1600 } },
+    { wait: 400 },
     { caption: { en: 'Decode takes pages for all 800,000 tokens from its free list, pages that still hold earlier tenants\' KV.', fr: 'La génération prend dans sa liste de pages libres des pages pour les 800 000 jetons, des pages qui gardent le KV de clients précédents.' } },
     { tween: { to: stageAt('reserve', 0.99), ms: 5200 } },
-    { wait: 1200 },
+    { wait: 600 },
     { highlight: 'stage-caption' },
     { caption: { en: 'Prefill computes one token: every capacity check passes.', fr: 'La préparation calcule un seul jeton : tous les contrôles de capacité passent.' } },
-    { tween: { to: stageAt('prefill-alloc', 0.99), ms: 1800 } },
-    { wait: 2000 },
+    { tween: { to: stageAt('prefill-alloc', 0.99), ms: 3200 } },
+    { wait: 800 },
   ],
 };

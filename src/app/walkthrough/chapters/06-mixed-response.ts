@@ -47,7 +47,8 @@ export const chapter: Chapter = {
     answer: 'others',
     explain: { en: 'The earlier customers\': their KV is still in the pages delta\'s request holds, and decode reads it as delta\'s.', fr: 'Des clients précédents : leur KV est encore dans les pages attribuées à delta, et la génération le lit comme celui de delta.' },
   },
-  // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer.
+  // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer; the
+  // answer to the question is said over decode's scan.
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
@@ -55,20 +56,18 @@ export const chapter: Chapter = {
     { highlight: 'stage' },
     { caption: { en: 'Delta\'s request holds these pages now. Who wrote them?', fr: 'Ces pages sont maintenant attribuées à la requête de delta. Qui les a écrites ?' } },
     { checkpoint: true },
-    { caption: { en: 'Decode reads every reserved page: each lights in the colour of the customer who last wrote it.', fr: 'La génération lit chaque page réservée : chacune s\'allume de la couleur du client qui l\'a écrite en dernier.' } },
-    { tween: { to: stageAt('scan', 0.98), ms: 3600 } },
-    { wait: 600 },
+    { tween: { to: stageAt('scan', 0.98), ms: 4800 } },
     { highlight: 'stage-caption' },
-    { caption: { en: 'Each word is joined to the page it drew on most, tinted by whose KV that was.', fr: 'Chaque mot est relié à la page qui a le plus compté, teintée selon le client dont c\'était le KV.' } },
-    { tween: { to: stageAt('stream', 0.99), ms: 9600 } },
-    { wait: 600 },
+    { caption: { en: 'Decode reads every reserved page: each lights in the colour of the customer who last wrote it. Each word is joined to the page it drew on most, tinted by whose KV that was.', fr: 'La génération lit chaque page réservée : chacune s\'allume de la couleur du client qui l\'a écrite en dernier. Chaque mot est relié à la page qui a le plus compté, teintée selon le client dont c\'était le KV.' } },
+    { tween: { to: stageAt('stream', 0.99), ms: 11000 } },
+    { wait: 400 },
     { caption: { en: 'HTTP 200 reaches the client.', fr: 'HTTP 200 arrive chez le client.' } },
     { tween: { to: stageAt('response', 0.99), ms: 4200 } },
-    { wait: 800 },
+    { wait: 400 },
     { set: { view: 'response' } },
     { seek: ANSWERED },
     { highlight: 'response-tokens' },
     { caption: { en: 'Tinted words were shaped by other customers\' pages.', fr: 'Les mots teintés ont été façonnés par les pages d\'autres clients.' } },
-    { wait: 4000 },
+    { wait: 2500 },
   ],
 };

@@ -42,15 +42,17 @@ export const chapter: Chapter = {
     { set: { view: 'cluster' } },
     // The day itself: at two weeks' scale its milestones share the last few pixels.
     { zoom: { from: { milestone: 'checksBegin' }, to: { fraction: 1 } } },
-    { seek: { milestone: 'declared' } },
+    // The day's clock moves between the milestones while each is said.
+    { seek: { milestone: 'checksBegin' } },
     { highlight: 'timeline' },
     { caption: { en: '13:22 UTC: incident declared.', fr: '13 h 22 UTC : incident déclaré.' } },
-    { wait: 3000 },
-    { seek: { milestone: 'private' } },
+    { tween: { to: { milestone: 'declared' }, ms: 2600 } },
+    { wait: 400 },
     { caption: { en: '14:00: the model is private; new requests fail.', fr: '14 h 00 : le modèle est privé ; les nouvelles requêtes échouent.' } },
-    { wait: 3000 },
-    { seek: { milestone: 'public' } },
+    { tween: { to: { milestone: 'private' }, ms: 2600 } },
+    { wait: 400 },
     { caption: { en: '19:40: public again, with the configuration and the engine changed.', fr: '19 h 40 : de nouveau public, réglage et moteur modifiés.' } },
-    { wait: 3000 },
+    { tween: { to: { milestone: 'public' }, ms: 3200 } },
+    { wait: 800 },
   ],
 };
