@@ -44,7 +44,7 @@ export const chapter: Chapter = {
     fr: 'L\'erreur : la requête reste dans la file, avec son jeton provisoire. La préparation voit alors une requête d\'un seul jeton, qui passe tous les contrôles de capacité.',
   },
   checkpoint: {
-    question: { en: 'Delta sent 800,000 tokens, over the limit. How many tokens will prefill compute?', fr: 'Delta a envoyé 800 000 jetons, au-delà de la limite. Combien de jetons la préparation va-t-elle calculer ?' },
+    question: { en: 'Over the limit: how many tokens will prefill compute?', fr: 'Au-delà de la limite : combien de jetons la préparation va-t-elle calculer ?' },
     options: [
       { id: 'all', label: { en: '800,000: all of them', fr: '800 000 : tous' } },
       { id: 'cap', label: { en: '681,280: as many as fit', fr: '681 280 : autant qu\'elle peut en contenir' } },
@@ -55,12 +55,14 @@ export const chapter: Chapter = {
     explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête dans la file.' },
   },
   // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer; the
-  // answer to the question is said over the arrival, the tokenizer's check and the abort.
+  // question is asked once the prompt has reached the router, and its answer is said over the
+  // tokenizer's check and the abort.
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
     { seek: BEFORE_ARRIVAL },
     { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.' } },
+    { tween: { to: stageAt('arrive', 0.99), ms: 2400 } },
     { checkpoint: true },
     { highlight: 'stage' },
     { tween: { to: stageAt('abort', 0.99), ms: 6400 } },
