@@ -57,10 +57,15 @@ export const chapter: Chapter = {
     explain: { en: 'No leak, still HTTP 200, still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200, toujours faux : la génération lit des pages à zéro comme si elles contenaient la requête.' },
   },
   steps: [
-    { set: { scenario: 'demo', view: 'response' } },
+    // As it happened: the end of the leaking handoff plays on the stage while it is said; the question
+    // is asked over the answer it got.
+    { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
-    { seek: ANSWERED },
+    { seek: { request: OVER_LONG, stage: 'stream', into: 0.5 } },
     { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite, en HTTP 200.' } },
+    { tween: { to: { request: OVER_LONG, stage: 'response', into: 0.99 }, ms: 4200 } },
+    { set: { view: 'response' } },
+    { seek: ANSWERED },
     { checkpoint: true },
     { set: { switches: { clearPagesOnFree: true } } },
     { highlight: 'response-leak' },
