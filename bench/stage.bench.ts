@@ -17,32 +17,33 @@ const SCRUB_GOAL_MS = 8;
 const { stop } = await serveSite(PORT, root);
 const browser = await launchChromium();
 
-// Runs in the page (a string: the TS runner would inject helpers the page lacks).
-const PLAY_IN_PAGE = `(async () => {
-  const hook = window.__stalePages;
-  hook.state().set({ playing: true, speed: 60 });
-  // A frame's time: from the frame's start to the first task after it (script, style, layout, paint).
-  const work = [];
-  const intervals = [];
-  let last = null;
-  const until = performance.now() + 4000;
-  await new Promise((resolve) => {
+// Runs in the page (a string: the TS runner would inject helpers the page lacks). Each frame's time:
+// from the frame's start to the first task after it (script, style, layout, paint), while `going()`.
+const FRAMES_WHILE = (going: string) => `await new Promise((resolve) => {
     const tick = (now) => {
       if (last !== null) intervals.push(now - last);
       last = now;
       const ch = new MessageChannel();
       ch.port1.onmessage = () => work.push(performance.now() - now);
       ch.port2.postMessage(0);
-      if (now < until) requestAnimationFrame(tick); else resolve();
+      if (${going}) requestAnimationFrame(tick); else resolve();
     };
     requestAnimationFrame(tick);
-  });
+  });`;
+
+const PLAY_IN_PAGE = `(async () => {
+  const hook = window.__stalePages;
+  hook.state().set({ playing: true, speed: 60 });
+  const work = [];
+  const intervals = [];
+  let last = null;
+  const until = performance.now() + 4000;
+  ${FRAMES_WHILE('now < until')}
   hook.state().set({ playing: false });
   return { work: work.slice(5), intervals: intervals.slice(5) };
 })()`;
 
-// The handoff clock playing the selected request's whole handoff at 2× (the microscope moving):
-// each frame's work, as above.
+// The handoff clock playing the selected request's whole handoff at 2× (the microscope moving).
 const PLAY_HANDOFF_IN_PAGE = `(async () => {
   const hook = window.__stalePages;
   hook.state().set({ handoffSpeed: 2 });
@@ -51,17 +52,7 @@ const PLAY_HANDOFF_IN_PAGE = `(async () => {
   const work = [];
   const intervals = [];
   let last = null;
-  await new Promise((resolve) => {
-    const tick = (now) => {
-      if (last !== null) intervals.push(now - last);
-      last = now;
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => work.push(performance.now() - now);
-      ch.port2.postMessage(0);
-      if (hook.state().handoffPlaying) requestAnimationFrame(tick); else resolve();
-    };
-    requestAnimationFrame(tick);
-  });
+  ${FRAMES_WHILE('hook.state().handoffPlaying')}
   return { work: work.slice(5), intervals: intervals.slice(5) };
 })()`;
 

@@ -13,7 +13,7 @@ import { stageFrameAt, stageSteps, type StageStep } from './stageFrame.ts';
 import { stepEnd, handoffScript, positionAtHandoff, positionAtInstant, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript } from './handoff.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
-import { useReducedMotion } from './useHandoff.ts';
+import { goToStep, useReducedMotion } from './useHandoff.ts';
 import './stage.css';
 
 export interface StageViewProps {
@@ -25,18 +25,21 @@ export interface StageViewProps {
   screen?: boolean;
 }
 
-/** The width the stage has, to choose the wide or the phone arrangement and size the canvas. */
-function useWidth(el: React.RefObject<HTMLElement | null>): number {
-  const [w, setW] = useState(0);
+/**
+ * A size of an element, kept up to date: the stage's width (to choose the wide or the phone
+ * arrangement) and, on the screen layout, the height its picture is given.
+ */
+function useSize(el: React.RefObject<HTMLElement | null>, dimension: 'clientWidth' | 'clientHeight', on = true): number {
+  const [size, setSize] = useState(0);
   useLayoutEffect(() => {
     const node = el.current;
-    if (!node) return;
-    setW(node.clientWidth);
-    const ro = new ResizeObserver(() => setW(node.clientWidth));
+    if (!node || !on) return;
+    setSize(node[dimension]);
+    const ro = new ResizeObserver(() => setSize(node[dimension]));
     ro.observe(node);
     return () => ro.disconnect();
-  }, [el]);
-  return w;
+  }, [el, dimension, on]);
+  return size;
 }
 
 /** The sentence for a stage step, in the page's language (the engine's events through engineText). */
@@ -69,7 +72,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
   const compareRun = useCompareRun().data;
   const req = useApp((s) => s.selectedRequest);
   const wrap = useRef<HTMLDivElement>(null);
-  const width = useWidth(wrap);
+  const width = useSize(wrap, 'clientWidth');
   const usable = main && !main.refused && req !== null && req < main.requests.count ? main : undefined;
   const detail = useRequestDetail(usable, req);
   const compareDetail = useRequestDetail(compareRun && !compareRun.refused && req !== null && req < compareRun.requests.count ? compareRun : undefined, req);
@@ -125,19 +128,6 @@ interface BodyProps {
   screen: boolean;
 }
 
-/** The height an element has (the screen layout's picture window). */
-function useHeight(el: React.RefObject<HTMLElement | null>, on: boolean): number {
-  const [h, setH] = useState(0);
-  useLayoutEffect(() => {
-    const node = el.current;
-    if (!node || !on) return;
-    setH(node.clientHeight);
-    const ro = new ResizeObserver(() => setH(node.clientHeight));
-    ro.observe(node);
-    return () => ro.disconnect();
-  }, [el, on]);
-  return h;
-}
 
 /** The screen layout's zoom: the picture's 12 px labels at 20.4 px. */
 const SCREEN_ZOOM = 1.7;
@@ -225,10 +215,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const name = index >= 0 ? t(`hcStep.${steps[index]!.id}`) : t('st_idle');
   const fmtS = (x: number) => formatNumber(Math.round(x * 10) / 10, lang);
   const valueText = t('hcValue', { n: String(index + 1), count: String(steps.length), name, s: fmtS(h), total: fmtS(total) });
-  const go = (i: number) => {
-    const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, i))];
-    if (s) seekHandoff(stepEnd(s));
-  };
+  const go = (i: number) => goToStep(script, i);
   const back = () => {
     const s = script.steps[index];
     // Back: to the end of the step before (its end state), or the start of the first.
@@ -308,7 +295,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
 /** The handoff clock's controls, the step's sentence, and the pictures at the clocks' moment. */
 function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen }: BodyProps) {
   const rootRef = useRef<HTMLDivElement>(null);
-  const rootHeight = useHeight(rootRef, screen);
+  const rootHeight = useSize(rootRef, 'clientHeight', screen);
   const twoRows = !!(compareRun && useApp.getState().compare && compareDetail);
   const screenHeight = screen ? Math.max(120, twoRows ? (rootHeight - 60) / 2 : rootHeight - 4) : null;
   const t = useT();
@@ -326,10 +313,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   // The picture's keys: the same as the handoff clock's (focus the diagram, then ← → step).
   const onKey = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget) return;
-    const go = (i: number) => {
-      const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, i))];
-      if (s) seekHandoff(stepEnd(s));
-    };
+    const go = (i: number) => goToStep(script, i);
     if (e.key === 'ArrowRight') go(index + 1);
     else if (e.key === 'ArrowLeft') (index <= 0 ? seekHandoff(0) : go(index - 1));
     else if (e.key === 'Home') seekHandoff(0);
@@ -374,7 +358,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         <button type="button" onClick={() => (index <= 0 ? seekHandoff(0) : seekHandoff(stepEnd(script.steps[index - 1]!)))} disabled={index <= 0 && position.h <= 0} data-testid="stage-prev">
           {t('stagePrev')}
         </button>
-        <button type="button" onClick={() => { const s = script.steps[Math.min(script.steps.length - 1, index + 1)]; if (s) seekHandoff(stepEnd(s)); }} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
+        <button type="button" onClick={() => goToStep(script, index + 1)} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
           {t('stageNext')}
         </button>
       </div>
