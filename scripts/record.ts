@@ -154,7 +154,9 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     const started = Date.now();
     const { unplaced } = await page.evaluate((tl) => window.__render!.load(tl), timeline);
     console.log(`record: ${lang}: every run computed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${timeline.frames} frames (${secs(timeline.frames).toFixed(1)} s)`);
-    for (const u of unplaced) console.log(`record: ${lang}: an instant no run could place, the picture keeps its time: ${u}`);
+    // A chapter that seeks or tweens to an instant its run does not hold would stand still in the
+    // video where it means to move: that is a defect of the chapter, so the recording stops here.
+    if (unplaced.length > 0) fail(`${lang}: instants no run could place (the picture would keep its time):\n  ${unplaced.join('\n  ')}`);
 
     if (sample) {
       const lines: string[] = [];

@@ -28,6 +28,6 @@ describe('the answer\'s reveal', () => {
     const stale = at('stale-pages');
     expect(stale.some((s) => 'set' in s && s.set.selectedPage)).toBe(true);
     expect(stale).toContainEqual({ highlight: 'inspector' });
-    expect(at('fixes')).toContainEqual({ set: { switches: { clearPagesOnFree: true } } });
+    expect(at('fixes')).toContainEqual({ set: { switches: { clearPagesOnFree: true }, view: 'stage' } });
   });
 });

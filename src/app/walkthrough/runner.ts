@@ -58,6 +58,10 @@ export async function instantIn(run: RunSummary, instant: Instant): Promise<numb
     const span = (s.end === Infinity ? 1 : s.end - s.start) * (instant.into ?? 0);
     t = Math.round((s.start + span) * 1000) / 1000;
     if (t >= s.end) t = s.start;
+    // The steps of a request's last instant are spread over a short tail after it, for the viewer
+    // (stageFrame.ts); when that instant ends the run, the incident's clock stops at the run's end
+    // while the handoff clock still places the step.
+    t = Math.min(t, run.endMs);
   } else {
     const req = run.requests.ids.indexOf(instant.request);
     if (req < 0) throw new Error(`no request ${instant.request} in this run`);
@@ -66,7 +70,7 @@ export async function instantIn(run: RunSummary, instant: Instant): Promise<numb
     if (!e) throw new Error(`request ${instant.request} has no ${instant.event} event`);
     t = e.t + (instant.offsetMs ?? 0);
   }
-  if (!(t >= 0 && t <= run.endMs)) throw new Error('the instant is outside this run');
+  if (!(t >= 0 && t <= run.endMs)) throw new Error(`the instant (${t} ms) is outside this run (0 to ${run.endMs} ms)`);
   return t;
 }
 
