@@ -80,6 +80,10 @@ test.describe('walkthrough', () => {
     await page.waitForTimeout(1500);
     await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint');
     await expect(page.getByRole('tab', { name: 'Stage' })).toHaveAttribute('aria-selected', 'true');
+    // The story beside the question holds back whose words the answer carries, and its status.
+    await expect(page.getByTestId('story-held')).toBeVisible();
+    await expect(page.getByTestId('story-leak')).toHaveCount(0);
+    await expect(page.getByTestId('story-status')).toHaveCount(0);
     // Next does not leave: it points at the question.
     await page.getByTestId('walk-next').click();
     await expect(panel(page)).toHaveAttribute('data-chapter', '6');
@@ -95,6 +99,8 @@ test.describe('walkthrough', () => {
     // a viewer's pace), then the response with other tenants' words.
     await expect(page.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true', { timeout: 45_000 });
     await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis ·');
+    await expect(page.getByTestId('story-held')).toHaveCount(0);
+    await expect(page.getByTestId('story-leak')).toContainText('Leaked: data of acme, borealis');
   });
 
   test('a chapter can be left in the middle of its animation', async ({ page }) => {

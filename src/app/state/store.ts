@@ -123,8 +123,16 @@ export interface TimelineZoomSlice {
   timelineZoom: { from: number; to: number } | null;
 }
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & {
-  set: (patch: Partial<UrlState & TimelineZoomSlice>) => void;
+/**
+ * A walkthrough question waiting for its answer: the views hold back what would answer it (the
+ * story's outcome), so a room predicts before it sees. Not in the URL: a link opens a chapter afresh.
+ */
+export interface QuestionSlice {
+  questionOpen: boolean;
+}
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & QuestionSlice & {
+  set: (patch: Partial<UrlState & TimelineZoomSlice & QuestionSlice>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
 
@@ -182,6 +190,7 @@ export const useApp = create<AppState>()((...a) => {
   return {
     ...DEFAULT_STATE,
     timelineZoom: null,
+    questionOpen: false,
     set: (patch) => set(situationPatch(patch)),
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),

@@ -261,6 +261,13 @@ export function Walkthrough() {
     if (!active || active === document.body || !active.isConnected) heading.current?.focus();
   }, [chapter]);
 
+  // While a question waits for its answer the views hold back what would answer it.
+  const questionOpen = status === 'checkpoint' && chapter !== null && !answers.has(chapter);
+  useEffect(() => {
+    set({ questionOpen });
+  }, [questionOpen, set]);
+  useEffect(() => () => set({ questionOpen: false }), [set]);
+
   const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
   const next = useCallback(() => {
     if (chapter === null) return;

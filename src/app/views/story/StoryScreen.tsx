@@ -71,6 +71,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   const facts = useMemo(() => (d && d.runKey === run.runKey ? storyFactsOf(run, d.response, d.events) : null), [d, run]);
   // Re-rendered only when the request's standing changes, not on every scrubbed instant.
   const phase = useApp((s) => (facts ? storyPhaseAt(facts, s.time) : null));
+  const questionOpen = useApp((s) => s.questionOpen);
   if (!facts || !phase || !d) {
     return (
       <>
@@ -82,6 +83,30 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   }
   const text = storyText(facts, phase, lang, run.startEpochMs, t);
   const say = (m: Message) => t(m.key, m.vars);
+  if (questionOpen) {
+    // A walkthrough question is open: the story keeps what the room knows (the prompt, the
+    // reservation) and holds back what would answer it (what prefill computed, the status, whose words).
+    return (
+      <>
+        <Headline>{t('storyTitlePending')}</Headline>
+        {progress}
+        <p className="story-numbers" data-testid="story-numbers" data-outcome="held">
+          <Tx
+            k="storyNumbers"
+            vars={{
+              sent: <b data-testid="story-sent">{text.numbers.sent}</b>,
+              computed: <b>…</b>,
+              reserved: <b data-testid="story-reserved">{text.numbers.reserved}</b>,
+              status: <b>…</b>,
+            }}
+          />
+        </p>
+        <p className="story-who hint" data-testid="story-held">
+          {t('storyHeld')}
+        </p>
+      </>
+    );
+  }
   return (
     <>
       <Headline>{say(text.headline)}</Headline>
