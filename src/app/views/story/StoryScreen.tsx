@@ -62,6 +62,24 @@ function NumbersPending() {
   );
 }
 
+/** The run's numbers for the request; a held outcome (an open question) shows "…" for what prefill computed and the status. */
+function Numbers({ numbers, outcome }: { numbers: { sent: string; computed: string; reserved: string; status: string }; outcome: string }) {
+  const held = outcome === 'held';
+  return (
+    <p className="story-numbers" data-testid="story-numbers" data-outcome={outcome}>
+      <Tx
+        k="storyNumbers"
+        vars={{
+          sent: <b data-testid="story-sent">{numbers.sent}</b>,
+          computed: held ? <b>…</b> : <b data-testid="story-computed">{numbers.computed}</b>,
+          reserved: <b data-testid="story-reserved">{numbers.reserved}</b>,
+          status: held ? <b>…</b> : <b data-testid="story-status">{numbers.status}</b>,
+        }}
+      />
+    </p>
+  );
+}
+
 function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -90,17 +108,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
       <>
         <Headline>{t('storyTitlePending')}</Headline>
         {progress}
-        <p className="story-numbers" data-testid="story-numbers" data-outcome="held">
-          <Tx
-            k="storyNumbers"
-            vars={{
-              sent: <b data-testid="story-sent">{text.numbers.sent}</b>,
-              computed: <b>…</b>,
-              reserved: <b data-testid="story-reserved">{text.numbers.reserved}</b>,
-              status: <b>…</b>,
-            }}
-          />
-        </p>
+        <Numbers numbers={text.numbers} outcome="held" />
         <p className="story-who hint" data-testid="story-held">
           {t('storyHeld')}
         </p>
@@ -111,17 +119,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
     <>
       <Headline>{say(text.headline)}</Headline>
       {progress}
-      <p className="story-numbers" data-testid="story-numbers" data-outcome={facts.outcome}>
-        <Tx
-          k="storyNumbers"
-          vars={{
-            sent: <b data-testid="story-sent">{text.numbers.sent}</b>,
-            computed: <b data-testid="story-computed">{text.numbers.computed}</b>,
-            reserved: <b data-testid="story-reserved">{text.numbers.reserved}</b>,
-            status: <b data-testid="story-status">{text.numbers.status}</b>,
-          }}
-        />
-      </p>
+      <Numbers numbers={text.numbers} outcome={facts.outcome} />
       <p className="story-when" data-testid="story-when" data-phase={phase}>
         {say(text.when)} <ModelBadge />
       </p>
