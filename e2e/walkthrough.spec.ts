@@ -84,6 +84,12 @@ test.describe('walkthrough', () => {
     await expect(page.getByTestId('story-held')).toBeVisible();
     await expect(page.getByTestId('story-leak')).toHaveCount(0);
     await expect(page.getByTestId('story-status')).toHaveCount(0);
+    // So does the panel: the paragraph saying the response was composed from the mixture, and its source.
+    const text = panel(page).locator('.walk-text');
+    await expect(page.getByTestId('walk-held')).toHaveCount(1);
+    await expect(text).not.toContainText('mixture');
+    await expect(panel(page).locator('.walk-sources li[data-fact="F21"]')).toHaveCount(0);
+    await expect(page.getByTestId('tagline')).toBeHidden();
     // Next does not leave: it points at the question.
     await page.getByTestId('walk-next').click();
     await expect(panel(page)).toHaveAttribute('data-chapter', '6');
@@ -101,6 +107,10 @@ test.describe('walkthrough', () => {
     await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of acme, borealis ·');
     await expect(page.getByTestId('story-held')).toHaveCount(0);
     await expect(page.getByTestId('story-leak')).toContainText('Leaked: data of acme, borealis');
+    await expect(page.getByTestId('walk-held')).toHaveCount(0);
+    await expect(text).toContainText('mixture');
+    await expect(panel(page).locator('.walk-sources li[data-fact="F21"]')).toHaveCount(1);
+    await expect(page.getByTestId('tagline')).toBeVisible();
   });
 
   test('a chapter can be left in the middle of its animation', async ({ page }) => {

@@ -110,13 +110,17 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
   const scenario = useApp((s) => s.scenario);
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
+  // The tagline tells the mechanism; while the room predicts it would answer the question.
+  const questionOpen = useApp((s) => s.questionOpen);
   const range = formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang);
   return (
     <header className="site-header">
       <div>
         <h1>{t('title')}</h1>
         <Headline />
-        <p className="tagline">{t('tagline')}</p>
+        <p className="tagline" style={questionOpen ? { visibility: 'hidden' } : undefined} data-testid="tagline">
+          {t('tagline')}
+        </p>
       </div>
       <div className="header-controls">
         <ExploreButton open={explore} onToggle={onExplore} />

@@ -46,10 +46,10 @@ function Badges({ p, lang }: { p: Paragraph; lang: Language }) {
  * French original, the report's sentence as written, follows on the next line. A public source
  * shows what it says and its address.
  */
-function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIndex | null; lang: Language }) {
+function Sources({ paragraphs, index, lang }: { paragraphs: readonly Paragraph[]; index: EvidenceIndex | null; lang: Language }) {
   const t = useT();
-  const facts = [...new Set(chapter.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
-  const background = [...new Set(chapter.paragraphs.flatMap((p) => ('background' in p.evidence ? p.evidence.background : [])))];
+  const facts = [...new Set(paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
+  const background = [...new Set(paragraphs.flatMap((p) => ('background' in p.evidence ? p.evidence.background : [])))];
   if (facts.length + background.length === 0) return null;
   return (
     <section className="walk-sources" aria-label={t('walkSources')}>
@@ -350,6 +350,8 @@ export function Walkthrough() {
 
   if (chapter === null || !ch) return null;
   const answered = answers.get(chapter);
+  // A paragraph that says the answer, and the sources it quotes, wait for the room's prediction.
+  const held = (p: Paragraph) => p.answers === true && ch.checkpoint !== undefined && answered === undefined;
   return (
     <>
       <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status}>
@@ -424,14 +426,24 @@ export function Walkthrough() {
           ) : null}
         </p>
         <div className="walk-text">
-          {ch.paragraphs.map((p, i) => (
-            <p key={i}>
-              {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
-            </p>
-          ))}
+          {ch.paragraphs.map((p, i) =>
+            held(p) ? (
+              // The room predicts before it reads the answer; one line says something waits here, once
+              // for a run of held paragraphs.
+              i > 0 && held(ch.paragraphs[i - 1]!) ? null : (
+                <p key={i} className="hint" data-testid="walk-held">
+                  {t('walkHeldParagraph')}
+                </p>
+              )
+            ) : (
+              <p key={i}>
+                {pick(lang, p.text.en, p.text.fr)} <Badges p={p} lang={lang} />
+              </p>
+            ),
+          )}
         </div>
         {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
-        <Sources chapter={ch} index={index} lang={lang} />
+        <Sources paragraphs={ch.paragraphs.filter((p) => !held(p))} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">
             <a

@@ -16,6 +16,8 @@ export type Evidence = { facts: string[] } | { background: string[] } | { model:
 export interface Paragraph {
   text: Localised;
   evidence: Evidence;
+  /** It says the checkpoint's answer: the panel holds it back until the question is answered. */
+  answers?: true;
 }
 
 export interface Checkpoint {

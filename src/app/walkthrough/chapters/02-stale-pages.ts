@@ -11,6 +11,7 @@ export const chapter: Chapter = {
         fr: 'Les pages ne sont pas effacées entre deux usages : quand une requête se termine, ses pages retournent dans la liste des pages libres avec leur contenu, et la requête suivante qui en obtient une y trouve l\'ancien KV tant qu\'elle ne l\'a pas réécrit.',
       },
       evidence: { facts: ['F20'] },
+      answers: true,
     },
     {
       text: {
@@ -18,6 +19,7 @@ export const chapter: Chapter = {
         fr: 'Les cases hachurées sont des pages anciennes : libres, mais encore chargées du KV d\'un client précédent. C\'est sans danger tant que chaque page est écrite avant d\'être lue.',
       },
       evidence: { model: true },
+      answers: true,
     },
   ],
   notes: {

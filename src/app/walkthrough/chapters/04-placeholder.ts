@@ -8,7 +8,7 @@ const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG
 
 export const chapter: Chapter = {
   id: 'placeholder',
-  title: { en: 'Defect two: rejected, yet sent on with one placeholder token', fr: 'Second défaut : rejetée, mais envoyée plus loin avec un jeton provisoire' },
+  title: { en: 'Defect two: rejected, yet sent on', fr: 'Second défaut : rejetée, mais envoyée plus loin' },
   paragraphs: [
     {
       text: {
@@ -16,6 +16,7 @@ export const chapter: Chapter = {
         fr: 'Lorsque préparation et génération fonctionnaient sur des machines distinctes, SGLang marquait une requête trop grande comme rejetée, mais elle poursuivait malgré tout son trajet avec un contenu provisoire d\'un seul jeton. Le client recevait une réponse réussie plutôt que l\'erreur prévue.',
       },
       evidence: { facts: ['F17'] },
+      answers: true,
     },
     {
       text: {
@@ -23,6 +24,7 @@ export const chapter: Chapter = {
         fr: 'Un ticket public de SGLang décrit un chemin semblable : une entrée abandonnée est remplacée par un jeton provisoire et tout de même confiée à la génération. Le rapport ne le cite pas.',
       },
       evidence: { background: ['B1'] },
+      answers: true,
     },
     {
       text: {
@@ -30,6 +32,7 @@ export const chapter: Chapter = {
         fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, reste dans la file.',
       },
       evidence: { background: ['B9'] },
+      answers: true,
     },
     {
       text: {

@@ -16,6 +16,7 @@ export const chapter: Chapter = {
         fr: 'Le nœud de génération a composé une réponse cohérente à partir de ce mélange, sans produire l\'erreur attendue. Selon Cloudflare, chaque requête franchissant le seuil suivait ce chemin.',
       },
       evidence: { facts: ['F21'] },
+      answers: true,
     },
     {
       text: {
