@@ -13,6 +13,8 @@
  *   time until something says a run is coming (the progress line, or the new picture), p95 over every
  *   switch; beside the same flips with the switched runs' files refused, so that each replays live in
  *   the page's worker as every switch did before (the baseline);
+ * - input answered during a live replay: keys pressed on the scrubber while each switch replays live,
+ *   their latency from the Event Timing API (key to the next paint), p95, beside the page idle;
  * - the initial JS: every script the default page fetched before its scrubber was usable (entry,
  *   preloads, lazy chunks and workers alike, from the browser's request log), gzipped, beside all
  *   the site's JS; the same measure for `s=demo` and for the page in French (`lang=fr`).
@@ -196,7 +198,20 @@ const SWITCHES_IN_PAGE = `(async () => {
   return out;
 })()`;
 
-async function switchToPicture(refuseFlipped: boolean) {
+/**
+ * Input while a replay runs: the Event Timing API's `keydown` entries (from the key's hardware time to
+ * the next paint after its handlers, what Chromium calls an interaction's latency), for keys pressed on
+ * the timeline's scrubber every 120 ms while each switch replays live. Entries only exist for events
+ * of 16 ms or more, so a press without one was answered faster than that.
+ */
+const INPUT_OBSERVER = `(() => {
+  window.__keyLatencies = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'keydown') window.__keyLatencies.push(e.duration);
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+})()`;
+
+async function switchToPicture(refuseFlipped: boolean, pressKeys = false) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   // The baseline: every run file but the opening one refused, so each switch replays live.
@@ -211,14 +226,58 @@ async function switchToPicture(refuseFlipped: boolean) {
   await page.goto(`http://127.0.0.1:${PORT}/?s=incident&bench`);
   await page.waitForFunction(USABLE_IN_PAGE, null, { timeout: 300_000, polling: 'raf' });
   await page.waitForLoadState('networkidle');
-  const result = (await page.evaluate(SWITCHES_IN_PAGE)) as { key: string; told: number; shown: number }[];
+  let presses = 0;
+  let done = false;
+  if (pressKeys) {
+    await page.evaluate(INPUT_OBSERVER);
+    await page.focus('#scrubber');
+  }
+  const flips = page.evaluate(SWITCHES_IN_PAGE).finally(() => (done = true));
+  while (pressKeys && !done) {
+    // Only while a replay is under way: the question is whether the page answers during one.
+    if (await page.locator('[data-testid="replay-progress"]').count()) {
+      await page.keyboard.press(presses % 2 ? 'ArrowLeft' : 'ArrowRight');
+      presses++;
+    }
+    await page.waitForTimeout(120);
+  }
+  const result = (await flips) as { key: string; told: number; shown: number }[];
+  const slow = pressKeys ? ((await page.evaluate('window.__keyLatencies')) as number[]) : [];
   await context.close();
+  if (pressKeys) {
+    // Presses without an entry took under 16 ms: count them at 16 so the quantile is an upper bound.
+    const latencies = [...slow, ...Array.from({ length: Math.max(0, presses - slow.length) }, () => 16)];
+    console.log(`input during live replays: ${presses} key presses, ${slow.length} of them 16 ms or more: ${slow.map((d) => d.toFixed(0)).join(', ')} ms`);
+    return { shown: quantile(result.map((r) => r.shown)), told: quantile(result.map((r) => r.told)), n: result.length, input: quantile(latencies.length ? latencies : [0]), presses };
+  }
   console.log(`switch → picture${refuseFlipped ? ', live replay (files refused)' : ''}: ${result.map((r) => `${r.key} ${r.shown.toFixed(0)} ms (told ${r.told.toFixed(0)})`).join(', ')}`);
   return { shown: quantile(result.map((r) => r.shown)), told: quantile(result.map((r) => r.told)), n: result.length };
+}
+/** Keys pressed on the scrubber of a settled page, with no replay: the input baseline. */
+async function inputWhileIdle() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`http://127.0.0.1:${PORT}/?s=incident&bench`);
+  await page.waitForFunction(USABLE_IN_PAGE, null, { timeout: 300_000, polling: 'raf' });
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(INPUT_OBSERVER);
+  await page.focus('#scrubber');
+  const presses = 40;
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForTimeout(120);
+  }
+  const slow = (await page.evaluate('window.__keyLatencies')) as number[];
+  await page.close();
+  return quantile([...slow, ...Array.from({ length: Math.max(0, presses - slow.length) }, () => 16)]);
 }
 const switched = await switchToPicture(false);
 const switchedLive = await switchToPicture(true);
 rows.push({ what: 'switch → picture (p95 over every switch)', now: switched.shown(0.95) / 1000, unit: 's', detail: `p50 ${(switched.shown(0.5) / 1000).toFixed(2)} s, ${switched.n} switches`, baselineLabel: 'live replay', baseline: switchedLive.shown(0.95) / 1000, goal: 0.5 });
+// The same live replays again, with keys pressed on the scrubber while each runs; the baseline is the
+// page idle (keys pressed with no replay under way).
+const pressedDuringReplay = await switchToPicture(true, true);
+const idleInput = await inputWhileIdle();
+rows.push({ what: 'input answered during a live replay (p95)', now: pressedDuringReplay.input!(0.95), unit: 'ms', detail: `p50 ${pressedDuringReplay.input!(0.5).toFixed(0)} ms, ${pressedDuringReplay.presses} presses; 16 = under 16 ms`, baselineLabel: 'page idle', baseline: idleInput(0.95), goal: 100 });
 rows.push({ what: 'switch → progress or picture (p95)', now: switched.told(0.95), unit: 'ms', detail: `p50 ${switched.told(0.5).toFixed(0)} ms`, baselineLabel: 'live replay', baseline: switchedLive.told(0.95), goal: 100 });
 
 const full = await scrub('incident');
