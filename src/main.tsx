@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { loadLanguage } from './app/i18n/catalogue.ts';
 import { parseUrl } from './app/state/url.ts';
-import './app/styles.css';
+import './app/ui/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
 

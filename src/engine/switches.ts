@@ -15,10 +15,10 @@ import type { Expectation } from './matrix.ts';
 import type { PropertyId } from './protocol/explore.ts';
 import type { ProtocolConfig } from './protocol/model.ts';
 
-export interface Localised {
-  en: string;
-  fr: string;
-}
+/** The page's languages: every text shown is given in both. Declared here, the lowest place that has text in both. */
+export type Language = 'en' | 'fr';
+
+export type Localised = Record<Language, string>;
 
 /** Where a switch's mechanism is stated: the report (a fact id), a public source (B-id), or our model. */
 export type SwitchEvidence = { fact: string } | { background: string } | { model: true };

@@ -11,12 +11,12 @@
  * canary markers « marqueurs témoins », a stale page « ancienne » (« des pages anciennes lues
  * comme si elles étaient nouvelles »).
  */
-import { SWITCHES, type Switch, type SwitchKey } from '../../engine/switches.ts';
+import { SWITCHES, type Language, type Switch, type SwitchKey } from '../../engine/switches.ts';
 import { fill, frenchTypography } from './text.ts';
 
 export { frenchTypography, pick } from './text.ts';
 
-export type Language = 'en' | 'fr';
+export type { Language };
 
 const en = {
   title: 'Stale Pages',

@@ -6,14 +6,14 @@
  * situation and settings to the query string.
  */
 import { create, type StateCreator } from 'zustand';
-import { INCIDENT_SWITCHES, type SwitchKey, type Switches } from '../../engine/switches.ts';
+import { INCIDENT_SWITCHES, type Language, type SwitchKey, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
 import type { ScenarioName } from '../../engine/runs/index.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult, GpuFault } from '../../gpu/reports.ts';
 
 export type { ScenarioName, SwitchKey, Switches };
 export type ViewName = 'cluster' | 'transfer' | 'response' | 'stage';
-export type Language = 'en' | 'fr';
+export type { Language };
 
 export interface Selection {
   node: string;

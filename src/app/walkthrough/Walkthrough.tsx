@@ -8,7 +8,7 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
-import { Icon } from '../icons.tsx';
+import { Icon } from '../ui/icons.tsx';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';

@@ -14,7 +14,7 @@
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import type { NodeSnapshot } from '../../run/hooks.ts';
-import { tenantRgb } from '../shared/palette.ts';
+import { tenantRgb } from '../../ui/palette.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, type Focus } from './relation.ts';
 export interface GridLayout {
   cell: number;

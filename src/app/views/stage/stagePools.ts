@@ -10,8 +10,8 @@
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
-import { tenantRgb } from '../shared/palette.ts';
-import { themeRgb } from '../../theme.ts';
+import { tenantRgb } from '../../ui/palette.ts';
+import { themeRgb } from '../../ui/theme.ts';
 import { blockIndexOf, type StageFrame } from './stageFrame.ts';
 import type { PoolsLayout } from './stageLayout.ts';
 

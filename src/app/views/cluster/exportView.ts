@@ -1,7 +1,7 @@
 /** Exports of what the person is looking at: the grids as PNG or SVG, the leaks as CSV or JSON. */
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
 import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
-import { gridLayout, pageGridSvg } from '../cluster/pageGrid.ts';
+import { gridLayout, pageGridSvg } from './pageGrid.ts';
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
