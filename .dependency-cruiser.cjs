@@ -28,7 +28,9 @@ const TIERS = [
   [{ name: 'shell', path: file('src/app/App.tsx'), why: 'header, layout, tabs' }],
   [{ name: 'render', path: dir('src/app/render'), why: 'the video: schedule, frame driver' }],
   [{ name: 'screen', path: dir('src/app/screen'), why: 'the screen layout' }],
-  [{ name: 'walkthrough', path: dir('src/app/walkthrough'), why: 'chapters, runner, panel, presenter mode' }],
+  [{ name: 'walkthrough-panel', path: '^src/app/walkthrough/[^/]+\\.tsx$', why: 'the walkthrough\u2019s panel and presenter mode (React)' }],
+  [{ name: 'picture', path: dir('src/app/picture'), why: 'what the screen layout and the video draw, shared by both' }],
+  [{ name: 'walkthrough', path: '^src/app/walkthrough/(?![^/]+\\.tsx$)', why: 'chapters, the steps and their runner: what the panel, the screen and the video play' }],
   [
     { name: 'view-timeline', path: view('timeline'), why: 'the scrub bar and the chart (shows the story\u2019s counter, marks divergence)' },
     { name: 'view-transfer', path: view('transfer'), why: 'one handoff with its block table, the protocol check' },
