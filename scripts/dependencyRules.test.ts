@@ -42,6 +42,12 @@ describe('the dependency check', () => {
     expect(r.output).toMatch(/error node-programs-know-no-page: tools\/plantedUpwardImport\.ts → src\/app\/state\/store\.ts/);
   }, 60_000);
 
+  it('fails on a module outside every tier (a new folder must be placed)', () => {
+    const r = checkPlanted('src/app/plantedOutsideEveryTier.ts', "import { DEFAULT_STATE } from './state/store.ts';\nexport const planted = DEFAULT_STATE;\n");
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/error every-module-in-a-tier: src\/app\/plantedOutsideEveryTier\.ts → src\/app\/state\/store\.ts/);
+  }, 60_000);
+
   it('passes the same modules importing downward', () => {
     const r = checkPlanted('src/app/render/plantedDownwardImport.ts', "import { DEFAULT_STATE } from '../state/store.ts';\nexport const planted = DEFAULT_STATE;\n");
     expect(r.output).toMatch(/no dependency violations/);
