@@ -1,20 +1,97 @@
 /**
- * The project's layering, checked in `npm test` (npm run check:deps). Arrows point downward only:
- *
- *   src/main.tsx, src/app/App.tsx   the shell
- *   src/app/walkthrough/            chapters, runner, panel
- *   src/app/views/                  what the page draws
- *   src/app/i18n/, src/app/run/     text and formats; workers, their clients and data hooks
- *   src/app/state/                  the store, the URL codec, the frame clock
- *   src/gpu/, src/data/, src/engine/
+ * The project's layering, checked in `npm test` (npm run check:deps, over src/, scripts/, tools/,
+ * e2e/, bench/ and the root configs). Every folder sits in one tier of TIERS, top to bottom; a module
+ * imports only folders of lower tiers (never a higher one, never another folder of its own tier), so
+ * no folder imports a folder above it and no two folders import each other.
  *
  * src/engine is pure: it imports nothing else of the project and no Node built-in.
  */
-const app = (folder) => `^src/app/${folder}/`;
-const upward = (name, from, to) => ({ name, severity: 'error', from: { path: from }, to: { path: to } });
+
+/** A folder (its files and subfolders), or one file. */
+const dir = (path) => `^${path.replace(/\./g, '\\.')}/`;
+const file = (path) => `^${path.replace(/\./g, '\\.')}$`;
+const view = (name) => dir(`src/app/views/${name}`);
+
+/** Top to bottom. Each entry: a name (used in the rules' names), the paths it covers, and why it sits there. */
+const TIERS = [
+  [
+    { name: 'e2e', path: dir('e2e'), why: 'end-to-end specs of the built site: may read any code below (chapters, catalogue, engine)' },
+    { name: 'bench', path: dir('bench'), why: 'benchmarks: the run the page opens on, the GPU check bundle, the engine' },
+    { name: 'root-configs', path: `${file('vite.config.ts')}|${file('playwright.config.ts')}`, why: 'Vite (with the build plugins of scripts/) and Playwright' },
+  ],
+  [{ name: 'scripts', path: dir('scripts'), why: 'build plugins (prebuilt runs, catalogue chunks), the recorder and the trainer: they build or record the app, so they may import it' }],
+  [
+    { name: 'tools', path: dir('tools'), why: 'Node helpers that scripts, e2e and bench share and that know no app: the GPU check bundle, the media probe' },
+    { name: 'cli', path: dir('src/cli'), why: 'Node entry points over the engine and the facts' },
+  ],
+  [{ name: 'main', path: file('src/main.tsx'), why: 'the page entry' }],
+  [{ name: 'shell', path: file('src/app/App.tsx'), why: 'header, layout, tabs' }],
+  [{ name: 'render', path: dir('src/app/render'), why: 'the video: schedule, frame driver' }],
+  [{ name: 'screen', path: dir('src/app/screen'), why: 'the screen layout' }],
+  [{ name: 'walkthrough-panel', path: '^src/app/walkthrough/[^/]+\\.tsx$', why: 'the walkthrough\u2019s panel and presenter mode (React)' }],
+  [{ name: 'picture', path: dir('src/app/picture'), why: 'what the screen layout and the video draw, shared by both' }],
+  [{ name: 'walkthrough', path: '^src/app/walkthrough/(?![^/]+\\.tsx$)', why: 'chapters, the steps and their runner: what the panel, the screen and the video play' }],
+  [
+    { name: 'view-timeline', path: view('timeline'), why: 'the scrub bar and the chart (shows the story\u2019s counter, marks divergence)' },
+    { name: 'view-transfer', path: view('transfer'), why: 'one handoff with its block table, the protocol check' },
+  ],
+  [{ name: 'view-story', path: view('story'), why: 'the first screen: story, Explore drawer' }],
+  [{ name: 'view-response', path: view('response'), why: 'the answer, token by token, with the decode backends' }],
+  [
+    { name: 'view-cluster', path: view('cluster'), why: 'page grids and their exports' },
+    { name: 'view-compare', path: view('compare'), why: 'two runs compared' },
+    { name: 'view-controls', path: view('controls'), why: 'switches, matrix' },
+    { name: 'view-decode', path: view('decode'), why: 'decode backend panel' },
+    { name: 'view-stage', path: view('stage'), why: 'the handoff picture' },
+    { name: 'view-verify', path: view('verify'), why: 'the exhaustive check\u2019s panel' },
+  ],
+  [{ name: 'view-shared', path: view('shared'), why: 'evidence, badges, highlight ids, engine text: what every view uses' }],
+  [{ name: 'ui', path: dir('src/app/ui'), why: 'theme tokens, palette, icons, global styles' }],
+  [
+    { name: 'i18n', path: dir('src/app/i18n'), why: 'the catalogue and Intl formats' },
+    { name: 'run', path: dir('src/app/run'), why: 'workers, their clients, data hooks' },
+  ],
+  [{ name: 'state', path: dir('src/app/state'), why: 'the store, the URL codec, the frame clock' }],
+  [
+    { name: 'gpu', path: dir('src/gpu'), why: 'WebGPU decode backends' },
+    { name: 'data', path: dir('src/data'), why: 'facts.json schema and loader' },
+  ],
+  [{ name: 'engine', path: dir('src/engine'), why: 'the engine (pure)' }],
+];
+
+const ALL_PATHS = TIERS.flat().map((f) => f.path).join('|');
+
+/** One rule per folder: nothing of its own tier but itself, nothing of a higher tier. */
+const tierRules = TIERS.flatMap((tier, i) =>
+  tier.map((folder) => {
+    const above = TIERS.slice(0, i + 1).flat().filter((f) => f !== folder);
+    return {
+      name: `${folder.name}-imports-only-lower-tiers`,
+      severity: 'error',
+      comment: `${folder.why}. May not import: ${above.map((f) => f.name).join(', ')}.`,
+      from: { path: folder.path },
+      to: { path: above.map((f) => f.path).join('|') },
+    };
+  }),
+);
 
 module.exports = {
   forbidden: [
+    ...tierRules,
+    {
+      name: 'every-module-in-a-tier',
+      severity: 'error',
+      comment: 'A module outside every tier of .dependency-cruiser.cjs has no rule: add its folder to TIERS.',
+      from: { pathNot: `${ALL_PATHS}|(^|/)node_modules/` },
+      to: {},
+    },
+    {
+      name: 'node-programs-know-no-page',
+      severity: 'error',
+      comment: 'tools/ and src/cli run in Node over the engine, the GPU code and the facts; the page is not theirs to import.',
+      from: { path: `${dir('tools')}|${dir('src/cli')}` },
+      to: { path: '^src/(app/|main\\.tsx$)' },
+    },
     {
       name: 'no-circular',
       severity: 'error',
@@ -27,20 +104,13 @@ module.exports = {
       severity: 'error',
       comment: 'src/engine runs unchanged in Node, a Worker and a page: nothing of the app, the CLI or the platform.',
       from: { path: '^src/engine/' },
-      to: { pathNot: '^(src/engine/|node_modules/valibot/)' },
+      to: { pathNot: '^src/engine/|(^|/)node_modules/valibot/' },
     },
     { name: 'engine-no-builtins', severity: 'error', from: { path: '^src/engine/' }, to: { dependencyTypes: ['core'] } },
     // Inside the engine the root modules sit below incident/, runs/ and protocol/ (type-only
     // references to the protocol model's vocabulary, from the registry of switches, are allowed).
     { name: 'engine-root-below-subfolders', severity: 'error', from: { path: '^src/engine/[^/]+$' }, to: { path: '^src/engine/(incident|runs|protocol)/', dependencyTypesNot: ['type-only'] } },
     { name: 'engine-incident-below-runs', severity: 'error', from: { path: '^src/engine/(incident|protocol)/' }, to: { path: '^src/engine/runs/' } },
-    { name: 'lower-folders-know-no-app', severity: 'error', from: { path: '^src/(gpu|data|engine)/' }, to: { path: '^src/(app|cli)/' } },
-    { name: 'cli-knows-no-app', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/app/' } },
-    upward('state-is-below-the-app', app('state'), '^src/app/(run|i18n|views|walkthrough)/|^src/app/App\\.tsx$'),
-    upward('run-is-below-views', app('run'), '^src/app/(i18n|views|walkthrough)/|^src/app/App\\.tsx$'),
-    upward('i18n-is-below-views', app('i18n'), '^src/app/(run|views|walkthrough)/|^src/app/App\\.tsx$'),
-    upward('views-are-below-the-walkthrough', app('views'), '^src/app/walkthrough/|^src/app/App\\.tsx$'),
-    upward('walkthrough-is-below-the-shell', app('walkthrough'), '^src/app/App\\.tsx$'),
     {
       name: 'workers-only-through-their-clients',
       severity: 'error',

@@ -24,7 +24,7 @@ import { PageTensors } from '../src/engine/model/kvTensors.ts';
 import { Prng } from '../src/engine/prng.ts';
 import { tenantCorpus } from '../src/engine/vocab.ts';
 import { randomContext, type ModelSpeedRow } from '../src/gpu/modelAgreement.ts';
-import { gpuCheckBundle } from '../scripts/gpuCheckBundle.ts';
+import { gpuCheckBundle } from '../tools/gpuCheckBundle.ts';
 import { report, type BenchRow } from './table.ts';
 
 const SIZES = [1_024, 16_384, 65_536];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect, test } from './fixtures.ts';
-import { detect, frameHashes, keyframeTimes, maxVolume, parseVtt, probe, type Marks } from '../scripts/record/probe.ts';
+import { detect, frameHashes, keyframeTimes, maxVolume, parseVtt, probe, type Marks } from '../tools/mediaProbe.ts';
 
 const run = promisify(execFile);
 

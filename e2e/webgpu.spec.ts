@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { gpuCheckBundle } from '../scripts/gpuCheckBundle.ts';
+import { gpuCheckBundle } from '../tools/gpuCheckBundle.ts';
 import type { ModelAgreementReport } from '../src/gpu/modelAgreement.ts';
 
 /**

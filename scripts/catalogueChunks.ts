@@ -12,7 +12,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { MESSAGES, type Language } from '../src/app/i18n/messages.ts';
+import { MESSAGES } from '../src/app/i18n/messages.ts';
+import type { Language } from '../src/engine/switches.ts';
 
 const PREFIX = 'virtual:catalogue/';
 const LATER = '/later';

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { translate } from '../src/app/i18n/messages.ts';
-import type { Language } from '../src/app/state/store.ts';
+import type { Language } from '../src/engine/switches.ts';
 import { allCues, cueRate, FPS, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
 import { msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
 import { chaptersMeta, toVtt } from './record/vtt.ts';

@@ -3,8 +3,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { loadLanguage } from './app/i18n/catalogue.ts';
-import { parseUrl } from './app/state/url.ts';
-import './app/styles.css';
+import { openingUrl } from './app/state/urlSync.ts';
+import './app/ui/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
 
@@ -21,5 +21,5 @@ function render() {
 // A page opened in another language than English fetches its text first, so that its first
 // render is already in that language; if the text cannot be fetched it opens in English (the
 // store's subscription in i18n.ts then says why).
-const lang = parseUrl(window.location.search).state.lang ?? 'en';
+const lang = openingUrl().state.lang ?? 'en';
 loadLanguage(lang).then(render, render);

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { detect, frameHashes, keyframeTimes, loudness, maxVolume, motionSamples, parseVtt, probe, type Marks } from './probe.ts';
+import { detect, frameHashes, keyframeTimes, loudness, maxVolume, motionSamples, parseVtt, probe, type Marks } from '../../tools/mediaProbe.ts';
 
 /** The chapters on the mechanism (the placeholder, transfer complete, the mixed response): the handoff on the stage. */
 const MECHANISM_CHAPTERS = ['placeholder', 'transfer-complete', 'mixed-response'];

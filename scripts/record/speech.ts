@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Language } from '../../src/app/state/store.ts';
+import type { Language } from '../../src/engine/switches.ts';
 
 /** Voice and speed per language: British English at 160 words a minute, French at 150. */
 export const VOICES: Record<Language, { voice: string; wpm: number }> = {

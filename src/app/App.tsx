@@ -1,8 +1,9 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
-import { pick, setLanguage, translate, useT } from './i18n/i18n.ts';
+import { pick, setLanguage, useT } from './i18n/i18n.ts';
 import { formatUtcDayRange } from './i18n/format.ts';
+import { linkNotice } from './i18n/linkNotice.ts';
 import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
@@ -11,8 +12,7 @@ import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
 import { seekHandoff } from './state/handoffClock.ts';
-import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
-import { parseUrl } from './state/url.ts';
+import { openingUrl, replaceNextHistoryEntry, startUrlSync, type IgnoredNotice } from './state/urlSync.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { setGridRedraw } from './views/cluster/pageGrid.ts';
 import { FactBadge } from './views/shared/Evidence.tsx';
@@ -47,24 +47,10 @@ const ExploreContents = lazy(() => withLaterText(() => import('./views/story/Exp
 
 // The live screen layout (`?screen`) loads only when opened.
 const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.tsx'), pageLang).then((m) => ({ default: m.LiveScreen })));
-const liveNotice = (ignored: string[]) => ignoredNotice(useApp.getState().lang, ignored);
+const pageNotice: IgnoredNotice = (ignored) => linkNotice(useApp.getState().lang, ignored);
 
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
-/**
- * The notice naming what a link had that this page ignored, in the page's language. The URL codec
- * (state/url.ts) names each item in English; the two sentences it adds are rebuilt here.
- */
-function ignoredNotice(lang: Language, ignored: string[]): string {
-  const items = ignored.map((item) => {
-    const unknown = /^(.*) \(unknown parameter\)$/.exec(item);
-    if (unknown) return translate(lang, 'urlUnknown', { name: unknown[1]! });
-    const version = /^v=(.*) \(this page reads version (\d+); the rest was read as version \d+\)$/.exec(item);
-    if (version) return translate(lang, 'urlVersion', { v: version[1]!, current: version[2]! });
-    return item;
-  });
-  return translate(lang, 'ignoredInLink', { list: items.join(lang === 'fr' ? '\u202f; ' : '; ') });
-}
 const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse', stage: 'viewStage' } as const;
 
@@ -103,7 +89,7 @@ function Headline() {
  * Whether the page was opened on a given instant or on a walkthrough chapter (which sets its own);
  * otherwise it starts at the first cross-tenant read.
  */
-const OPENED_SITUATED = ((q) => q.has('t') || q.has('ch'))(new URLSearchParams(window.location.search));
+const OPENED_SITUATED = ((q) => q.time !== undefined || q.chapter !== undefined)(openingUrl().state);
 
 function Header({ explore, onExplore }: { explore: boolean; onExplore: () => void }) {
   const t = useT();
@@ -152,7 +138,7 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
 
 export function App() {
   // Read once: the screen layout is a way of opening the page, not a setting that changes.
-  const screen = useMemo(() => parseUrl(window.location.search).state.screen ?? 'off', []);
+  const screen = useMemo(() => openingUrl().state.screen ?? 'off', []);
   // The live layout is entered and left in the page (Escape, the walkthrough's link): followed in the store.
   // The store reads the URL in an effect (urlSync); the first render already knows from the URL.
   useMemo(() => screen === 'live' && useApp.getState().set({ screen: 'live' }), [screen]);
@@ -160,7 +146,7 @@ export function App() {
   if (screen !== 'render' && live) {
     return (
       <Suspense fallback={null}>
-        <LiveScreen notice={liveNotice} />
+        <LiveScreen notice={pageNotice} />
       </Suspense>
     );
   }
@@ -220,7 +206,7 @@ function Dashboard() {
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
   useExploreKey(toggleExplore);
 
-  useEffect(() => startUrlSync((ignored) => ignoredNotice(useApp.getState().lang, ignored)), []);
+  useEffect(() => startUrlSync(pageNotice), []);
   // The run on screen once it is the one the switches describe (not the previous one kept meanwhile).
   const shownRun = useRef<string | null>(null);
   const shownKey = main.data && !main.recomputing ? main.data.runKey : null;

@@ -8,8 +8,10 @@
  * take them for local time. Formatters are cached per language and options.
  */
 import { utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcYear } from 'd3';
+import type { Language as Lang } from '../../engine/switches.ts';
 
-export type Lang = 'en' | 'fr';
+/** The page's language (declared once, in the registry of switches). */
+export type { Lang };
 
 /**
  * The BCP 47 locale each page language takes its names and separators from. Dates are assembled day

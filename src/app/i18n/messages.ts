@@ -11,12 +11,13 @@
  * canary markers « marqueurs témoins », a stale page « ancienne » (« des pages anciennes lues
  * comme si elles étaient nouvelles »).
  */
-import { SWITCHES, type Switch, type SwitchKey } from '../../engine/switches.ts';
+import { SWITCHES, type Language, type Switch, type SwitchKey } from '../../engine/switches.ts';
+import { CHECKED_CONFIGS, type CheckedConfigId } from '../../engine/protocol/configs.ts';
 import { fill, frenchTypography } from './text.ts';
 
 export { frenchTypography, pick } from './text.ts';
 
-export type Language = 'en' | 'fr';
+export type { Language };
 
 const en = {
   title: 'Stale Pages',
@@ -178,6 +179,7 @@ const en = {
   ignoredInLink: 'Ignored in the link: {list}. Defaults are used for those.',
   urlUnknown: '{name} (unknown parameter)',
   urlVersion: 'v={v} (this page reads version {current}; the rest was read as version {current})',
+  urlNeeds: '{item} (only with {needs})',
   tenantCount: 'Tenants',
   skipToViews: 'Skip to the views',
   skipToEvidence: 'Skip to what the report says and what we assume',
@@ -443,38 +445,6 @@ const en = {
   'pv.violationIntegrity': '{request} was answered 200 over memory not written for it in this handoff: {list}',
   'pv.violationOwnership': '{page} is in the block tables of both {a} and {b}',
   'pv.staleSlots': ' (stale slots)',
-  'vpConfig.incident.title': 'Buggy reject path, capacity gap (the incident)',
-  'vpConfig.incident.note': 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.',
-  'vpConfig.no-gap.title': 'Buggy reject path, no capacity gap',
-  'vpConfig.no-gap.note': 'With a prefill cache as large as the advertised context nothing is over the limit: it takes both defects.',
-  'vpConfig.fixed.title': 'Fixed reject path, capacity gap',
-  'vpConfig.fixed.note': 'Rejected requests stop before any reservation or transfer, the change the report says Cloudflare made to SGLang (F24); stopping them at admission on both sides is PR #38935\u2019s way (described 10 Sep), which calls itself a waste-and-latency fix. Upstream, the stale-KV symptom no longer reproduces after PR #36988 (retire aborted results without KV send).',
-  'vpConfig.clear-on-free.title': 'Buggy path + gap + clear pages on free',
-  'vpConfig.clear-on-free.note': 'Nothing of another tenant is left to read, but the request is still answered 200 over zeros.',
-  'vpConfig.per-read.title': 'Buggy path + gap + per-read integrity check',
-  'vpConfig.per-read.note': 'Decode checks every page it reads was written for this request in this handoff, and fails closed.',
-  'vpConfig.length-check.title': 'Buggy path + gap + transferred-length check',
-  'vpConfig.length-check.note': 'Decode compares pages written with pages reserved (the idea of PR #38704, still open) and fails closed.',
-  'vpConfig.deploy-check.title': 'Buggy path + gap + deployment capacity check',
-  'vpConfig.deploy-check.note': 'The deployment is refused before it serves: nothing runs, so nothing can leak.',
-  'vpConfig.zero-on-allocate.title': 'Buggy path + gap + zero pages on allocate',
-  'vpConfig.zero-on-allocate.note': 'Decode\u2019s reserved pages are zeroed before anything is written: nothing foreign is read, but the request is still answered 200 over zeros.',
-  'vpConfig.retire.title': 'Buggy path + gap + aborted results retired without KV send',
-  'vpConfig.retire.note': 'Prefill still marks the request aborted and computes the placeholder, but retires the result without sending a page and reports Failed; decode answers 500 (PR #36988, A14).',
-  'vpConfig.chunked.title': 'Buggy path + gap, prefill sends page by page (chunked)',
-  'vpConfig.chunked.note': 'One page per chunk, each sent as it is computed (the model always did this; `unchunked` sends a whole prompt at once): the placeholder still sends one page and decode reads the rest.',
-  'vpConfig.tokenizer-sglang.title': 'Buggy path + gap + upstream tokenizer rule',
-  'vpConfig.tokenizer-sglang.note': 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).',
-  'vpConfig.staged-free-list.title': 'Buggy path + gap + staged free list',
-  'vpConfig.staged-free-list.note': 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.',
-  'vpConfig.unchunked.title': 'Buggy reject path, capacity gap, each prompt computed and sent in one step',
-  'vpConfig.unchunked.note': 'The engine\u2019s default without chunked prefill: prefill sends a prompt\u2019s pages at once when it has computed them all.',
-  'vpConfig.abort-race.title': 'Fixed path + gap + decode abort, late writes not fenced',
-  'vpConfig.abort-race.note': 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the page-reuse race of SGLang PR #24578, closed; we have not checked how it fences late writes).',
-  'vpConfig.abort-fenced.title': 'Fixed path + gap + decode abort, late writes fenced',
-  'vpConfig.abort-fenced.note': 'Decode keeps an aborted request\u2019s pages until prefill confirms it will write no more.',
-  'vpConfig.abort-race-per-read.title': 'Fixed path + gap + unfenced decode abort + per-read check',
-  'vpConfig.abort-race-per-read.note': 'A late write re-tags the page it lands in, so the victim\u2019s per-read check fails closed.',
   walkTitle: 'Walkthrough',
   walkOpen: 'Walkthrough',
   walkClose: 'Close the walkthrough',
@@ -772,15 +742,24 @@ const en = {
   textLoading: 'Loading the text…',
 } as const;
 
-type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}`;
+type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}` | `vpConfig.${CheckedConfigId}.${'title' | 'note'}`;
 
-/** Each switch's label, hint and name of its fix, in both languages, from the registry of switches. */
+/**
+ * Each switch's label, hint and name of its fix, and each configuration of the protocol check's title
+ * and note (the switches' from their protocol counterparts), in both languages: from the registry of
+ * switches and the check's list, never copied here.
+ */
 function switchMessages(lang: Language): Record<SwitchMessageKey, string> {
   const out = {} as Record<SwitchMessageKey, string>;
   for (const sw of SWITCHES as readonly Switch[]) {
     out[`switch.${sw.key}.label`] = sw.label[lang];
     out[`switch.${sw.key}.hint`] = sw.hint[lang];
     out[`switch.${sw.key}.fix`] = sw.fix[lang];
+  }
+  for (const c of CHECKED_CONFIGS) {
+    const id = c.config.id as CheckedConfigId;
+    out[`vpConfig.${id}.title`] = c.title[lang];
+    out[`vpConfig.${id}.note`] = c.note[lang];
   }
   return out;
 }
@@ -948,6 +927,7 @@ const fr: Record<BaseKey, string> = {
   ignoredInLink: 'Ignoré dans le lien : {list}. Les valeurs par défaut s\u2019appliquent.',
   urlUnknown: '{name} (paramètre inconnu)',
   urlVersion: 'v={v} (cette page lit la version {current} ; le reste a été lu comme de la version {current})',
+  urlNeeds: '{item} (seulement avec {needs})',
   tenantCount: 'Clients',
   skipToViews: 'Aller aux vues',
   skipToEvidence: 'Aller à ce que dit le rapport et à ce que nous supposons',
@@ -1213,38 +1193,6 @@ const fr: Record<BaseKey, string> = {
   'pv.violationIntegrity': '{request} a reçu 200 sur une mémoire non écrite pour elle lors de ce transfert : {list}',
   'pv.violationOwnership': '{page} figure à la fois dans les tables de {a} et de {b}',
   'pv.staleSlots': ' (emplacements anciens)',
-  'vpConfig.incident.title': 'Chemin de rejet défectueux, écart de capacité (l\u2019incident)',
-  'vpConfig.incident.note': 'Les deux défauts : la requête au-delà de la limite poursuit avec un jeton provisoire et la génération lit des pages anciennes.',
-  'vpConfig.no-gap.title': 'Chemin de rejet défectueux, sans écart de capacité',
-  'vpConfig.no-gap.note': 'Avec un cache de préparation aussi grand que le contexte annoncé, rien ne dépasse la limite : il faut les deux défauts.',
-  'vpConfig.fixed.title': 'Chemin de rejet corrigé, écart de capacité',
-  'vpConfig.fixed.note': 'Les requêtes rejetées s\u2019arrêtent avant toute réservation ou transmission, le changement que le rapport dit que Cloudflare a apporté à SGLang (F24) ; les arrêter dès l\u2019admission des deux côtés est la manière de la PR #38935 (décrite le 10 septembre), qui se présente comme une correction de gaspillage et de latence. En amont, le symptôme du KV périmé ne se reproduit plus après la PR #36988 (retrait des résultats abandonnés sans envoi de KV).',
-  'vpConfig.clear-on-free.title': 'Chemin défectueux + écart + effacement des pages libérées',
-  'vpConfig.clear-on-free.note': 'Il ne reste rien d\u2019un autre client à lire, mais la requête reçoit quand même 200, sur des zéros.',
-  'vpConfig.per-read.title': 'Chemin défectueux + écart + contrôle d\u2019intégrité à chaque lecture',
-  'vpConfig.per-read.note': 'La génération vérifie que chaque page lue a été écrite pour cette requête lors de ce transfert, et s\u2019arrête sur erreur sinon.',
-  'vpConfig.length-check.title': 'Chemin défectueux + écart + contrôle de la longueur transférée',
-  'vpConfig.length-check.note': 'La génération compare les pages écrites aux pages réservées (l\u2019idée de la PR #38704, encore ouverte) et s\u2019arrête sur erreur.',
-  'vpConfig.deploy-check.title': 'Chemin défectueux + écart + contrôle de capacité au déploiement',
-  'vpConfig.deploy-check.note': 'Le déploiement est refusé avant de servir : rien ne s\u2019exécute, donc rien ne peut fuir.',
-  'vpConfig.zero-on-allocate.title': 'Chemin défectueux + écart + mise à zéro à l\u2019allocation',
-  'vpConfig.zero-on-allocate.note': 'Les pages réservées par la génération sont mises à zéro avant toute écriture : rien d\u2019étranger n\u2019est lu, mais la requête reçoit quand même 200, sur des zéros.',
-  'vpConfig.retire.title': 'Chemin défectueux + écart + résultats abandonnés retirés sans envoi de KV',
-  'vpConfig.retire.note': 'La préparation marque toujours la requête comme abandonnée et calcule le jeton provisoire, mais retire le résultat sans envoyer de page et annonce Failed ; la génération répond 500 (PR #36988, A14).',
-  'vpConfig.chunked.title': 'Chemin défectueux + écart, la préparation envoie page par page (par morceaux)',
-  'vpConfig.chunked.note': 'Une page par morceau, envoyée dès qu\u2019elle est calculée (le modèle a toujours fait ainsi ; `unchunked` envoie une demande entière d\u2019un coup) : le jeton provisoire envoie toujours une page et la génération lit le reste.',
-  'vpConfig.tokenizer-sglang.title': 'Chemin défectueux + écart + règle de SGLang pour le découpage en jetons',
-  'vpConfig.tokenizer-sglang.note': 'Avec un contexte de 4 pages, la demande de 3 pages reste en dessous selon la règle de SGLang aussi : le découpage en jetons la laisse passer et elle fuit comme avant (une demande de 4 pages serait désormais refusée).',
-  'vpConfig.staged-free-list.title': 'Chemin défectueux + écart + liste de pages libres en attente',
-  'vpConfig.staged-free-list.note': 'Les pages libérées attendent derrière la liste libre et n\u2019y sont fusionnées et triées que lorsqu\u2019elle vient à manquer : la requête hors limite reçoit d\u2019autres pages périmées, et la génération les lit tout de même.',
-  'vpConfig.unchunked.title': 'Chemin défectueux, écart de capacité, chaque demande calculée et envoyée en une étape',
-  'vpConfig.unchunked.note': 'Le comportement par défaut du moteur sans préparation par morceaux : la préparation envoie les pages d\u2019une demande d\u2019un coup, une fois toutes calculées.',
-  'vpConfig.abort-race.title': 'Chemin corrigé + écart + abandon en génération, écritures tardives non bloquées',
-  'vpConfig.abort-race.note': 'Un client annule en plein transfert ; la génération libère aussitôt les pages et des écritures RDMA tardives atterrissent chez leur nouveau détenteur (la course à la réutilisation des pages de la PR SGLang #24578, fermée ; nous n\u2019avons pas vérifié comment elle bloque les écritures tardives).',
-  'vpConfig.abort-fenced.title': 'Chemin corrigé + écart + abandon en génération, écritures tardives bloquées',
-  'vpConfig.abort-fenced.note': 'La génération garde les pages d\u2019une requête abandonnée jusqu\u2019à ce que la préparation confirme ne plus rien écrire.',
-  'vpConfig.abort-race-per-read.title': 'Chemin corrigé + écart + abandon non bloqué + contrôle à chaque lecture',
-  'vpConfig.abort-race-per-read.note': 'Une écriture tardive marque la page où elle atterrit, si bien que le contrôle à chaque lecture de la victime l\u2019arrête sur erreur.',
   walkTitle: 'Visite guidée',
   walkOpen: 'Visite guidée',
   walkClose: 'Fermer la visite guidée',

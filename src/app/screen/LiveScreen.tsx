@@ -12,8 +12,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { pick, useT } from '../i18n/i18n.ts';
 import { useApp, type ScreenFrame } from '../state/store.ts';
-import { serializeUrl } from '../state/url.ts';
-import { startUrlSync } from '../state/urlSync.ts';
+import { startUrlSync, type IgnoredNotice } from '../state/urlSync.ts';
 import { instantIn, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
 import { ensureRun } from '../run/hooks.ts';
 import { useQueryClient } from '@tanstack/react-query';
@@ -32,13 +31,8 @@ const FPS = 30;
 
 type Scene = 'title' | 'card' | 'body' | 'end';
 
-/**
- * Back to the page: the URL first, as its own history entry (the store's URL sync would only
- * replace it later within one chapter, and the page reads the URL when it mounts).
- */
+/** Back to the page (the URL sync makes it a history entry of its own). */
 export function leaveScreen(): void {
-  const next = { ...useApp.getState(), screen: 'off' as const };
-  window.history.pushState(null, '', serializeUrl(next) + window.location.hash);
   useApp.getState().set({ screen: 'off' });
 }
 
@@ -157,7 +151,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   return <Screen frame={frame} />;
 }
 
-export function LiveScreen({ notice }: { notice: (ignored: string[]) => string }) {
+export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
   const t = useT();
   const set = useApp((s) => s.set);
   const chapter = useApp((s) => s.chapter);

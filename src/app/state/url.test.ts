@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SWITCHES, SWITCH_KEYS, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_STATE, type UrlState } from './store.ts';
-import { parseUrl, serializeUrl } from './url.ts';
+import { URL_PARAM_NAMES, parseUrl, serializeUrl } from './url.ts';
 
 describe('URL codec', () => {
   it('round-trips the whole situation', () => {
@@ -22,6 +22,7 @@ describe('URL codec', () => {
       requestsPerDay: 60,
       tenants: 12,
       chapter: 4,
+      beat: 12,
       presenter: true,
       bench: true,
       screen: 'render',
@@ -37,7 +38,7 @@ describe('URL codec', () => {
     expect(parseUrl('?screen=render').state.screen).toBe('render');
     const bad = parseUrl('?screen=tv');
     expect(bad.state.screen).toBeUndefined();
-    expect(bad.ignored).toEqual(['screen=tv']);
+    expect(bad.ignored).toEqual([{ kind: 'malformed', name: 'screen', value: 'tv' }]);
   });
 
   it('round-trips every combination of switches and every comparison the registry declares (fast-check)', () => {
@@ -60,7 +61,8 @@ describe('URL codec', () => {
   it('keeps defaults and names every malformed or unknown parameter', () => {
     const { state, ignored } = parseUrl('?v=1&s=nope&t=-5&req=abc&page=decode-1&view=cluster&m=clear,bogus&zzz=1');
     expect(state).toEqual({ view: 'cluster' });
-    expect(ignored).toEqual(['s=nope', 't=-5', 'req=abc', 'page=decode-1', 'm=clear,bogus', 'zzz (unknown parameter)']);
+    const malformed = (name: string, value: string) => ({ kind: 'malformed', name, value });
+    expect(ignored).toEqual([malformed('s', 'nope'), malformed('t', '-5'), malformed('req', 'abc'), malformed('page', 'decode-1'), malformed('m', 'clear,bogus'), { kind: 'unknown', name: 'zzz' }]);
   });
 
   it('reads the walkthrough chapter and presenter mode, and drops bad values', () => {
@@ -69,8 +71,11 @@ describe('URL codec', () => {
     expect(parseUrl('?ch=99').state).toEqual({ chapter: 99 });
     const bad = parseUrl(`?ch=0&pm=yes`);
     expect(bad.state).toEqual({});
-    expect(bad.ignored).toEqual(['ch=0', 'pm=yes']);
-    expect(parseUrl('?ch=2.5').ignored).toEqual(['ch=2.5']);
+    expect(bad.ignored).toEqual([
+      { kind: 'malformed', name: 'ch', value: '0' },
+      { kind: 'malformed', name: 'pm', value: 'yes' },
+    ]);
+    expect(parseUrl('?ch=2.5').ignored).toEqual([{ kind: 'malformed', name: 'ch', value: '2.5' }]);
     // Closed walkthrough and normal mode leave no trace in the link.
     expect(serializeUrl(DEFAULT_STATE)).not.toMatch(/ch=|pm=/);
   });
@@ -78,7 +83,23 @@ describe('URL codec', () => {
   it('reads an outdated version with a notice', () => {
     const { state, ignored } = parseUrl('?v=0&s=matrix');
     expect(state.scenario).toBe('matrix');
-    expect(ignored[0]).toMatch(/^v=0/);
+    expect(ignored).toEqual([{ kind: 'version', value: '0', current: 1 }]);
+  });
+
+  it('reads a beat only with its chapter, and writes none without one', () => {
+    expect(parseUrl('?ch=3&beat=7').state).toEqual({ chapter: 3, beat: 7 });
+    expect(parseUrl('?beat=7')).toEqual({ state: {}, ignored: [{ kind: 'needs', name: 'beat', value: '7', needs: 'ch' }] });
+    expect(parseUrl('?ch=0&beat=7').ignored.map((i) => i.kind)).toEqual(['malformed', 'needs']);
+    expect(parseUrl('?ch=3&beat=1000').ignored).toEqual([{ kind: 'malformed', name: 'beat', value: '1000' }]);
+    expect(serializeUrl({ ...DEFAULT_STATE, chapter: null, beat: 4 })).not.toMatch(/beat=/);
+    expect(serializeUrl({ ...DEFAULT_STATE, chapter: 2, beat: 4 })).toMatch(/ch=2&beat=4/);
+  });
+
+  it('knows exactly the parameters it writes (one table), the bench flag bare and last', () => {
+    const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
+    const query = serializeUrl(every);
+    expect(query.endsWith('&bench')).toBe(true);
+    expect([...new URLSearchParams(query).keys()]).toEqual(URL_PARAM_NAMES);
   });
 
   it('never throws, whatever the query', () => {

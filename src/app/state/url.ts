@@ -1,12 +1,14 @@
 /**
  * The one URL codec: the whole situation and the person's settings in a versioned query string,
  * `?v=1&s=demo&t=…&req=…&page=decode-0:42&view=…&d=gap,buggy&m=clear&cmp=path&lang=fr&…`.
+ * Every parameter is declared once, in URL_PARAMS: its name, how it is read into the state and how
+ * the state writes it; the parser, the serialiser and the list of known names derive from that table.
  * Switch codes come from the registry of switches (engine/switches.ts). Parsing never throws: each
- * bad or unknown parameter is dropped, named in the result, and its default kept. Version 0 (no `v`)
- * is read as version 1.
+ * bad or unknown parameter is dropped, named in the result (the notice's words are the catalogue's,
+ * i18n/linkNotice.ts), and its default kept. Version 0 (no `v`) is read as version 1.
  */
 import * as v from 'valibot';
-import { MECHANISMS, MITIGATIONS, DEFECTS, SWITCHES, type Switch } from '../../engine/switches.ts';
+import { MECHANISMS, MITIGATIONS, DEFECTS, SWITCHES, type Switch, type SwitchKey } from '../../engine/switches.ts';
 import { SCENARIO_NAMES } from '../../engine/runs/index.ts';
 import { TENANT_NAMES } from '../../engine/vocab.ts';
 import { GPU_FAULTS } from '../../gpu/reports.ts';
@@ -35,96 +37,138 @@ const chapterSchema = v.pipe(v.string(), v.regex(/^\d{1,3}$/), v.transform(Numbe
 const speedSchema = v.pipe(v.string(), v.regex(/^\d{1,7}$/), v.transform(Number), v.minValue(1), v.maxValue(1_000_000));
 const smallInt = (digits: number, min: number, max: number) => v.pipe(v.string(), v.regex(new RegExp(`^\\d{1,${digits}}$`)), v.transform(Number), v.minValue(min), v.maxValue(max));
 
+/** Something a link had that the page did not take, for the notice that names it. */
+export type IgnoredParam =
+  | { kind: 'malformed'; name: string; value: string }
+  | { kind: 'unknown'; name: string }
+  | { kind: 'version'; value: string; current: number }
+  /** Well formed, but meaningless without another parameter (a beat without its chapter). */
+  | { kind: 'needs'; name: string; value: string; needs: string };
+
 export interface ParsedUrl {
   state: Partial<UrlState>;
-  ignored: string[];
+  ignored: IgnoredParam[];
 }
+
+type Patch = Partial<UrlState>;
+
+/** One parameter of the query string. */
+interface UrlParam {
+  name: string;
+  /** Reads a present value into the patch; false when it is malformed (then it is named and dropped). */
+  read(raw: string, into: Patch): boolean;
+  /** The value to write for a state, or null to leave the parameter out. */
+  write(s: UrlState): string | null;
+  /** Written as a bare name (`&bench`), read whatever its value. */
+  flag?: true;
+  /** Read only when this other parameter was read too. */
+  needs?: string;
+}
+
+/** A parameter read through a schema: `apply` puts the parsed value into the patch. */
+function param<T>(name: string, schema: v.GenericSchema<string, T>, apply: (value: T, into: Patch) => void, write: (s: UrlState) => string | null, extra: Partial<UrlParam> = {}): UrlParam {
+  return {
+    name,
+    read: (raw, into) => {
+      const r = v.safeParse(schema, raw);
+      if (r.success) apply(r.output, into);
+      return r.success;
+    },
+    write,
+    ...extra,
+  };
+}
+
+/** `d`, `m`, `u`: the switches of one kind that are on; a list given replaces the defaults of its kind. */
+function switchList(name: string, codes: Map<string, SwitchKey>, writeEmpty: boolean): UrlParam {
+  return param(
+    name,
+    codeListSchema([...codes.keys()]),
+    (on, into) => {
+      const switches = { ...(into.switches ?? DEFAULT_STATE.switches) };
+      for (const [code, key] of codes) switches[key] = on.includes(code);
+      into.switches = switches;
+    },
+    (s) => {
+      const on = [...codes].filter(([, key]) => s.switches[key]).map(([code]) => code);
+      return on.length > 0 || writeEmpty ? on.join(',') : null;
+    },
+  );
+}
+
+const unlessDefault = <K extends keyof UrlState>(key: K, show: (value: UrlState[K]) => string = String) => (s: UrlState) => (s[key] === DEFAULT_STATE[key] ? null : show(s[key]));
+
+/** The parameters, in the order a link writes them. */
+export const URL_PARAMS: readonly UrlParam[] = [
+  // The version is checked apart (an outdated one is read as this one, with a notice).
+  { name: 'v', read: () => true, write: () => String(URL_VERSION) },
+  param('s', v.picklist(SCENARIO_NAMES), (x, p) => (p.scenario = x), (s) => s.scenario),
+  // To the microsecond: the stage's steps that share one engine instant sit microseconds apart.
+  param('t', timeSchema, (x, p) => (p.time = x), (s) => String(Math.round(s.time * 1000) / 1000)),
+  param('req', indexSchema, (x, p) => (p.selectedRequest = x), (s) => (s.selectedRequest === null ? null : String(s.selectedRequest))),
+  param('h', handoffSchema, (x, p) => (p.handoff = x), (s) => (s.handoff === null ? null : String(Math.round(s.handoff * 100) / 100))),
+  param('hs', v.picklist(HANDOFF_SPEEDS.map(String)), (x, p) => (p.handoffSpeed = Number(x)), unlessDefault('handoffSpeed')),
+  param(
+    'page',
+    pageSchema,
+    (x, p) => {
+      const [node, page] = x.split(':') as [string, string];
+      p.selectedPage = { node, page: Number(page) };
+    },
+    (s) => (s.selectedPage ? `${s.selectedPage.node}:${s.selectedPage.page}` : null),
+  ),
+  param('view', viewSchema, (x, p) => (p.view = x), (s) => s.view),
+  switchList('d', DEFECT_CODES, true),
+  switchList('m', MITIGATION_CODES, true),
+  // `u`, the upstream mechanisms on, only when one is: links written before they existed read the same.
+  switchList('u', MECHANISM_CODES, false),
+  param('cmp', v.picklist([...FIX_CODES.keys()]), (x, p) => (p.compare = FIX_CODES.get(x) ?? null), (s) => (s.compare ? ALL.find((x) => x.key === s.compare)!.fixCode : null)),
+  param('lang', langSchema, (x, p) => (p.lang = x), unlessDefault('lang')),
+  param('speed', speedSchema, (x, p) => (p.speed = x), unlessDefault('speed')),
+  param('backend', v.picklist(['webgpu', 'js']), (x, p) => (p.backend = x), unlessDefault('backend')),
+  param('gpu-fault', v.picklist(GPU_FAULTS), (x, p) => (p.gpuFault = x), (s) => s.gpuFault),
+  param('vol', smallInt(6, 0, 20_000), (x, p) => (p.requestsPerDay = x), unlessDefault('requestsPerDay')),
+  param('tenants', smallInt(2, 1, TENANT_NAMES.length), (x, p) => (p.tenants = x), unlessDefault('tenants')),
+  param('ch', chapterSchema, (x, p) => (p.chapter = x), (s) => (s.chapter === null ? null : String(s.chapter))),
+  // A beat of that chapter (the walkthrough says when a link names one past its last).
+  param('beat', smallInt(3, 0, 999), (x, p) => (p.beat = x), (s) => (s.chapter === null || s.beat === null ? null : String(s.beat)), { needs: 'ch' }),
+  param('pm', v.picklist(['1']), (_, p) => (p.presenter = true), (s) => (s.presenter ? '1' : null)),
+  // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
+  param('screen', v.picklist(['', '1', 'render']), (x, p) => (p.screen = x === 'render' ? 'render' : 'live'), (s) => (s.screen === 'off' ? null : s.screen === 'render' ? 'render' : '1')),
+  // `?bench`: a hook for the benchmarks; last, bare.
+  { name: 'bench', flag: true, read: (_, p) => ((p.bench = true), true), write: (s) => (s.bench ? '' : null) },
+];
+
+/** Every parameter name this page reads. */
+export const URL_PARAM_NAMES: readonly string[] = URL_PARAMS.map((p) => p.name);
 
 export function parseUrl(search: string): ParsedUrl {
   const params = new URLSearchParams(search);
-  const state: Partial<UrlState> = {};
-  const ignored: string[] = [];
-  const take = <T>(key: string, schema: v.GenericSchema<string, T>, apply: (value: T) => void) => {
-    const raw = params.get(key);
-    if (raw === null) return;
-    const r = v.safeParse(schema, raw);
-    if (r.success) apply(r.output);
-    else ignored.push(`${key}=${raw.slice(0, 40)}`);
-  };
+  const state: Patch = {};
+  const ignored: IgnoredParam[] = [];
   const version = params.get('v');
-  if (version !== null && version !== String(URL_VERSION)) {
-    ignored.push(`v=${version.slice(0, 10)} (this page reads version ${URL_VERSION}; the rest was read as version ${URL_VERSION})`);
+  if (version !== null && version !== String(URL_VERSION)) ignored.push({ kind: 'version', value: version.slice(0, 10), current: URL_VERSION });
+  const read = new Set<string>();
+  for (const p of URL_PARAMS) {
+    const raw = params.get(p.name);
+    if (raw === null) continue;
+    if (p.needs !== undefined && !read.has(p.needs)) ignored.push({ kind: 'needs', name: p.name, value: raw.slice(0, 10), needs: p.needs });
+    else if (p.read(raw, state)) read.add(p.name);
+    else ignored.push({ kind: 'malformed', name: p.name, value: raw.slice(0, 40) });
   }
-  take('s', v.picklist(SCENARIO_NAMES), (s) => (state.scenario = s));
-  take('t', timeSchema, (t) => (state.time = t));
-  take('req', indexSchema, (r) => (state.selectedRequest = r));
-  take('h', handoffSchema, (h) => (state.handoff = h));
-  take('hs', v.picklist(HANDOFF_SPEEDS.map(String)), (x) => (state.handoffSpeed = Number(x)));
-  take('page', pageSchema, (p) => {
-    const [node, page] = p.split(':') as [string, string];
-    state.selectedPage = { node, page: Number(page) };
-  });
-  take('view', viewSchema, (view) => (state.view = view));
-  take('lang', langSchema, (lang) => (state.lang = lang));
-  take('speed', speedSchema, (speed) => (state.speed = speed));
-  // `d` lists the defects on, `m` the mitigations on; a list given replaces the defaults of its kind.
-  const switches = { ...DEFAULT_STATE.switches };
-  let switched = false;
-  take('d', codeListSchema([...DEFECT_CODES.keys()]), (codes) => {
-    for (const [code, key] of DEFECT_CODES) switches[key] = codes.includes(code);
-    switched = true;
-  });
-  take('m', codeListSchema([...MITIGATION_CODES.keys()]), (codes) => {
-    for (const [code, key] of MITIGATION_CODES) switches[key] = codes.includes(code);
-    switched = true;
-  });
-  // `u` lists the upstream mechanisms on (chunked prefill, the tokenizer's upstream rule).
-  take('u', codeListSchema([...MECHANISM_CODES.keys()]), (codes) => {
-    for (const [code, key] of MECHANISM_CODES) switches[key] = codes.includes(code);
-    switched = true;
-  });
-  if (switched) state.switches = switches;
-  take('cmp', v.picklist([...FIX_CODES.keys()]), (c) => (state.compare = FIX_CODES.get(c) ?? null));
-  take('backend', v.picklist(['webgpu', 'js']), (b) => (state.backend = b));
-  take('gpu-fault', v.picklist(GPU_FAULTS), (f) => (state.gpuFault = f));
-  take('vol', smallInt(6, 0, 20_000), (n) => (state.requestsPerDay = n));
-  take('tenants', smallInt(2, 1, TENANT_NAMES.length), (n) => (state.tenants = n));
-  take('ch', chapterSchema, (ch) => (state.chapter = ch));
-  take('pm', v.picklist(['1']), () => (state.presenter = true));
-  if (params.has('bench')) state.bench = true;
-  // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
-  take('screen', v.picklist(['', '1', 'render']), (m) => (state.screen = m === 'render' ? 'render' : 'live'));
-  const known = new Set(['v', 's', 't', 'h', 'hs', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
-  for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
+  const known = new Set(URL_PARAM_NAMES);
+  for (const name of params.keys()) if (!known.has(name)) ignored.push({ kind: 'unknown', name: name.slice(0, 20) });
   return { state, ignored };
 }
 
 export function serializeUrl(s: UrlState): string {
   const params = new URLSearchParams();
-  params.set('v', String(URL_VERSION));
-  params.set('s', s.scenario);
-  // To the microsecond: the stage's steps that share one engine instant sit microseconds apart.
-  params.set('t', String(Math.round(s.time * 1000) / 1000));
-  if (s.selectedRequest !== null) params.set('req', String(s.selectedRequest));
-  if (s.handoff !== null) params.set('h', String(Math.round(s.handoff * 100) / 100));
-  if (s.handoffSpeed !== DEFAULT_STATE.handoffSpeed) params.set('hs', String(s.handoffSpeed));
-  if (s.selectedPage) params.set('page', `${s.selectedPage.node}:${s.selectedPage.page}`);
-  params.set('view', s.view);
-  params.set('d', [...DEFECT_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code).join(','));
-  params.set('m', [...MITIGATION_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code).join(','));
-  // Only when one is on, so links written before the mechanisms existed read the same.
-  const mechanisms = [...MECHANISM_CODES].filter(([, key]) => s.switches[key]).map(([code]) => code);
-  if (mechanisms.length > 0) params.set('u', mechanisms.join(','));
-  if (s.compare) params.set('cmp', ALL.find((x) => x.key === s.compare)!.fixCode);
-  if (s.lang !== 'en') params.set('lang', s.lang);
-  if (s.speed !== DEFAULT_STATE.speed) params.set('speed', String(s.speed));
-  if (s.backend !== DEFAULT_STATE.backend) params.set('backend', s.backend);
-  if (s.gpuFault) params.set('gpu-fault', s.gpuFault);
-  if (s.requestsPerDay !== DEFAULT_STATE.requestsPerDay) params.set('vol', String(s.requestsPerDay));
-  if (s.tenants !== DEFAULT_STATE.tenants) params.set('tenants', String(s.tenants));
-  if (s.chapter !== null) params.set('ch', String(s.chapter));
-  if (s.presenter) params.set('pm', '1');
-  if (s.screen !== 'off') params.set('screen', s.screen === 'render' ? 'render' : '1');
-  const query = `?${params.toString()}`;
-  return s.bench ? `${query}&bench` : query;
+  const flags: string[] = [];
+  for (const p of URL_PARAMS) {
+    const value = p.write(s);
+    if (value === null) continue;
+    if (p.flag) flags.push(p.name);
+    else params.set(p.name, value);
+  }
+  return `?${[params.toString(), ...flags].join('&')}`;
 }

@@ -1,24 +1,34 @@
 /**
- * Keeps the store and the URL in step: reads the URL at start-up and on back/forward (a notice
- * names what was ignored), writes it on every change — a new history entry for discrete changes, a
- * replaced one while the time scrubs or plays, so back/forward steps between situations, not frames.
+ * Keeps the store and the URL in step, and is the only writer of the page's history. The URL the
+ * page opened on is parsed once (`openingUrl`, which the entry and the shell read too) and applied
+ * when the sync first starts; back/forward reads the URL it lands on. Every change is written: a new
+ * history entry for discrete changes and a change of layout (`screen`), a replaced one while the
+ * time scrubs or plays, so back/forward steps between situations, not frames. A notice names what a
+ * link had that was ignored.
  */
 import { DEFAULT_STATE, useApp, type UrlState } from './store.ts';
-import { parseUrl, serializeUrl } from './url.ts';
+import { parseUrl, serializeUrl, type IgnoredParam, type ParsedUrl } from './url.ts';
 
 let applying = false;
 let replaceOnce = false;
+let opening: ParsedUrl | null = null;
+let opened = false;
+
+/** The URL the page opened on, parsed once. */
+export function openingUrl(): ParsedUrl {
+  opening ??= parseUrl(window.location.search);
+  return opening;
+}
 
 /** The next store change replaces the current history entry instead of adding one (automatic moves). */
 export function replaceNextHistoryEntry(): void {
   replaceOnce = true;
 }
 
-/** Tells the person which parameters of the link were ignored (the text is the caller's: it is translated). */
-type IgnoredNotice = (ignored: string[]) => string;
+/** Tells the person which parameters of the link were ignored (the words are the catalogue's: i18n/linkNotice.ts). */
+export type IgnoredNotice = (ignored: readonly IgnoredParam[]) => string;
 
-function applyFromLocation(notice: IgnoredNotice): void {
-  const { state, ignored } = parseUrl(window.location.search);
+function apply({ state, ignored }: ParsedUrl, notice: IgnoredNotice): void {
   applying = true;
   const patch: Partial<UrlState> = { ...DEFAULT_STATE, ...state, playing: false };
   useApp.getState().set(patch);
@@ -26,10 +36,17 @@ function applyFromLocation(notice: IgnoredNotice): void {
   if (ignored.length > 0) useApp.getState().notify(notice(ignored));
 }
 
+/**
+ * Starts following the store (the page and the screen layout each while they are up). The first
+ * start applies the opening URL; a later one finds the store already holding what the URL says.
+ */
 export function startUrlSync(notice: IgnoredNotice): () => void {
-  applyFromLocation(notice);
+  if (!opened) {
+    opened = true;
+    apply(openingUrl(), notice);
+  }
   window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash);
-  const onPop = () => applyFromLocation(notice);
+  const onPop = () => apply(parseUrl(window.location.search), notice);
   window.addEventListener('popstate', onPop);
   let timer = 0;
   const unsubscribe = useApp.subscribe((s, prev) => {
@@ -40,12 +57,14 @@ export function startUrlSync(notice: IgnoredNotice): () => void {
     const onlyTime = serializeUrl({ ...s, time: prev.time, handoff: prev.handoff }) === serializeUrl(prev);
     // Inside one walkthrough chapter its steps change the views: history steps between chapters.
     const sameChapter = s.chapter !== null && s.chapter === prev.chapter;
-    if (replaceOnce) {
+    // Entering or leaving the screen layout is a step back can undo, whatever else holds.
+    const layout = s.screen !== prev.screen;
+    window.clearTimeout(timer);
+    if (replaceOnce && !layout) {
       replaceOnce = false;
       window.history.replaceState(null, '', next + window.location.hash);
-    } else if (onlyTime || sameChapter) {
+    } else if ((onlyTime || sameChapter) && !layout) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
-      window.clearTimeout(timer);
       timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash), 150);
     } else {
       window.history.pushState(null, '', next + window.location.hash);
@@ -53,6 +72,7 @@ export function startUrlSync(notice: IgnoredNotice): () => void {
   });
   return () => {
     window.removeEventListener('popstate', onPop);
+    window.clearTimeout(timer);
     unsubscribe();
   };
 }

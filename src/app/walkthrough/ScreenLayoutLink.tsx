@@ -19,8 +19,7 @@ export function ScreenLayoutLink() {
       onClick={(e) => {
         if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
-        // The URL first, as its own history entry: the screen reads it when it mounts.
-        window.history.pushState(null, '', href + window.location.hash);
+        // The URL sync makes the layout's change a history entry of its own.
         useApp.getState().set({ screen: 'live' });
       }}
     >

@@ -8,7 +8,8 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
-import { Icon } from '../icons.tsx';
+import { Icon } from '../ui/icons.tsx';
+import { themeColor } from '../ui/theme.ts';
 import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
@@ -159,9 +160,10 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
   );
 }
 
-const NOTES_WINDOW_CSS = `body{font:22px/1.45 system-ui,sans-serif;margin:1.2rem;background:#15161a;color:#ececf1}
-h1{font-size:1rem;color:#a8a8b3;margin:0 0 .3rem}h2{font-size:1.4rem;margin:.2rem 0 .8rem}
-.next{color:#a8a8b3;font-size:.9rem;border-top:1px solid #3a3d45;margin-top:1rem;padding-top:.5rem}`;
+/** The notes window is a document of its own: its colours are the theme's tokens, read when it opens. */
+const notesWindowCss = (c: (name: `--${string}`) => string = themeColor) => `body{font:22px/1.45 system-ui,sans-serif;margin:1.2rem;background:${c('--notes-bg')};color:${c('--notes-fg')}}
+h1{font-size:1rem;color:${c('--notes-muted')};margin:0 0 .3rem}h2{font-size:1.4rem;margin:.2rem 0 .8rem}
+.next{color:${c('--notes-muted')};font-size:.9rem;border-top:1px solid ${c('--notes-rule')};margin-top:1rem;padding-top:.5rem}`;
 
 function NotesContent({ chapter, lang }: { chapter: number; lang: Language }) {
   const t = useT();
@@ -342,7 +344,7 @@ export function Walkthrough() {
     }
     w.document.body.replaceChildren();
     const style = w.document.createElement('style');
-    style.textContent = NOTES_WINDOW_CSS;
+    style.textContent = notesWindowCss();
     w.document.head.appendChild(style);
     w.document.documentElement.lang = lang;
     setNotesWindow(w);

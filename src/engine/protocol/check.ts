@@ -5,6 +5,7 @@ import type { Mutation, ProtocolConfig } from './model.ts';
 
 export interface CheckOutcome {
   config: ProtocolConfig;
+  /** The note in English (the CLI's); the page shows both languages from CHECKED_CONFIGS. */
   note: string;
   expectHolds: Record<PropertyId, boolean>;
   result: ExplorationResult;
@@ -18,7 +19,7 @@ export function checkOne(checked: CheckedConfig, mutation: Mutation = 'none', no
   const result = explore(config);
   if (now && t0 !== undefined) result.elapsedMs = Math.round(now() - t0);
   const asExpected = result.complete && PROPERTIES.every((p) => result.verdicts[p].holds === checked.expectHolds[p]);
-  return { config, note: checked.note, expectHolds: checked.expectHolds, result, asExpected };
+  return { config, note: checked.note.en, expectHolds: checked.expectHolds, result, asExpected };
 }
 
 /** `now` is passed in because the engine has no clock of its own (no globals). */

@@ -4,7 +4,7 @@
  * context is 3, decode holds 3 (larger than prefill, as in the incident).
  */
 import { NO_MITIGATIONS, type Mitigations } from '../config.ts';
-import { SWITCHES, designOf, type Switch } from '../switches.ts';
+import { SWITCHES, designOf, type Localised, type Switch } from '../switches.ts';
 import type { ProtocolConfig, RequestSpec } from './model.ts';
 import type { PropertyId } from './explore.ts';
 
@@ -51,8 +51,21 @@ export interface CheckedConfig {
   config: ProtocolConfig;
   /** Properties expected to hold; the rest are expected to be violated. */
   expectHolds: Record<PropertyId, boolean>;
+  /** Its title in both languages (`config.title` is the English, which the CLI prints). */
+  title: Localised;
   /** Why this configuration is here, in a sentence. */
-  note: string;
+  note: Localised;
+  /** The public sources (background ids of the facts file) the note names. */
+  sources: readonly string[];
+}
+
+/** The configurations that are not a switch's protocol counterpart. */
+type OwnConfigId = 'incident' | 'unchunked' | 'abort-race' | 'abort-race-per-read';
+/** Every configuration's id: the switches' counterparts' (from the registry) and the check's own. */
+export type CheckedConfigId = (typeof SWITCHES)[number]['protocol']['id'] | OwnConfigId;
+
+function checked(id: OwnConfigId, title: Localised, note: Localised, expectHolds: Record<PropertyId, boolean>, over: Parameters<typeof config>[2], sources: readonly string[] = []): CheckedConfig {
+  return { config: config(id, title.en, over), expectHolds, title, note, sources };
 }
 
 const SAFE = { confidentiality: true, integrity: true, exclusiveOwnership: true } as const;
@@ -63,37 +76,43 @@ const LEAKS = { confidentiality: false, integrity: false, exclusiveOwnership: tr
  * upstream mechanics that are not switches of the simulation.
  */
 export const CHECKED_CONFIGS: CheckedConfig[] = [
-  {
-    config: config('incident', 'Buggy reject path, capacity gap (the incident)', {}),
-    expectHolds: LEAKS,
-    note: 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.',
-  },
+  checked(
+    'incident',
+    { en: 'Buggy reject path, capacity gap (the incident)', fr: 'Chemin de rejet défectueux, écart de capacité (l\u2019incident)' },
+    { en: 'Both defects: the over-limit request is forwarded with a placeholder and decode reads stale pages.', fr: 'Les deux défauts : la requête au-delà de la limite poursuit avec un jeton provisoire et la génération lit des pages anciennes.' },
+    LEAKS,
+    {},
+  ),
   ...(SWITCHES as readonly Switch[]).map((s) => ({
     // The abort-race design has its own requests: see RACE_REQUESTS.
-    config: config(s.protocol.id, s.protocol.title, designOf(s.key) === 'abort-race' ? { requests: RACE_REQUESTS, ...s.protocol.overrides } : s.protocol.overrides),
+    config: config(s.protocol.id, s.protocol.title.en, designOf(s.key) === 'abort-race' ? { requests: RACE_REQUESTS, ...s.protocol.overrides } : s.protocol.overrides),
     expectHolds: s.protocol.expectHolds,
+    title: s.protocol.title,
     note: s.protocol.note,
+    sources: s.protocol.sources ?? [],
   })),
-  {
-    config: config('unchunked', 'Buggy reject path, capacity gap, each prompt computed and sent in one step', { chunkPages: 'whole' }),
-    expectHolds: LEAKS,
-    note: 'The engine\'s default without chunked prefill: prefill sends a prompt\'s pages at once when it has computed them all.',
-  },
-  {
-    config: config('abort-race', 'Fixed path + gap + decode abort, late writes not fenced', { rejectPath: 'fixed', decodeAbort: true, requests: RACE_REQUESTS }),
-    expectHolds: LEAKS,
-    note: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the page-reuse race of SGLang PR #24578, closed; we have not checked how it fences late writes).',
-  },
-  {
-    config: config('abort-race-per-read', 'Fixed path + gap + unfenced decode abort + per-read check', {
-      rejectPath: 'fixed',
-      decodeAbort: true,
-      requests: RACE_REQUESTS,
-      mitigations: { perReadIntegrityCheck: true },
-    }),
-    expectHolds: SAFE,
-    note: 'A late write re-tags the page it lands in, so the victim\'s per-read check fails closed.',
-  },
+  checked(
+    'unchunked',
+    { en: 'Buggy reject path, capacity gap, each prompt computed and sent in one step', fr: 'Chemin défectueux, écart de capacité, chaque demande calculée et envoyée en une étape' },
+    { en: 'The engine\u2019s default without chunked prefill: prefill sends a prompt\u2019s pages at once when it has computed them all.', fr: 'Le comportement par défaut du moteur sans préparation par morceaux : la préparation envoie les pages d\u2019une demande d\u2019un coup, une fois toutes calculées.' },
+    LEAKS,
+    { chunkPages: 'whole' },
+  ),
+  checked(
+    'abort-race',
+    { en: 'Fixed path + gap + decode abort, late writes not fenced', fr: 'Chemin corrigé + écart + abandon en génération, écritures tardives non bloquées' },
+    { en: 'A client cancels mid-transfer; decode frees the pages at once and late RDMA writes land in their next owner (the page-reuse race of SGLang PR #24578, closed; we have not checked how it fences late writes).', fr: 'Un client annule en plein transfert ; la génération libère aussitôt les pages et des écritures RDMA tardives atterrissent chez leur nouveau détenteur (la course à la réutilisation des pages de la PR SGLang #24578, fermée ; nous n\u2019avons pas vérifié comment elle bloque les écritures tardives).' },
+    LEAKS,
+    { rejectPath: 'fixed', decodeAbort: true, requests: RACE_REQUESTS },
+    ['B11'],
+  ),
+  checked(
+    'abort-race-per-read',
+    { en: 'Fixed path + gap + unfenced decode abort + per-read check', fr: 'Chemin corrigé + écart + abandon non bloqué + contrôle à chaque lecture' },
+    { en: 'A late write re-tags the page it lands in, so the victim\u2019s per-read check fails closed.', fr: 'Une écriture tardive marque la page où elle atterrit, si bien que le contrôle à chaque lecture de la victime l\u2019arrête sur erreur.' },
+    SAFE,
+    { rejectPath: 'fixed', decodeAbort: true, requests: RACE_REQUESTS, mitigations: { perReadIntegrityCheck: true } },
+  ),
 ];
 
 export function checkedConfig(id: string): CheckedConfig | undefined {

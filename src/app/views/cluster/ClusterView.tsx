@@ -12,8 +12,8 @@ import { REL_FOREIGN, REL_OTHER, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATIO
 import { onNextFrame } from '../../state/clock.ts';
 import './grids.css';
 import { highlightable } from '../shared/highlight.ts';
-import { tenantCss } from '../shared/palette.ts';
-import { themeRgb } from '../../theme.ts';
+import { tenantCss } from '../../ui/palette.ts';
+import { themeRgb } from '../../ui/theme.ts';
 
 const RELATION_KEYS = ['relOwn', 'relPlaceholder', 'relForeign', 'relReserved', 'relOther'] as const satisfies Record<Relation, string>;
 

@@ -14,7 +14,7 @@
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import type { NodeSnapshot } from '../../run/hooks.ts';
-import { tenantRgb } from '../shared/palette.ts';
+import { EXPORT_CLEARED, GRID_DOT, NEUTRAL_GREY, rgbCss, tenantRgb } from '../../ui/palette.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, type Focus } from './relation.ts';
 export interface GridLayout {
   cell: number;
@@ -83,7 +83,7 @@ export interface DrawReport {
 function lookOf(style: GridStyle): (node: NodeSnapshot, p: number) => number {
   const byState = [
     look(EMPTY, style.background),
-    look(SOLID, style.focus ? otherGrey(PAGE_LIVE, style.dark) : [150, 150, 150]),
+    look(SOLID, style.focus ? otherGrey(PAGE_LIVE, style.dark) : NEUTRAL_GREY),
     look(CHECKER, otherGrey(PAGE_STALE, style.dark)),
     look(DOTTED, otherGrey(PAGE_CLEARED, style.dark)),
   ];
@@ -98,7 +98,7 @@ function lookOf(style: GridStyle): (node: NodeSnapshot, p: number) => number {
       return writer === focus.req ? own : writer >= 0 ? foreign : reserved;
     };
   }
-  const reservedGrey = look(DOTTED, [150, 150, 150]);
+  const reservedGrey = look(DOTTED, NEUTRAL_GREY);
   const tenantLooks: number[] = [];
   return (node, p) => {
     const state = node.state[p]!;
@@ -125,7 +125,7 @@ export function drawPageGrid(ctx: CanvasRenderingContext2D, node: NodeSnapshot, 
   const px = new Uint32Array(mem.image.data.buffer);
   const [br, bg, bb] = style.background;
   const background = rgba(br, bg, bb);
-  const dot = style.dark ? rgba(20, 20, 24) : rgba(60, 60, 60);
+  const dot = rgba(...GRID_DOT[style.dark ? 'dark' : 'light']);
   if (full) px.fill(background);
   const looks = mem.looks;
   // Per grid row, the span of columns repainted (for the sub-rectangle puts).
@@ -221,7 +221,7 @@ export function pageGridSvg(node: NodeSnapshot, layout: GridLayout, label: strin
     if (s === PAGE_ZERO) return null;
     if (s === PAGE_CLEARED) return 'cleared';
     const [r, g, b] = tenantRgb(node.writerTenant[p]!);
-    return `${s === PAGE_STALE ? 'stale' : 'live'}:rgb(${r},${g},${b})`;
+    return `${s === PAGE_STALE ? 'stale' : 'live'}:${rgbCss([r, g, b])}`;
   };
   for (let row = 0; row * cols < node.pageCount; row++) {
     let start = row * cols;
@@ -233,7 +233,7 @@ export function pageGridSvg(node: NodeSnapshot, layout: GridLayout, label: strin
       if (f) {
         const [kind, colour] = f.split(':') as [string, string | undefined];
         const x = (start - row * cols) * cell;
-        const attrs = kind === 'cleared' ? 'fill="#ddd"' : kind === 'stale' ? `fill="${colour}" fill-opacity="0.5"` : `fill="${colour}"`;
+        const attrs = kind === 'cleared' ? `fill="${EXPORT_CLEARED}"` : kind === 'stale' ? `fill="${colour}" fill-opacity="0.5"` : `fill="${colour}"`;
         parts.push(`<rect x="${x}" y="${row * cell}" width="${(stop - start) * cell}" height="${cell}" ${attrs}/>`);
       }
       start = stop;

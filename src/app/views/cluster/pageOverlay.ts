@@ -6,6 +6,7 @@
  */
 import type { GridLayout } from './pageGrid.ts';
 import { RELATION_RGB, REL_PLACEHOLDER } from './relation.ts';
+import { OI, inkOn, paperOn, rgbCss } from '../../ui/palette.ts';
 
 export interface OverlayMarks {
   selected: number | null;
@@ -37,11 +38,11 @@ function ring(ctx: CanvasRenderingContext2D, layout: GridLayout, page: number, p
 
 export function drawOverlay(ctx: CanvasRenderingContext2D, layout: GridLayout, marks: OverlayMarks): void {
   ctx.clearRect(0, 0, layout.width, layout.height);
-  const ink = marks.dark ? '#fff' : '#000';
-  const paper = marks.dark ? '#000' : '#fff';
+  const ink = inkOn(marks.dark);
+  const paper = paperOn(marks.dark);
   if (marks.placeholder !== null) {
     const { x, y, size } = magnifierBox(layout, marks.placeholder);
-    ctx.fillStyle = `rgb(${RELATION_RGB[REL_PLACEHOLDER].join(',')})`;
+    ctx.fillStyle = rgbCss(RELATION_RGB[REL_PLACEHOLDER]);
     ctx.fillRect(x, y, size, size);
     ctx.lineWidth = 1;
     ctx.strokeStyle = paper;
@@ -51,7 +52,7 @@ export function drawOverlay(ctx: CanvasRenderingContext2D, layout: GridLayout, m
   }
   if (marks.linked !== null) {
     ring(ctx, layout, marks.linked, 6, paper, 4);
-    ring(ctx, layout, marks.linked, 6, '#d55e00', 2);
+    ring(ctx, layout, marks.linked, 6, rgbCss(OI.vermilion), 2);
   }
   if (marks.hovered !== null && marks.hovered !== marks.selected) ring(ctx, layout, marks.hovered, 2, ink, 1);
   if (marks.selected !== null) {

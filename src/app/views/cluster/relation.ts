@@ -7,6 +7,7 @@
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
 import type { NodeSnapshot, RunSummary } from '../../run/hooks.ts';
+import { OTHER_GREYS, RELATION_COLOURS, rgbCss } from '../../ui/palette.ts';
 
 /** Written for the request itself (its prompt's KV, copied whole). */
 export const REL_OWN = 0;
@@ -54,20 +55,21 @@ export function blockTableRelation(node: Pick<NodeSnapshot, 'writtenFor'>, p: nu
  * the placeholder a magnifier ring).
  */
 export const RELATION_RGB: Record<Exclude<Relation, typeof REL_OTHER>, [number, number, number]> = {
-  [REL_OWN]: [0, 114, 178],
-  [REL_PLACEHOLDER]: [0, 158, 115],
-  [REL_FOREIGN]: [213, 94, 0],
-  [REL_RESERVED]: [230, 190, 40],
+  [REL_OWN]: RELATION_COLOURS.own,
+  [REL_PLACEHOLDER]: RELATION_COLOURS.placeholder,
+  [REL_FOREIGN]: RELATION_COLOURS.foreign,
+  [REL_RESERVED]: RELATION_COLOURS.reserved,
 };
 
 /** Pages not the request's, by state: greys, so the request's own pages stand out. */
 export function otherGrey(state: number, dark: boolean): [number, number, number] {
-  if (state === PAGE_LIVE) return dark ? [150, 150, 158] : [120, 120, 124];
-  if (state === PAGE_STALE) return dark ? [120, 120, 128] : [150, 150, 154];
-  if (state === PAGE_CLEARED) return dark ? [70, 72, 80] : [222, 220, 216];
-  return dark ? [31, 33, 39] : [244, 242, 238];
+  const scheme = dark ? 'dark' : 'light';
+  if (state === PAGE_LIVE) return OTHER_GREYS.live[scheme];
+  if (state === PAGE_STALE) return OTHER_GREYS.stale[scheme];
+  if (state === PAGE_CLEARED) return OTHER_GREYS.cleared[scheme];
+  return OTHER_GREYS.zero[scheme];
 }
 
-export const relationCss = (r: Exclude<Relation, typeof REL_OTHER>) => `rgb(${RELATION_RGB[r].join(' ')})`;
+export const relationCss = (r: Exclude<Relation, typeof REL_OTHER>) => rgbCss(RELATION_RGB[r]);
 
 export { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO };

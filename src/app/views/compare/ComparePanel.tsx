@@ -10,7 +10,7 @@ import { formatNumber } from '../../i18n/format.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
-import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { differences, type Outcome } from './divergence.ts';
 import './compare.css';
 

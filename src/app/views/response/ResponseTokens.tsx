@@ -10,7 +10,7 @@ import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
-import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 

@@ -13,7 +13,6 @@ import { SWITCHES, type Switch } from '../../../engine/switches.ts';
 import { CHECKED_CONFIGS } from '../../../engine/protocol/index.ts';
 import { MESSAGES, type MessageKey } from '../../i18n/messages.ts';
 import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
-import { CONFIG_SOURCES } from '../verify/VerifyPanel.tsx';
 
 const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(new URL('../../../../public/facts.json', import.meta.url), 'utf8'))));
 const background = new Map(facts.file.background.map((b) => [b.id, b]));
@@ -49,7 +48,7 @@ function citingTexts(): { where: string; text: string; cites: string[] }[] {
   for (const c of CHECKED_CONFIGS) {
     for (const part of ['title', 'note'] as const) {
       for (const lang of ['en', 'fr'] as const) {
-        out.push({ where: `verify ${c.config.id} ${part}`, text: MESSAGES[lang][`vpConfig.${c.config.id}.${part}` as MessageKey], cites: [...(CONFIG_SOURCES[c.config.id] ?? [])] });
+        out.push({ where: `verify ${c.config.id} ${part}`, text: MESSAGES[lang][`vpConfig.${c.config.id}.${part}` as MessageKey], cites: [...c.sources] });
       }
     }
   }
@@ -67,7 +66,7 @@ describe('every background source shown carries its address', () => {
     const cited = new Set<string>();
     for (const ch of CHAPTERS) for (const p of ch.paragraphs) if ('background' in p.evidence) p.evidence.background.forEach((id) => cited.add(id));
     for (const s of SWITCHES as readonly Switch[]) if ('background' in s.evidence) cited.add(s.evidence.background);
-    for (const ids of Object.values(CONFIG_SOURCES)) ids.forEach((id) => cited.add(id));
+    for (const c of CHECKED_CONFIGS) c.sources.forEach((id) => cited.add(id));
     for (const src of appSources()) for (const m of src.matchAll(/<SourceRef id="(B\d+)"/g)) cited.add(m[1]!);
     expect(cited.size).toBeGreaterThan(5);
     for (const id of cited) {

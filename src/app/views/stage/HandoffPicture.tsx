@@ -10,7 +10,7 @@ import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
-import { tenantCss, tenantInk } from '../shared/palette.ts';
+import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
 import type { StageFrame } from './stageFrame.ts';
 import { drawStagePools } from './stagePools.ts';

@@ -4,7 +4,7 @@ import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { useApp } from '../../state/store.ts';
-import { tenantCss } from '../shared/palette.ts';
+import { tenantCss } from '../../ui/palette.ts';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';

@@ -10,14 +10,14 @@
  */
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
-import { tenantRgb } from '../shared/palette.ts';
-import { themeRgb } from '../../theme.ts';
+import { NEUTRAL_GREY, tenantRgb } from '../../ui/palette.ts';
+import { themeRgb } from '../../ui/theme.ts';
 import { blockIndexOf, type StageFrame } from './stageFrame.ts';
 import type { PoolsLayout } from './stageLayout.ts';
 
 // Grounds and marks from the theme's tokens (light or dark), read at each draw; the values given
 // here are only what a test in Node, without a document, gets.
-const UNKNOWN: RGB = [150, 150, 150];
+const UNKNOWN: RGB = NEUTRAL_GREY;
 
 type RGB = readonly [number, number, number];
 

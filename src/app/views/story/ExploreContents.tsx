@@ -7,7 +7,7 @@ import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { Controls } from '../controls/Controls.tsx';
-import { exportLeaks, exportPng, exportSvg } from '../shared/exportView.ts';
+import { exportLeaks, exportPng, exportSvg } from '../cluster/exportView.ts';
 
 export function ExploreContents({ run, compare, viewRoot }: { run: RunSummary | undefined; compare: RunSummary | undefined; viewRoot: RefObject<HTMLDivElement | null> }) {
   const t = useT();

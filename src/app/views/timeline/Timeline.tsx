@@ -12,7 +12,7 @@ import { differences } from '../compare/divergence.ts';
 import { leaksSentBy } from '../story/storyText.ts';
 import { LANES } from './lanes.ts';
 import { everyFrame } from '../../state/clock.ts';
-import { Icon } from '../../icons.tsx';
+import { Icon } from '../../ui/icons.tsx';
 import './timeline.css';
 
 /** A milestone of the report as the timeline shows it (App builds them from the facts file). */

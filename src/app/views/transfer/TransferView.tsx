@@ -5,6 +5,7 @@ import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, RELATION_RGB, blockTableRelation, focusOf, type Focus, type Relation, type REL_OTHER } from '../cluster/relation.ts';
+import { inkOn, paperOn, rgbCss } from '../../ui/palette.ts';
 import '../cluster/grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
@@ -71,7 +72,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
     if (!ctx || !node) return;
     ctx.clearRect(0, 0, width, height);
     const n = pages.length;
-    const css = (rel: Exclude<Relation, typeof REL_OTHER>) => `rgb(${RELATION_RGB[rel].join(',')})`;
+    const css = (rel: Exclude<Relation, typeof REL_OTHER>) => rgbCss(RELATION_RGB[rel]);
     // One column per page when they fit, else pages share a column (the first page of the column is drawn).
     const column = Math.max(1, Math.floor(width / Math.max(1, n)));
     for (let x = 0; x < width; x += column) {
@@ -89,16 +90,16 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
       const x = Math.max(0, Math.min(width - magnifier, Math.floor((placeholderIndex / n) * width)));
       ctx.fillStyle = css(REL_PLACEHOLDER);
       ctx.fillRect(x, 0, magnifier, height);
-      ctx.strokeStyle = '#000';
+      ctx.strokeStyle = inkOn(false);
       ctx.lineWidth = 1;
       ctx.strokeRect(x + 0.5, 0.5, magnifier - 1, height - 1);
     }
     if (linkedIndex >= 0) {
       const x = Math.max(0, Math.min(width - 7, Math.floor((linkedIndex / n) * width) - 3));
       ctx.lineWidth = 2;
-      ctx.strokeStyle = '#fff';
+      ctx.strokeStyle = paperOn(false);
       ctx.strokeRect(x, 1, 7, height - 2);
-      ctx.strokeStyle = '#000';
+      ctx.strokeStyle = inkOn(false);
       ctx.lineWidth = 1;
       ctx.strokeRect(x + 0.5, 0.5, 6, height - 1);
     }

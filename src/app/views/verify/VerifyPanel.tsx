@@ -3,9 +3,9 @@
  * shortest counterexamples it finds. Everything shown here is a model of the protocol, and says so.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { DECODE_NODE, PREFILL_NODE, PROPERTIES, type CheckOutcome, type Counterexample, type PropertyId } from '../../../engine/protocol/index.ts';
+import { DECODE_NODE, PREFILL_NODE, PROPERTIES, checkedConfig, type CheckOutcome, type CheckedConfigId, type Counterexample, type PropertyId } from '../../../engine/protocol/index.ts';
 import { checkProtocol } from '../../run/verifyClient.ts';
-import { useT, type MessageKey, type Translate } from '../../i18n/i18n.ts';
+import { useT, type Translate } from '../../i18n/i18n.ts';
 import { formatMs, formatNumber, type Lang } from '../../i18n/format.ts';
 import { useApp } from '../../state/store.ts';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
@@ -13,21 +13,12 @@ import { picture, readWords, type PageView } from './picture.ts';
 import { describeStep, describeViolation } from './stepText.ts';
 import './verify.css';
 
-/** Public sources a configuration's note names (a pull request of SGLang), shown with their addresses. */
-export const CONFIG_SOURCES: Readonly<Record<string, readonly string[]>> = {
-  fixed: ['B3', 'B2'],
-  retire: ['B2'],
-  'length-check': ['B4'],
-  'abort-race': ['B11'],
-  'abort-fenced': ['B11'],
-  'staged-free-list': ['B12'],
-};
 
-const configText = (id: string, part: 'title' | 'note', t: Translate, fallback: string): string => {
-  const key = `vpConfig.${id}.${part}` as MessageKey;
-  const s = t(key);
-  return s === undefined || s === key ? fallback : s;
-};
+/** A configuration's title or note: the catalogue's entries for them derive from CHECKED_CONFIGS. */
+const configText = (id: string, part: 'title' | 'note', t: Translate): string => t(`vpConfig.${id as CheckedConfigId}.${part}`);
+
+/** The public sources a configuration's note names (a pull request of SGLang), shown with their addresses. */
+const configSources = (id: string): readonly string[] => checkedConfig(id)?.sources ?? [];
 
 type RunState = { kind: 'idle' } | { kind: 'running'; done: number; total: number } | { kind: 'done'; elapsedMs: number } | { kind: 'error'; message: string };
 
@@ -167,10 +158,10 @@ function ResultsTable({ outcomes, selection, onPlay }: { outcomes: CheckOutcome[
             return (
               <tr key={o.config.id} aria-current={current ? 'true' : undefined} className={current ? 'vp-current' : undefined}>
                 <th scope="row">
-                  {configText(o.config.id, 'title', t, o.config.title)}
+                  {configText(o.config.id, 'title', t)}
                   <span className="vp-note">
-                    {configText(o.config.id, 'note', t, o.note)}
-                    {(CONFIG_SOURCES[o.config.id] ?? []).map((id) => (
+                    {configText(o.config.id, 'note', t)}
+                    {configSources(o.config.id).map((id) => (
                       <span key={id}>
                         {' '}
                         <SourceRef id={id} compact />
@@ -187,7 +178,7 @@ function ResultsTable({ outcomes, selection, onPlay }: { outcomes: CheckOutcome[
                 <td>{o.asExpected ? t('vpYes') : t('vpNo')}</td>
                 <td>
                   {p ? (
-                    <button type="button" onClick={() => onPlay(o.config.id, p)} aria-label={t('vpPlayLabel', { config: configText(o.config.id, 'title', t, o.config.title) })}>
+                    <button type="button" onClick={() => onPlay(o.config.id, p)} aria-label={t('vpPlayLabel', { config: configText(o.config.id, 'title', t) })}>
                       {t('vpPlay')}
                     </button>
                   ) : (
@@ -215,7 +206,7 @@ function Player({ outcome, counterexample: ce, step, setStep, onProperty }: Play
   const t = useT();
   const lang = useApp((s) => s.lang);
   const c = outcome.config;
-  const title = configText(c.id, 'title', t, c.title);
+  const title = configText(c.id, 'title', t);
   const stepText = (i: number) => describeStep(c, i === 0 ? ce.initial : ce.steps[i - 1]!.state, ce.steps[i]!, t);
   const n = ce.steps.length;
   const at = Math.min(Math.max(step, 0), n);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKED_CONFIGS, PROPERTIES, explore, type Mutation } from '../../../engine/protocol/index.ts';
-import { translate, type Translate } from '../../i18n/messages.ts';
+import { CHECKED_CONFIGS, PROPERTIES, explore, type CheckedConfigId, type Mutation } from '../../../engine/protocol/index.ts';
+import { frenchTypography, translate, type Translate } from '../../i18n/messages.ts';
 import { describeStep, describeViolation } from './stepText.ts';
 
 const en: Translate = (key, vars) => translate('en', key, vars);
@@ -42,11 +42,13 @@ describe('the protocol model\u2019s steps, rebuilt for the page', () => {
 });
 
 describe('the configurations\u2019 titles and notes', () => {
-  it('are in the catalogue in both languages, the English equal to the model\u2019s (which the CLI prints)', () => {
-    for (const { config, note } of CHECKED_CONFIGS) {
-      expect(plain(translate('en', `vpConfig.${config.id}.title` as never)), config.id).toBe(plain(config.title));
-      expect(plain(translate('en', `vpConfig.${config.id}.note` as never)), config.id).toBe(plain(note));
-      expect(translate('fr', `vpConfig.${config.id}.note` as never), config.id).not.toBe(note);
+  it('are in the catalogue in both languages, derived from the check\u2019s list (the English is what the CLI prints)', () => {
+    for (const { config, title, note } of CHECKED_CONFIGS) {
+      const id = config.id as CheckedConfigId;
+      expect(translate('en', `vpConfig.${id}.title`), config.id).toBe(config.title);
+      expect(translate('en', `vpConfig.${id}.note`), config.id).toBe(note.en);
+      expect(translate('fr', `vpConfig.${id}.title`), config.id).toBe(frenchTypography(title.fr));
+      expect(translate('fr', `vpConfig.${id}.note`), config.id).not.toBe(note.en);
     }
   });
 });

@@ -1,7 +1,8 @@
 /** Exports of what the person is looking at: the grids as PNG or SVG, the leaks as CSV or JSON. */
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
 import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
-import { gridLayout, pageGridSvg } from '../cluster/pageGrid.ts';
+import { gridLayout, pageGridSvg } from './pageGrid.ts';
+import { EXPORT_INK, EXPORT_PAPER } from '../../ui/palette.ts';
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
@@ -25,9 +26,9 @@ export function exportPng(root: HTMLElement, name: string): void {
   out.width = width;
   out.height = height;
   const ctx = out.getContext('2d')!;
-  ctx.fillStyle = '#fff';
+  ctx.fillStyle = EXPORT_PAPER;
   ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = '#111';
+  ctx.fillStyle = EXPORT_INK;
   ctx.font = '13px system-ui, sans-serif';
   let y = 0;
   for (const c of canvases) {
