@@ -295,7 +295,7 @@ const en = {
   vpTitle: 'Exhaustive check of the handoff protocol',
   vpModelTip: 'A small state machine of the prefill → decode handoff, not SGLang itself',
   vpIntro:
-    'A model of the prefill → decode handoff: one prefill and one decode node with a few pages each, reused lowest id first, three requests from two tenants. Every reachable state is explored breadth-first, so each counterexample is a shortest one. Sizes are in pages and are not the incident\u2019s figures.',
+    'A model of the prefill → decode handoff: one prefill and one decode node with a few pages each, reused lowest id first (or, in the staged free list configuration, as SGLang\u2019s staged free list hands them out), three requests from two tenants. Every reachable state is explored breadth-first, so each counterexample is a shortest one. Sizes are in pages and are not the incident\u2019s figures.',
   vpProps: 'Properties checked',
   'prop.confidentiality': 'Confidentiality',
   'prop.integrity': 'Integrity',
@@ -1065,7 +1065,7 @@ const fr: Record<BaseKey, string> = {
   vpTitle: 'Vérification exhaustive du protocole de transfert',
   vpModelTip: 'Une petite machine à états du transfert préparation → génération, pas SGLang lui-même',
   vpIntro:
-    'Un modèle du transfert préparation → génération : un nœud de préparation et un nœud de génération de quelques pages chacun, réutilisées par numéro croissant, trois requêtes de deux clients. Chaque état atteignable est exploré en largeur d\u2019abord, si bien que chaque contre-exemple est l\u2019un des plus courts. Les tailles sont en pages et ne sont pas celles de l\u2019incident.',
+    'Un modèle du transfert préparation → génération : un nœud de préparation et un nœud de génération de quelques pages chacun, réutilisées par numéro croissant (ou, dans la configuration à liste de pages libres en attente, dans l\u2019ordre où SGLang les attribue avec cette liste), trois requêtes de deux clients. Chaque état atteignable est exploré en largeur d\u2019abord, si bien que chaque contre-exemple est l\u2019un des plus courts. Les tailles sont en pages et ne sont pas celles de l\u2019incident.',
   vpProps: 'Propriétés vérifiées',
   'prop.confidentiality': 'Confidentialité',
   'prop.integrity': 'Intégrité',
