@@ -99,7 +99,7 @@ function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }
     const detail = describeDeploymentRefused(run.refused, t, lang);
     return (
       <p className="alert" role="alert" data-testid="refused">
-        {t('refused')} — {detail ?? <span lang="en">{run.refused}</span>}
+        {t('refused')} — {detail ?? <span lang="en">{run.refused}</span>} <FactBadge id="F14" />
       </p>
     );
   }

@@ -35,8 +35,8 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'Flip the switch yourself if the room wants to: with the gap closed, the leak counter drops to zero. Stress F16: a 200 with nonsense text passes a test that mainly looks at status codes.',
-    fr: 'Basculer l\'interrupteur soi-même si la salle le souhaite : sans l\'écart, le compteur de réponses touchées tombe à zéro. Insister sur F16 : un 200 accompagné d\'un texte absurde passe un test qui regarde surtout les codes de réponse.',
+    en: 'Flip the switch yourself if the room wants to: with the gap closed, the leak counter drops to zero. Stress F16: a successful response with the wrong text passes a test that mainly looks at status codes.',
+    fr: 'Basculer l\'interrupteur soi-même si la salle le souhaite : sans l\'écart, le compteur de réponses touchées tombe à zéro. Insister sur F16 : une réponse réussie au texte faux passe un test qui regarde surtout les codes de réponse.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster', switches: { capacityGap: false } } },

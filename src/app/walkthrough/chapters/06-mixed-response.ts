@@ -34,8 +34,8 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'This is the checkpoint to linger on. Most rooms answer "an error" or "noise". The answer is fluent text with HTTP 200, and a status of 200 is what a status-code test looks at (F16).',
-    fr: 'C\'est la question sur laquelle s\'attarder. La plupart des salles répondent « une erreur » ou « du bruit ». La réponse est un texte fluide avec HTTP 200, et c\'est ce code 200 que regarde un test des codes de réponse (F16).',
+    en: 'This is the checkpoint to linger on. Most rooms answer "an error" or "noise". The answer is coherent text and a successful response instead of the expected error (F21, F17; the report gives no status code, the replay answers HTTP 200), and a success is what a status-code test looks at (F16).',
+    fr: 'C\'est la question sur laquelle s\'attarder. La plupart des salles répondent « une erreur » ou « du bruit ». La réponse est un texte cohérent et une réponse réussie plutôt que l\'erreur prévue (F21, F17 ; le rapport ne donne aucun code, la reconstitution répond HTTP 200), et c\'est ce succès que regarde un test des codes de réponse (F16).',
   },
   checkpoint: {
     question: { en: 'Decode now reads all of delta\'s reserved pages. Whose text will delta\'s response contain?', fr: 'La génération lit maintenant toutes les pages réservées pour delta. De qui viendra le texte de la réponse à delta ?' },
