@@ -65,7 +65,7 @@ function ignoredNotice(lang: Language, ignored: string[]): string {
   });
   return translate(lang, 'ignoredInLink', { list: items.join(lang === 'fr' ? '\u202f; ' : '; ') });
 }
-const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
+const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix', microscope: 'scenarioMicroscope' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse', stage: 'viewStage' } as const;
 
 function Notices() {

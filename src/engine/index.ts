@@ -13,6 +13,7 @@ export * from './run.ts';
 export * from './switches.ts';
 export { LEAK_SHARE_THRESHOLD, describeTransformer, type DecoderKind, type ModelDescription, type TokenAttention } from './model/decoder.ts';
 export { decodeWeights, type TransformerWeights } from './model/transformer.ts';
+export { WEIGHTS_PATH } from './model/recipe.ts';
 export { Vocabulary, TENANT_NAMES, TOPICS, canaryWord, TOKEN_ZERO, TOKEN_PLACEHOLDER, TOKEN_BOS } from './vocab.ts';
 export { Prng, seedFromString } from './prng.ts';
 export { Fnv64, fnv64Hex } from './hash.ts';
