@@ -783,7 +783,7 @@ const en = {
   attnOwn: '{share} from its own KV ({tenant})',
   attnZero: '{share} from zeroed memory',
   attnRest: '{share} elsewhere',
-  attnPrefill: 'prefill\u2019s token: computed over what prefill computed, no page read',
+  attnPrefill: 'prefill\u2019s token, computed before decode read any page',
   attnLeakedWord: 'leaked',
   hpAttention: '\u201c{word}\u201d: {shares}',
 } as const;
@@ -1568,7 +1568,7 @@ const fr: Record<BaseKey, string> = {
   attnOwn: '{share} depuis son propre KV ({tenant})',
   attnZero: '{share} depuis une mémoire remise à zéro',
   attnRest: '{share} ailleurs',
-  attnPrefill: 'jeton de la préparation : calculé sur ce que la préparation a calculé, sans lire de page',
+  attnPrefill: 'jeton de la préparation, calculé avant que la génération lise une page',
   attnLeakedWord: 'fuite',
   hpAttention: '« {word} » : {shares}',
 };
