@@ -31,7 +31,7 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   // In French.
   await page.goto(`./?v=1&s=microscope&req=${LONG}&view=response&lang=fr`);
   await expect(page.getByTestId('response-tokens-model')).toHaveText('(transformeur entraîné)', { timeout: 45_000 });
-  await expect(page.getByTestId('response-attention').getByTestId('attention-row').nth(1)).toContainText(/\d+\s?% depuis les pages de delta \(surtout la page [\d\s\u202f]+\)/);
+  await expect(page.getByTestId('response-attention').getByTestId('attention-row').nth(1)).toContainText(/\d+\s?% depuis les pages du client delta \(surtout la page [\d\s\u202f]+\)/);
   await expect(page.getByTestId('response-attention')).toContainText('Où est allée l’attention de chaque mot');
 });
 
