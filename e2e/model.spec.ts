@@ -1,4 +1,6 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
+import { smallestText } from './textSize.ts';
 
 /**
  * The microscope scenario: the trained transformer decoding over pages other tenants left. The run
@@ -27,6 +29,16 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   // The stage says the same for the word it shows, in text.
   await expect(page.getByTestId('stage-model')).toHaveText('(trained transformer)');
   await expect(page.getByTestId('stage-attention')).toContainText(/from delta’s pages/);
+
+  // Legible, in both schemes: no text under 12 px in the table, and enough contrast.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await table.scrollIntoViewIfNeeded();
+    const report = await smallestText(page, { under: 12 });
+    expect([...new Set(report.under.map((u) => `${u.px} px ${u.element}: "${u.text}"`))]).toEqual([]);
+    const contrast = await new AxeBuilder({ page }).include('[data-testid=response-attention]').withRules(['color-contrast']).analyze();
+    expect(contrast.violations.flatMap((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
+  }
 
   // In French.
   await page.goto(`./?v=1&s=microscope&req=${LONG}&view=response&lang=fr`);
