@@ -51,7 +51,7 @@ const pageNotice: IgnoredNotice = (ignored) => linkNotice(useApp.getState().lang
 
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
-const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix' } as const satisfies Record<ScenarioName, string>;
+const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix', microscope: 'scenarioMicroscope' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse', stage: 'viewStage' } as const;
 
 function Notices() {

@@ -339,7 +339,7 @@ function main(): void {
     const answer = answers?.find((a) => a.id === r.id);
     if (answer) {
       const share = (x: number) => `${Math.round(x * 100)}%`;
-      console.log(`       attention per token (share of what the heads carried, averaged over layers and heads; leak at ≥ ${share(LEAK_SHARE_THRESHOLD)} from one other tenant):`);
+      console.log(`       attention per token (share of what the heads carried, averaged over layers and heads; leak at ≥ ${share(LEAK_SHARE_THRESHOLD)} from other tenants):`);
       for (const t of answer.tokens) {
         const who = (t.tenants ?? []).slice(0, 3).map(([name, x]) => `${name ?? 'zeros'} ${share(x)}`).join(', ');
         const top = t.pages?.[0];

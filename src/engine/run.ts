@@ -12,6 +12,8 @@ import { DeploymentRefused, prefillInputLimit, type EngineConfig } from './confi
 import type { EngineEvent } from './events.ts';
 import { NO_REQUEST } from './kvPool.ts';
 import { PageOpMapper, PageRecorder, PageSeeker, newPageArrays, nodeLayouts, pageTimelineBuffers, type NodeLayout, type PageArrays, type PageTimelineData } from './pages.ts';
+import type { DecoderKind, ModelDescription } from './model/decoder.ts';
+import type { TransformerWeights } from './model/transformer.ts';
 import { DEFAULT_SUMMARY_PAGES, Simulation, answeredFromForeignMemory, type ResponseRecord } from './simulation.ts';
 import type { Trace } from './trace.ts';
 
@@ -57,6 +59,8 @@ export interface RunSpec {
   kinds?: Uint8Array;
   /** End of the window the views show; default: the last thing that happens. */
   endMs?: number;
+  /** The decoder that turns pages into text (model/decoder.ts); default the compressed model. */
+  decoder?: DecoderKind;
 }
 
 /** One row per request of the trace, in trace order. */
@@ -161,6 +165,10 @@ export interface RunResult {
   /** The first refusal: a refused deployment serves nothing, and the run stops there. */
   refused: string | null;
   details: RequestDetails | null;
+  /** The decoder that turned pages into text (the views label its output with it). */
+  decoder: DecoderKind;
+  /** Its description (null when no deployment served: a refused run). */
+  model: ModelDescription | null;
 }
 
 export interface RunProgress {
@@ -183,6 +191,8 @@ export interface RunOptions {
   onProgress?: (p: RunProgress) => void;
   /** Simulated ms between progress reports (default 1 hour). */
   progressEveryMs?: number;
+  /** The trained transformer's weights, for a spec whose decoder is `transformer` (required there). */
+  transformer?: TransformerWeights;
 }
 
 class ReadRows {
@@ -246,7 +256,7 @@ function newRequestTable(trace: Trace, kinds: Uint8Array | undefined): RequestTa
  * Runs one deployment over its share of the trace, mapping the engine's events onto the page model
  * (global request ids) and harvesting responses as they come.
  */
-function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: number[], out: Harvest, o: RunOptions, endEstimate: number): PhaseResult {
+function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: number[], out: Harvest, o: RunOptions, endEstimate: number, transformer: TransformerWeights | null, model: { description: ModelDescription | null }): PhaseResult {
   const { config } = phase;
   const trace: Trace = { ...base, requests: globalIndex.map((g) => base.requests[g]!) };
   const nodes = nodeLayouts(config);
@@ -371,13 +381,14 @@ function runPhase(index: number, phase: RunPhase, base: Trace, globalIndex: numb
     if (out.table.promptTokens[g]! > result.prefillLimit) out.table.flags[g]! |= FLAG_OVER_LIMIT;
   }
   try {
-    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, summaryPages: o.summaryPages ?? DEFAULT_SUMMARY_PAGES, slotSamples: o.keepDetails ?? false, onEvent, onResponse });
+    sim = new Simulation(config, trace, { keepEvents: false, keepResponses: false, audit: o.audit ?? true, shortcuts: o.shortcuts ?? true, summaryPages: o.summaryPages ?? DEFAULT_SUMMARY_PAGES, slotSamples: o.keepDetails ?? false, transformer, onEvent, onResponse });
   } catch (e) {
     if (!(e instanceof DeploymentRefused)) throw e;
     result.refused = e.message;
     return result;
   }
   if (out.details && out.details.words.length === 0) out.details.words = sim.vocab.words;
+  model.description ??= sim.modelDescription;
   const every = o.progressEveryMs ?? 3_600_000;
   for (let t = phase.from; !sim.done; t += every) {
     sim.runUntil(t);
@@ -397,6 +408,9 @@ export function runScenario(spec: RunSpec, o: RunOptions = {}): RunResult {
   const details: RequestDetails | null = o.keepDetails ? { events: Array.from({ length: n }, () => []), responses: new Array(n), words: [] } : null;
   const out: Harvest = { table, reads: new ReadRows(), leaks: [], requestIds, details };
   const gateway = spec.gateway ?? [];
+  const transformer = spec.decoder === 'transformer' ? (o.transformer ?? null) : null;
+  if (spec.decoder === 'transformer' && !transformer) throw new Error(`run ${spec.name}: its decoder is the trained transformer, and no weights were given`);
+  const model: { description: ModelDescription | null } = { description: null };
 
   const served: number[][] = spec.phases.map(() => []);
   for (let i = 0; i < n; i++) {
@@ -418,7 +432,7 @@ export function runScenario(spec: RunSpec, o: RunOptions = {}): RunResult {
   const phases: PhaseResult[] = [];
   let refused: string | null = null;
   for (let p = 0; p < spec.phases.length && refused === null; p++) {
-    const result = runPhase(p, spec.phases[p]!, trace, served[p]!, out, o, endEstimate);
+    const result = runPhase(p, spec.phases[p]!, trace, served[p]!, out, o, endEstimate, transformer, model);
     phases.push(result);
     refused = result.refused;
   }
@@ -443,6 +457,8 @@ export function runScenario(spec: RunSpec, o: RunOptions = {}): RunResult {
     gateway,
     refused,
     details,
+    decoder: spec.decoder ?? 'compressed',
+    model: model.description,
   };
 }
 

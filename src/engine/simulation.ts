@@ -1006,14 +1006,17 @@ export class Simulation {
   }
 
   /**
-   * A transformer token's provenance: the writer named is the tenant whose pages carried the most
-   * of its attention when that share passes LEAK_SHARE_THRESHOLD, else the requester's own (or
-   * zero memory's, when it carried the most); the page and slot are the single slot that carried most.
+   * A transformer token's provenance: when other tenants' pages together carried at least
+   * LEAK_SHARE_THRESHOLD of its attention, the writer named is the other tenant that carried the
+   * most (as the compressed model names the writer its token drew on most); else the requester's own
+   * (or zero memory's, when it carried the most). Memory mixed from several tenants leaks even when
+   * none of them alone carries half. The page and slot are the single slot that carried most.
    */
   private transformerProvenance(r: RequestState, t: TransformerToken, pool: KvPool): ProvenanceEntryWithToken {
     const own = this.tenantNames[r.tenant]!;
-    const [top, share] = t.attention.tenants[0] ?? [own, 1];
-    const writerTenant = top !== null && top !== own && share >= LEAK_SHARE_THRESHOLD ? top : top === null ? null : own;
+    const [top] = t.attention.tenants[0] ?? [own, 1];
+    const foreignTop = t.attention.tenants.find(([name]) => name !== null && name !== own);
+    const writerTenant = foreignTop && t.foreignShare >= LEAK_SHARE_THRESHOLD ? foreignTop[0] : top === null ? null : own;
     return {
       token: t.token,
       node: pool.name,

@@ -3,15 +3,21 @@
  * calls it to write the prebuilt run, and its test holds that asset byte-identical to what the
  * worker would transfer.
  */
-import { FLAG_LEAK_PROVENANCE, runScenario, type RequestDetails, type RunProgress } from '../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE, runScenario, type RequestDetails, type RunProgress, type TransformerWeights } from '../../engine/index.ts';
 import { runSpecOf, type RunRequest } from '../../engine/runs/index.ts';
 import type { RunTransfer } from './runProtocol.ts';
 import type { StoredDetails } from './runAsset.ts';
 
 export type ComputedRun = Omit<RunTransfer, 'elapsedMs'>;
 
-export function computeRun(request: RunRequest, options: { keepDetails?: boolean; onProgress?: (p: RunProgress) => void } = {}): { run: ComputedRun; details: RequestDetails | null } {
-  const result = runScenario(runSpecOf(request), { record: true, keepDetails: options.keepDetails ?? false, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+/** `transformer`: the trained model's weights, for a run whose decoder is the transformer (the microscope). */
+export function computeRun(request: RunRequest, options: { keepDetails?: boolean; onProgress?: (p: RunProgress) => void; transformer?: TransformerWeights } = {}): { run: ComputedRun; details: RequestDetails | null } {
+  const result = runScenario(runSpecOf(request), {
+    record: true,
+    keepDetails: options.keepDetails ?? false,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.transformer ? { transformer: options.transformer } : {}),
+  });
   const { details, ...run } = result;
   return { run, details };
 }

@@ -5,7 +5,7 @@
  * theirs. The matrix has a worker of its own. A run the build prebuilt (`__PREBUILT_RUNS__`) is
  * loaded from its file instead, and replayed in a worker only when one request's detail is asked for.
  */
-import type { RunProgress } from '../../engine/index.ts';
+import { WEIGHTS_PATH, type RunProgress } from '../../engine/index.ts';
 import type { RunRequest } from '../../engine/runs/index.ts';
 import { rpcClient, type RpcClient } from './rpc.ts';
 import type { RunProtocol } from './runProtocol.ts';
@@ -14,6 +14,9 @@ import { decodeRunAsset } from './runAsset.ts';
 import type { RequestDetailReply } from './runProtocol.ts';
 
 const startWorker = () => new Worker(new URL('./run.worker.ts', import.meta.url), { type: 'module' });
+
+/** The trained transformer's weights on this site (the build copies public/ beside the page). */
+const weightsUrl = () => new URL(WEIGHTS_PATH, document.baseURI).href;
 
 const MAX_KEPT_WORKERS = 3;
 const kept: RpcClient<RunProtocol>[] = [];
@@ -85,7 +88,7 @@ function detailsByReplay(request: RunRequest): (req: number) => Promise<RequestD
     client ??= (async () => {
       const c = rpcClient<RunProtocol>(startWorker, 'run worker', { terminateOnCancel: true });
       try {
-        await c.call('run', request);
+        await c.call('run', { request, weightsUrl: weightsUrl() });
       } catch (e) {
         c.terminate();
         client = null;
@@ -119,7 +122,7 @@ export async function startRun(request: RunRequest, runKey: string, options: { s
   }
   const client = rpcClient<RunProtocol>(startWorker, 'run worker', { terminateOnCancel: true });
   try {
-    const result = await client.call('run', request, options);
+    const result = await client.call('run', { request, weightsUrl: weightsUrl() }, options);
     keep(client);
     return summaryOf(result, runKey, (req) => client.call('detail', { req }));
   } catch (e) {

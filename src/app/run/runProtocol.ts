@@ -12,8 +12,18 @@ export interface RequestDetailReply {
   words: string[];
 }
 
+/**
+ * A run to compute. `weightsUrl`: where the trained transformer's weights are on this site (an
+ * absolute URL of the page's own origin), fetched by the worker when the run's decoder is the
+ * transformer; the page never asks another origin.
+ */
+export interface RunCall {
+  request: RunRequest;
+  weightsUrl: string;
+}
+
 export type RunProtocol = {
-  run: Method<RunRequest, RunTransfer, RunProgress>;
+  run: Method<RunCall, RunTransfer, RunProgress>;
   /** One request's events and response, from the run this worker last finished. */
   detail: Method<{ req: number }, RequestDetailReply>;
   matrix: Method<null, { rows: MatrixResult[]; elapsedMs: number }>;

@@ -15,6 +15,8 @@ import {
   type RequestTable,
   type ResponseRecord,
   type RunCounters,
+  type DecoderKind,
+  type ModelDescription,
 } from '../../engine/index.ts';
 import type { RequestDetailReply, RunTransfer } from './runProtocol.ts';
 
@@ -78,6 +80,10 @@ export interface RunSummary {
   events: number;
   elapsedMs: number;
   refused: string | null;
+  /** The decoder that turned pages into text: the views label its output with it. */
+  decoder: DecoderKind;
+  /** Its shape (layers, heads, parameters); null for a refused run or one stored without it. */
+  model: ModelDescription | null;
   seek(t: number): Snapshot;
   detail(req: number): Promise<RequestDetail>;
 }
@@ -113,6 +119,9 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
     events: result.phases.reduce((n, p) => n + p.events, 0),
     elapsedMs: result.elapsedMs,
     refused: result.refused,
+    // Runs stored before the transformer joined the page have no decoder field: the compressed model.
+    decoder: result.decoder ?? 'compressed',
+    model: result.model ?? null,
     seek(t: number): Snapshot {
       if (last?.t === t) return last;
       const state = timeline.stateAt(t);

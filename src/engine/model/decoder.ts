@@ -59,8 +59,9 @@ export function describeTransformer(w: TransformerWeights): ModelDescription {
 }
 
 /**
- * A response is counted as leaked from a tenant when, on at least one of its output tokens, that
- * tenant's pages carried at least this share of the attention (averaged over layers and heads).
+ * A response is counted as leaked when, on at least one of its output tokens, other tenants' pages
+ * together carried at least this share of the attention (averaged over layers and heads); it leaked
+ * from the other tenant that carried the most on such a token.
  */
 export const LEAK_SHARE_THRESHOLD = 0.5;
 
@@ -70,6 +71,11 @@ export interface TokenAttention {
   tenants: [tenant: string | null, share: number][];
   /** Share per physical page, the largest five. */
   pages: [page: number, share: number][];
+  /**
+   * For each tenant of `tenants` (same order), the one page of its that carried the most, and that
+   * page's share: what the page names in "62 % from borealis's pages, most from page 4,113".
+   */
+  tenantPages: [tenant: string | null, page: number, share: number][];
   /** Share on the request's own generated tokens (their KV is decode's, outside the pool's pages here). */
   generated: number;
   /** Per layer and head (layer-major), the foreign tenants' share; only when asked for. */
@@ -161,7 +167,7 @@ export class TransformerDecoder {
   decodeContext(ctx: PagedContext, slotWriter: Int32Array, first: { token: number; probability: number }, steps: number, who: WhoWrote): TransformerToken[] {
     const out: TransformerToken[] = [];
     const own = who.tenantNames[who.tenant]!;
-    out.push({ token: first.token, probability: first.probability, slot: -1, page: -1, writer: -1, foreignShare: 0, attention: { tenants: [[own, 1]], pages: [], generated: 0 } });
+    out.push({ token: first.token, probability: first.probability, slot: -1, page: -1, writer: -1, foreignShare: 0, attention: { tenants: [[own, 1]], pages: [], tenantPages: [], generated: 0 } });
     if (steps <= 1) return out;
     const w = this.weights;
     const state = new DecodeState(w, steps);
@@ -185,6 +191,10 @@ export class TransformerDecoder {
     const names = who.tenantNames;
     const byTenant = new Float64Array(names.length + 1); // last: zero memory
     const byPage = new Map<number, number>();
+    // Per tenant (its index; names.length: zero memory), its heaviest page so far and that page's share.
+    const topPage = new Int32Array(names.length + 1).fill(-1);
+    const topPageShare = new Float64Array(names.length + 1);
+    const pageByTenant = new Float64Array(names.length + 1);
     let best = -1;
     let bestShare = -1;
     const ps = ctx.pageSize;
@@ -192,34 +202,45 @@ export class TransformerDecoder {
       const page = ctx.blockTable[p]!;
       const n = Math.min(ps, ctx.seqLen - i);
       let pageSum = 0;
+      pageByTenant.fill(0);
       for (let j = 0; j < n; j++, i++) {
         const x = a.slotShare[i]!;
         if (x === 0) continue;
         pageSum += x;
         const writer = slotWriter[page * ps + j]!;
-        byTenant[writer < 0 ? names.length : who.requestTenant[writer]!]! += x;
+        const k = writer < 0 ? names.length : who.requestTenant[writer]!;
+        byTenant[k]! += x;
+        pageByTenant[k]! += x;
         if (x > bestShare) {
           bestShare = x;
           best = i;
         }
       }
       if (pageSum > 0) byPage.set(page, (byPage.get(page) ?? 0) + pageSum);
+      for (let k = 0; k <= names.length; k++) {
+        if (pageByTenant[k]! > topPageShare[k]!) {
+          topPageShare[k] = pageByTenant[k]!;
+          topPage[k] = page;
+        }
+      }
     }
     let generated = 0;
     for (let u = 0; u < tail; u++) generated += a.tailShare[u]!;
     byTenant[who.tenant]! += generated;
-    const tenants: [string | null, number][] = [];
+    const listed: { name: string | null; share: number; page: number; pageShare: number }[] = [];
     let foreign = 0;
     for (let k = 0; k <= names.length; k++) {
       const x = byTenant[k]!;
       if (k < names.length && k !== who.tenant) foreign += x;
-      if (x >= 0.001) tenants.push([k < names.length ? names[k]! : null, round4(x)]);
+      if (x >= 0.001) listed.push({ name: k < names.length ? names[k]! : null, share: round4(x), page: topPage[k]!, pageShare: round4(topPageShare[k]!) });
     }
-    tenants.sort((x, y) => y[1] - x[1] || String(x[0]).localeCompare(String(y[0])));
+    listed.sort((x, y) => y.share - x.share || String(x.name).localeCompare(String(y.name)));
+    const tenants = listed.map((e): [string | null, number] => [e.name, e.share]);
+    const tenantPages = listed.map((e): [string | null, number, number] => [e.name, e.page, e.pageShare]);
     const pages = [...byPage.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 5).map(([p, x]) => [p, round4(x)] as [number, number]);
     const page = best >= 0 ? ctx.blockTable[Math.floor(best / ps)]! : -1;
     const writer = best >= 0 ? slotWriter[page * ps + (best % ps)]! : -1;
-    const attention: TokenAttention = { tenants, pages, generated: round4(generated) };
+    const attention: TokenAttention = { tenants, pages, tenantPages, generated: round4(generated) };
     if (a.headSlotShare) {
       const heads = this.weights.shape.layers * this.weights.shape.heads;
       attention.foreignByHead = [];

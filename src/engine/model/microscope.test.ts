@@ -5,7 +5,7 @@ import { Simulation, type ResponseRecord, type SimulationOptions } from '../simu
 import type { Trace } from '../trace.ts';
 import { Vocabulary, tenantCorpus } from '../vocab.ts';
 import { LEAK_SHARE_THRESHOLD } from './decoder.ts';
-import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace, scaledDemo } from './microscope.ts';
+import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from './microscope.ts';
 import { WEIGHTS_PATH } from './recipe.ts';
 import { decodeWeights } from './transformer.ts';
 
@@ -132,18 +132,4 @@ describe('the microscope: the trained transformer decoding over pages other tena
     expect(words(after.long)).not.toContain('cobalt');
     expect(words(after.long)).toContain('quartz');
   });
-});
-
-describe('the two decoders, one page model', () => {
-  it('on the demo (at 1/200 scale) they reach the same verdicts: the same requests leak, from the same tenants', () => {
-    const { config, trace } = scaledDemo(200);
-    const verdicts = (options: SimulationOptions) =>
-      new Simulation(config, trace, { keepEvents: false, audit: false, ...options }).run().responses
-        .map((r) => [r.id, r.status, r.leakedFrom.join(',')].join(' '))
-        .sort();
-    const compressed = verdicts({});
-    const transformer = verdicts({ transformer: weights });
-    expect(transformer).toEqual(compressed);
-    expect(compressed.filter((v) => !v.endsWith(' '))).toEqual(['long-1 200 acme']);
-  }, 60_000);
 });

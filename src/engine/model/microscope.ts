@@ -48,13 +48,17 @@ export function microscopeTrace(): Trace {
 }
 
 /**
- * The demo (scenarios.ts) at 1/`divisor` of its prompt lengths and pool sizes, with 16-token pages:
- * the same shape of run, small enough for the transformer's prefill. What the test holding both
- * models to the same verdicts runs.
+ * The demo (scenarios.ts) at 1/`divisor` of its prompt lengths and pool sizes, with 16-token pages,
+ * and prefill and the transfer 1/`divisor` as fast, so that every request takes as long as at full
+ * scale: the same requests overlap in the pools, and the over-long prompt's pages hold the same
+ * tenants' leftovers in the same proportions (a faster small run would finish each warm-up request
+ * before the next arrived, and each would overwrite the last one's pages). Small enough for the
+ * transformer's prefill; what the test holding both decoders to the same verdicts runs.
  */
 export function scaledDemo(divisor = 100): { config: EngineConfig; trace: Trace } {
   const demo = demoTrace();
   const scale = (n: number) => Math.max(1, Math.round(n / divisor));
+  const timing = INCIDENT_CONFIG.timing;
   return {
     trace: { ...demo, name: `${demo.name} (1/${divisor} scale)`, requests: demo.requests.map((r) => ({ ...r, promptTokens: scale(r.promptTokens) })) },
     config: withOverrides(INCIDENT_CONFIG, {
@@ -62,6 +66,7 @@ export function scaledDemo(divisor = 100): { config: EngineConfig; trace: Trace 
       advertisedContextTokens: scale(INCIDENT_CONFIG.advertisedContextTokens),
       prefillCapacityTokens: scale(INCIDENT_CONFIG.prefillCapacityTokens),
       decodeCapacityTokens: scale(INCIDENT_CONFIG.decodeCapacityTokens),
+      timing: { prefillTokensPerSecond: timing.prefillTokensPerSecond / divisor, transferTokensPerSecond: timing.transferTokensPerSecond / divisor },
     }),
   };
 }

@@ -13,6 +13,7 @@ import { useApp } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
+import { attentionLine } from '../shared/attentionText.ts';
 
 export function ResponseTokens({ run, response: r, words, testId, className = '' }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string }) {
   const t = useT();
@@ -64,6 +65,10 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   const writer = src && src.writerRequest >= 0 ? src.writerRequest : -1;
   return (
     <div className={`response-tokens ${className}`}>
+      {/* Which model said it: the replay's compressed model, or the trained transformer. */}
+      <p className="hint response-model" data-testid={`${testId}-model`} data-decoder={run.decoder}>
+        {t(run.decoder === 'transformer' ? 'modelTransformer' : 'modelCompressed')}
+      </p>
       <p
         ref={box}
         className="tokens"
@@ -85,8 +90,10 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
           const canary = word.startsWith('canary-');
           // Every tenant's documents carry its own marker: only another tenant's is a finding, ringed.
           const foreignCanary = canary && word !== `canary-${r.tenant}`;
-          const title =
-            p.writerTenant === null ? t('emptyKv') : t('tokenSource', { who: foreign ? `${t('foreignKv')} ${p.writerTenant}` : t('ownKv'), node: p.node, page: fmt(p.page) });
+          // Under the transformer a token's source is its attention, spread over pages: say the shares.
+          const title = p.attention
+            ? attentionLine(t, lang, p.attention, r.tenant)
+            : p.writerTenant === null ? t('emptyKv') : t('tokenSource', { who: foreign ? `${t('foreignKv')} ${p.writerTenant}` : t('ownKv'), node: p.node, page: fmt(p.page) });
           return (
             <span
               key={i}
@@ -130,6 +137,12 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
             ) : (
               t('emptyKv')
             )}
+            {src.attention ? (
+              <span className="token-attention" data-testid={`${testId}-attention`}>
+                {' '}
+                {t('hpAttention', { word: words[r.tokens[shown!]!] ?? '', shares: attentionLine(t, lang, src.attention, r.tenant) })}
+              </span>
+            ) : null}
           </>
         ) : (
           t('tokenHint')

@@ -4,6 +4,7 @@ import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { ResponseTokens } from './ResponseTokens.tsx';
+import { AttentionTable } from './AttentionTable.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
@@ -67,6 +68,7 @@ export function ResponseView({ run, picker = true }: { run: RunSummary; picker?:
           ) : (
             <>
               <ResponseTokens run={run} response={r} words={words} testId="response-tokens" />
+              <AttentionTable run={run} response={r} words={words} />
               <p data-testid="response-leak" className={r.leakedFrom.length ? 'alert' : ''} {...highlightable('response-leak')}>
                 {r.leakedFrom.length ? t('leakOf', { tenants: r.leakedFrom.join(', ') }) : t('noLeak')}
                 {r.canaryHits.length ? t('canaryHits', { tenants: r.canaryHits.join(', ') }) : ''}

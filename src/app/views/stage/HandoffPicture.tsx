@@ -18,6 +18,7 @@ import { pageCenter, type PoolGeometry } from './stageLayout.ts';
 import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
 import { ease } from './handoff.ts';
 import { microscopeRows, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
+import { attentionLine } from '../shared/attentionText.ts';
 
 export interface HandoffPictureProps {
   run: RunSummary;
@@ -147,7 +148,14 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const responseTop = micro.length > 0 ? ml.bottom + 4 : microTop;
   const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
   const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
-  const height = cl.bottom + 6;
+  // Under the transformer, where the focal token's attention went (the token rising, else the last
+  // one out), one line per writer: the shares in words, under the answer.
+  const attentionShown = prov.some((p) => p.attention);
+  const focal = frame.activeToken ?? (frame.tokensShown > 0 ? Math.min(frame.tokensShown, tokens.length) - 1 : null);
+  const focalAttention = attentionShown && focal !== null ? prov[focal]?.attention : undefined;
+  const attentionLines = focalAttention ? attentionLine(t, lang, focalAttention, detail.response.tenant).split(' · ') : [];
+  const ATTENTION_LINES = 4;
+  const height = cl.bottom + 6 + (attentionShown ? 20 + ATTENTION_LINES * 17 : 0);
   // The camera (screen layout): the flow, then the block table's first rows, then the scan and the
   // answer, moving over the first part of the step that changes the subject. A function of the frame.
   const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, microTop + 4));
@@ -497,6 +505,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           <text x={0} y={responseTop + 16} className="hp-title">
             {t('stageResponse')}
             <tspan dx={8} className="hp-sub">{t('stageTokensOut', { shown: fmt(frame.tokensShown), count: fmt(tokens.length) })}</tspan>
+            <tspan dx={8} className="hp-sub" data-testid={row === 'main' ? 'stage-model' : undefined}>{t(run.decoder === 'transformer' ? 'modelTransformer' : 'modelCompressed')}</tspan>
           </text>
           {cl.chips.map((c, i) => {
             if (i >= frame.tokensShown) return null;
@@ -518,6 +527,18 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
               </g>
             );
           })}
+          {attentionShown ? (
+            <g data-testid={row === 'main' ? 'stage-attention' : undefined}>
+              <text x={0} y={cl.bottom + 14} className="hp-strong">
+                {focal !== null && focalAttention ? t('hpAttention', { word: chipWords[focal] ?? '', shares: '' }) : t('attnTitle')}
+              </text>
+              {attentionLines.slice(0, ATTENTION_LINES).map((line, k) => (
+                <text key={k} x={12} y={cl.bottom + 32 + k * 17} className="hp-attn">
+                  {line}
+                </text>
+              ))}
+            </g>
+          ) : null}
           {activeFrom && activeChip && activeProv ? (
             <g className="hp-join">
               <path d={`M${activeFrom.x},${activeFrom.y} L${lerp(activeFrom.x, activeChip.x + activeChip.w / 2, flight)},${lerp(activeFrom.y, activeChip.y - 15, flight)}`} />

@@ -8,6 +8,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
 import { demoTrace, DEMO_REQUESTS } from '../../../engine/scenarios.ts';
+import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from '../../../engine/model/microscope.ts';
 import { overridesOf } from '../../../engine/switches.ts';
 import type { RunRequest } from '../../../engine/runs/index.ts';
 import { formatNumber } from '../../i18n/format.ts';
@@ -21,7 +22,34 @@ const MIN = 1_000;
 const MAX = 1_100_000;
 const DEBOUNCE_MS = 150;
 
-export function probeRequest(promptTokens: number, overrides: RunRequest['overrides']): RunRequest {
+/**
+ * The probe's two sizes. Under the microscope it is the microscope's trace with your prompt in place
+ * of the over-long one, on the trained transformer (prompts of thousands of tokens, which its
+ * quadratic prefill computes in about a second); everywhere else the demo's, on the compressed model.
+ */
+export interface ProbeScale {
+  kind: 'demo' | 'microscope';
+  min: number;
+  max: number;
+  initial: number;
+  capacity: number;
+  advertised: number;
+}
+
+export const PROBE_SCALES: Record<ProbeScale['kind'], ProbeScale> = {
+  demo: { kind: 'demo', min: MIN, max: MAX, initial: 925_349, capacity: INCIDENT_PREFILL_CAPACITY_TOKENS, advertised: ADVERTISED_CONTEXT_TOKENS },
+  microscope: { kind: 'microscope', min: 100, max: 10_000, initial: 3_000, capacity: MICROSCOPE_CONFIG.prefillCapacityTokens, advertised: MICROSCOPE_CONFIG.advertisedContextTokens },
+};
+
+export function probeRequest(promptTokens: number, overrides: RunRequest['overrides'], kind: ProbeScale['kind'] = 'demo'): RunRequest {
+  if (kind === 'microscope') {
+    const trace = microscopeTrace();
+    trace.name = `probe: your ${promptTokens}-token prompt after four tenants fill the pool`;
+    trace.requests = trace.requests
+      .filter((r) => r.id !== MICROSCOPE_REQUESTS.short)
+      .map((r) => (r.id === MICROSCOPE_REQUESTS.overLong ? { ...r, id: PROBE_ID, promptTokens } : r));
+    return { scenario: 'custom', overrides, trace, decoder: 'transformer', base: 'microscope' };
+  }
   const trace = demoTrace();
   trace.name = `probe: your ${promptTokens}-token prompt after three tenants warm the pools`;
   trace.requests = trace.requests
@@ -34,20 +62,27 @@ export type ProbeOutcome = 'pending' | 'served' | 'leaking' | 'refused' | 'error
 
 /** `after`: the main run; the probe waits for it, so that the two never share the CPU at first load. */
 export function Probe({ after }: { after: unknown }) {
+  const kind = useApp((s) => (s.scenario === 'microscope' ? 'microscope' : 'demo'));
+  return <ProbeAt key={kind} after={after} scale={PROBE_SCALES[kind]} />;
+}
+
+function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
+  // The limits of the slider and the typed length: this scale's.
+  const { min: MIN, max: MAX } = scale;
   const t = useT();
   const lang = useApp((s) => s.lang);
   const switches = useApp((s) => s.switches);
   const fmt = (n: number) => formatNumber(n, lang);
   const id = useId();
-  const [draft, setDraft] = useState(925_349);
-  const [tokens, setTokens] = useState(925_349);
+  const [draft, setDraft] = useState(scale.initial);
+  const [tokens, setTokens] = useState(scale.initial);
   const [typed, setTyped] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const h = window.setTimeout(() => setTokens(draft), DEBOUNCE_MS);
     return () => window.clearTimeout(h);
   }, [draft]);
-  const request = useMemo(() => (after ? probeRequest(tokens, overridesOf(switches)) : null), [tokens, switches, after]);
+  const request = useMemo(() => (after ? probeRequest(tokens, overridesOf(switches), scale.kind) : null), [tokens, switches, after, scale.kind]);
   const run = useRunRequest(request);
   const probe = run.data ? run.data.requests.ids.indexOf(PROBE_ID) : -1;
   const detail = useRequestDetail(run.data, probe >= 0 && run.data && run.data.requests.status[probe] === 200 ? probe : null);
@@ -76,7 +111,7 @@ export function Probe({ after }: { after: unknown }) {
   return (
     <section className="probe" aria-labelledby={`${id}-h`} data-testid="probe">
       <h3 id={`${id}-h`}>
-        {t('probeTitle')} <ModelBadge />
+        {t('probeTitle')} <ModelBadge /> <span className="hint">{t(scale.kind === 'microscope' ? 'modelTransformer' : 'modelCompressed')}</span>
       </h3>
       <div className="probe-row">
         <label htmlFor={`${id}-range`} className="visually-hidden">
@@ -95,8 +130,8 @@ export function Probe({ after }: { after: unknown }) {
           list={`${id}-marks`}
         />
         <datalist id={`${id}-marks`}>
-          <option value={INCIDENT_PREFILL_CAPACITY_TOKENS} />
-          <option value={ADVERTISED_CONTEXT_TOKENS} />
+          <option value={scale.capacity} />
+          <option value={scale.advertised} />
         </datalist>
         <label className="probe-number">
           <span className="visually-hidden">{t('probeLength')}</span>
@@ -115,7 +150,7 @@ export function Probe({ after }: { after: unknown }) {
         </label>
       </div>
       <p className="probe-marks hint">
-        {t('probeMarks', { capacity: fmt(INCIDENT_PREFILL_CAPACITY_TOKENS), advertised: fmt(ADVERTISED_CONTEXT_TOKENS) })} <FactBadge id="F14" />
+        {t('probeMarks', { capacity: fmt(scale.capacity), advertised: fmt(scale.advertised) })} {scale.kind === 'demo' ? <FactBadge id="F14" /> : <ModelBadge />}
       </p>
       {error ? (
         <p className="alert" role="alert" data-testid="probe-error">
