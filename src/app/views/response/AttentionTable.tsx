@@ -9,7 +9,7 @@ import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { attentionLine, percent } from '../shared/attentionText.ts';
-import { tenantCss } from '../shared/palette.ts';
+import { tenantCss } from '../../ui/palette.ts';
 import './attention.css';
 
 export function AttentionTable({ run, response: r, words }: { run: RunSummary; response: ResponseRecord; words: string[] }) {
