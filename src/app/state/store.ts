@@ -54,6 +54,8 @@ export interface SettingsSlice {
   lang: Language;
   /** The walkthrough chapter on screen (1-based, clamped by the walkthrough), or null when closed. */
   chapter: number | null;
+  /** The beat of that chapter a link opened (walkthrough/timeline.ts), or null: from its start. Only with a chapter. */
+  beat: number | null;
   /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
   presenter: boolean;
   /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
@@ -153,6 +155,7 @@ export const DEFAULT_STATE: UrlState = {
   handoffSpeed: 1,
   lang: 'en',
   chapter: null,
+  beat: null,
   presenter: false,
   backend: 'webgpu',
   gpuFault: null,
@@ -191,7 +194,8 @@ export const useApp = create<AppState>()((...a) => {
     ...DEFAULT_STATE,
     timelineZoom: null,
     questionOpen: false,
-    set: (patch) => set(situationPatch(patch)),
+    // Another chapter starts from its start unless the patch names the beat (a link does).
+    set: (patch) => set(situationPatch('chapter' in patch && !('beat' in patch) ? { ...patch, beat: null } : patch)),
     setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
     ...noticeSlice(...a),
     ...decodeSlice(...a),

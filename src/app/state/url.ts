@@ -90,11 +90,17 @@ export function parseUrl(search: string): ParsedUrl {
   take('vol', smallInt(6, 0, 20_000), (n) => (state.requestsPerDay = n));
   take('tenants', smallInt(2, 1, TENANT_NAMES.length), (n) => (state.tenants = n));
   take('ch', chapterSchema, (ch) => (state.chapter = ch));
+  // A beat of the chapter (walkthrough/timeline.ts); the walkthrough notices one past its beats.
+  take('beat', smallInt(3, 0, 999), (b) => (state.beat = b));
+  if (state.beat !== undefined && state.chapter === undefined) {
+    delete state.beat;
+    ignored.push(`beat=${params.get('beat')!.slice(0, 10)} (only with ch)`);
+  }
   take('pm', v.picklist(['1']), () => (state.presenter = true));
   if (params.has('bench')) state.bench = true;
   // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
   take('screen', v.picklist(['', '1', 'render']), (m) => (state.screen = m === 'render' ? 'render' : 'live'));
-  const known = new Set(['v', 's', 't', 'h', 'hs', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'pm', 'screen']);
+  const known = new Set(['v', 's', 't', 'h', 'hs', 'req', 'page', 'view', 'lang', 'speed', 'd', 'm', 'u', 'cmp', 'backend', 'gpu-fault', 'bench', 'vol', 'tenants', 'ch', 'beat', 'pm', 'screen']);
   for (const key of params.keys()) if (!known.has(key)) ignored.push(`${key.slice(0, 20)} (unknown parameter)`);
   return { state, ignored };
 }
@@ -123,6 +129,7 @@ export function serializeUrl(s: UrlState): string {
   if (s.requestsPerDay !== DEFAULT_STATE.requestsPerDay) params.set('vol', String(s.requestsPerDay));
   if (s.tenants !== DEFAULT_STATE.tenants) params.set('tenants', String(s.tenants));
   if (s.chapter !== null) params.set('ch', String(s.chapter));
+  if (s.chapter !== null && s.beat !== null) params.set('beat', String(s.beat));
   if (s.presenter) params.set('pm', '1');
   if (s.screen !== 'off') params.set('screen', s.screen === 'render' ? 'render' : '1');
   const query = `?${params.toString()}`;

@@ -16,6 +16,7 @@ import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
+import { walkthroughKeyOf } from './keys.ts';
 import { useChapterRunner, type Answer } from './runner.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import './walkthrough.css';
@@ -184,26 +185,13 @@ function NotesContent({ chapter, lang }: { chapter: number; lang: Language }) {
   );
 }
 
-/** Keys a presenter's clicker sends, and the few a trainer uses; never taken from a control that uses them. */
-function isOwnedByControl(e: KeyboardEvent): boolean {
-  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return true;
-  const el = e.target as HTMLElement | null;
-  if (!el || !('tagName' in el)) return false;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) return true;
-  const arrows = e.key.startsWith('Arrow');
-  // Radios, sliders, tabs and the page grids move with the arrows themselves.
-  if (arrows && (tag === 'INPUT' || tag === 'CANVAS' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'tab')) return true;
-  if (tag === 'INPUT' && (el as HTMLInputElement).type !== 'radio' && (el as HTMLInputElement).type !== 'checkbox') return true;
-  return false;
-}
-
 export function Walkthrough() {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const presenter = useApp((s) => s.presenter);
+  const beat = useApp((s) => s.beat);
   const set = useApp((s) => s.set);
-  const { chapter, status, caption, highlight, answers, answer, skip, setSkip } = useChapterRunner();
+  const { chapter, status, caption, highlight, answers, answer, resume, skip, setSkip } = useChapterRunner();
   const { index } = useEvidence();
   const [notesOpen, setNotesOpen] = useState(false);
   const [blank, setBlank] = useState(false);
@@ -271,6 +259,8 @@ export function Walkthrough() {
   const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
   const next = useCallback(() => {
     if (chapter === null) return;
+    // Opened at a beat by a link: go on from it.
+    if (status === 'held') return resume();
     if (status === 'checkpoint' && !answers.has(chapter)) {
       // First press: point at the question. Second press: the room answered aloud, reveal.
       if (!nudged) {
@@ -280,7 +270,7 @@ export function Walkthrough() {
       return;
     }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
-  }, [chapter, status, answers, nudged, answer, go]);
+  }, [chapter, status, answers, nudged, answer, go, resume]);
   const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
@@ -289,29 +279,34 @@ export function Walkthrough() {
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
-      if (chapter === null || isOwnedByControl(e)) return;
-      const key = e.key;
+      if (chapter === null || e.defaultPrevented) return;
+      const key = walkthroughKeyOf(e);
+      if (key === null) return;
       let handled = true;
-      if (blank && (key === 'b' || key === 'B' || key === '.' || key === 'Escape')) setBlank(false);
+      if (blank && (key === 'blank' || key === 'leave')) setBlank(false);
       else if (blank) handled = false;
-      else if (key === 'ArrowRight' || key === 'PageDown') next();
-      else if (key === 'ArrowLeft' || key === 'PageUp') prev();
-      else if (key === 'b' || key === 'B' || key === '.') setBlank(true);
-      else if (key === 'f' || key === 'F') toggleFullscreen();
-      else if (key === 'n' || key === 'N') setNotesOpen((o) => !o);
-      else if (/^[1-9]$/.test(key) && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
-        const option = ch.checkpoint.options[Number(key) - 1];
+      else if (key === 'next') next();
+      else if (key === 'prev') prev();
+      else if (key === 'blank') setBlank(true);
+      else if (key === 'fullscreen') toggleFullscreen();
+      else if (key === 'notes') setNotesOpen((o) => !o);
+      else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
+        const option = ch.checkpoint.options[key.option - 1];
         if (option) answer(option.id);
         else handled = false;
       } else handled = false;
-      if (handled) e.preventDefault();
+      // Taken before the element with focus sees it (the timeline's slider moves back on Page Down).
+      if (handled) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
     },
     [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer],
   );
 
   useEffect(() => {
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
   }, [onKey]);
 
   // The notes window is a same-origin popup the panel renders into, so it needs no second app.
@@ -352,7 +347,7 @@ export function Walkthrough() {
   const answered = answers.get(chapter);
   return (
     <>
-      <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status}>
+      <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status} data-beat={beat ?? ''}>
         <div className="walk-top">
           <p className="walk-count" aria-live="polite">
             {t('walkTitle')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
