@@ -11,6 +11,7 @@ import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName } from './state/store.ts';
 import { seekHandoff } from './state/handoffClock.ts';
+import { startPlayback } from './state/playback.ts';
 import { replaceNextHistoryEntry, startUrlSync } from './state/urlSync.ts';
 import { parseUrl } from './state/url.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
@@ -197,6 +198,10 @@ function Dashboard() {
   const set = useApp((s) => s.set);
   const lang = useApp((s) => s.lang);
   const main = useMainRun();
+  // Playback of the incident's clock runs beside the store, up to the end of the run on screen.
+  const mainEnd = useRef<number | null>(null);
+  mainEnd.current = main.data?.endMs ?? null;
+  useEffect(() => startPlayback(useApp, () => mainEnd.current), []);
   const compare = useCompareRun();
   const viewRoot = useRef<HTMLDivElement>(null);
   const facts = useFacts();

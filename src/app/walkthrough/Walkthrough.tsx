@@ -189,9 +189,8 @@ export function Walkthrough() {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const presenter = useApp((s) => s.presenter);
-  const beat = useApp((s) => s.beat);
   const set = useApp((s) => s.set);
-  const { chapter, status, caption, highlight, answers, answer, resume, skip, setSkip } = useChapterRunner();
+  const { chapter, status, beat, caption, highlight, answers, answer, resume, skip, setSkip } = useChapterRunner();
   const { index } = useEvidence();
   const [notesOpen, setNotesOpen] = useState(false);
   const [blank, setBlank] = useState(false);

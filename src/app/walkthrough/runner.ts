@@ -4,7 +4,7 @@
  * compiled into its timeline of beats (timeline.ts: every instant resolved against the run on
  * screen, from react-query's cache, awaited, never polled), and the beats are sampled from the one
  * frame clock up to the checkpoint (or the end). A link to a beat (`?ch=N&beat=K`) opens the chapter
- * at that beat and holds there until the presenter goes on. Answers are kept for the session, so
+ * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the session, so
  * coming back to a chapter already answered plays it through.
  */
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -82,6 +82,8 @@ export function useChapterRunner() {
   const [caption, setCaption] = useState<Caption | null>(null);
   const [highlight, setHighlight] = useState<HighlightId | null>(null);
   const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
+  /** The beat on screen (the store's `beat` is only the one a link named). */
+  const [beat, setBeat] = useState<number | null>(null);
   const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
@@ -115,7 +117,7 @@ export function useChapterRunner() {
         const bt = tl.beats[b]!;
         position.current = { n, tl, beat: b };
         show(n, sample(tl, b, 0));
-        useApp.getState().set({ beat: b });
+        setBeat(b);
         if (bt.kind === 'checkpoint' && !answered.has(n)) return setStatusOf(n, 'checkpoint');
         if (bt.kind === 'end') return setStatusOf(n, 'done');
         if (bt.kind === 'checkpoint' || skipRef.current || bt.ms <= 0) continue;
@@ -141,6 +143,7 @@ export function useChapterRunner() {
     setCaption(null);
     setHighlight(null);
     setTimeline(null);
+    setBeat(null);
     position.current = null;
     if (chapter === null) {
       setStatus('idle');
@@ -170,6 +173,7 @@ export function useChapterRunner() {
       if (linked !== null && linked !== stopBeat(tl.beats, answered.has(chapter)) && tl.beats[linked]!.kind !== 'end') {
         position.current = { n: chapter, tl, beat: linked };
         show(chapter, sample(tl, linked, 0));
+        setBeat(linked);
         setStatusOf(chapter, 'held');
         return;
       }
@@ -178,13 +182,26 @@ export function useChapterRunner() {
     return () => c.abort();
   }, [chapter, play, queryClient, show, setStatusOf]);
 
-  /** Held at a linked beat: play on from it. */
+  /**
+   * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
+   * chapter's stop (its question, its end), which plays as when reached by Next.
+   */
   const resume = useCallback(() => {
     const p = position.current;
     const c = controller.current;
     if (!p || !c || c.signal.aborted || status !== 'held') return;
-    void play(p.n, p.tl, p.beat, c.signal, answersRef.current);
-  }, [play, status]);
+    const next = p.beat + 1;
+    const answered = answersRef.current;
+    if (next >= stopBeat(p.tl.beats, answered.has(p.n))) {
+      useApp.getState().set({ beat: null });
+      void play(p.n, p.tl, Math.min(next, p.tl.beats.length - 1), c.signal, answered);
+      return;
+    }
+    position.current = { ...p, beat: next };
+    show(p.n, sample(p.tl, next, 0));
+    setBeat(next);
+    useApp.getState().set({ beat: next });
+  }, [play, show, status]);
 
   const answer = useCallback(
     (value: Answer) => {
@@ -200,5 +217,5 @@ export function useChapterRunner() {
     [play, status],
   );
 
-  return { chapter, status, caption, highlight, timeline, answers, answer, resume, skip, setSkip };
+  return { chapter, status, beat, caption, highlight, timeline, answers, answer, resume, skip, setSkip };
 }

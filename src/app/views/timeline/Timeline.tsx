@@ -11,7 +11,7 @@ import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.t
 import { differences } from '../compare/divergence.ts';
 import { leaksSentBy } from '../story/storyText.ts';
 import { LANES } from './lanes.ts';
-import { everyFrame } from '../../state/clock.ts';
+import { effectiveSpeed } from '../../state/playback.ts';
 import { Icon } from '../../icons.tsx';
 import './timeline.css';
 
@@ -45,12 +45,6 @@ function leakTimes(run: RunSummary): number[] {
 
 /** Play speeds offered besides the default, 0: whatever crosses the whole run in about 30 s. */
 export const SPEEDS = [1, 60, 600, 3600, 10_000, 40_000, 100_000] as const;
-const FIT_RUN_MS = 30_000;
-
-/** Simulated ms per real ms: the chosen multiplier, or (0) the run's length over 30 s. */
-export function effectiveSpeed(speed: number, runMs: number): number {
-  return speed > 0 ? speed : Math.max(1, runMs / FIT_RUN_MS);
-}
 
 /** The instant before (-1) or after (1) `now` in a sorted list, or its first (`'first'`). */
 export function jumpTarget(sorted: readonly number[], now: number, direction: 1 | -1 | 'first'): number | undefined {
@@ -60,7 +54,6 @@ export function jumpTarget(sorted: readonly number[], now: number, direction: 1 
   return undefined;
 }
 
-const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
   const t = useT();
@@ -125,27 +118,6 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     else if (zoomed.current) chart.current?.resetZoom();
     zoomed.current = zoomRequest !== null;
   }, [zoomRequest, run, width]);
-
-  // Playback on the page's one frame clock: simulated time advances at `speed`× real time; with
-  // reduced motion, in whole one-second steps.
-  useEffect(() => {
-    if (!playing) return;
-    const reduced = prefersReducedMotion();
-    let owed = 0;
-    return everyFrame((_now, dt) => {
-      const s = useApp.getState();
-      owed += dt;
-      if (reduced && owed < 1000) return true;
-      const next = s.time + owed * effectiveSpeed(s.speed, run.endMs);
-      owed = 0;
-      if (next >= run.endMs) {
-        s.set({ time: run.endMs, playing: false });
-        return false;
-      }
-      s.set({ time: next });
-      return true;
-    });
-  }, [playing, run.endMs]);
 
   const jump = (direction: 1 | -1 | 'first') => {
     const target = jumpTarget([...violations].sort((a, b) => a - b), now(), direction);
