@@ -2,7 +2,10 @@
  * The project's layering, checked in `npm test` (npm run check:deps). Arrows point downward only:
  *
  *   src/main.tsx, src/app/App.tsx   the shell
- *   src/app/walkthrough/            chapters, runner, panel
+ *   src/app/render/ | src/app/screen/ | the walkthrough's panel (walkthrough/*.tsx)
+ *                                   three siblings: the video's driver, the live screen layout, the page's walkthrough
+ *   src/app/picture/                the screen layout's picture (Screen, ScreenPicture), shared by the video and the screen
+ *   src/app/walkthrough/*.ts        chapters, their timeline of beats, the runner, the presenter's keys
  *   src/app/views/                  what the page draws
  *   src/app/i18n/, src/app/run/     text and formats; workers, their clients and data hooks
  *   src/app/state/                  the store, the URL codec, the frame clock
@@ -36,11 +39,18 @@ module.exports = {
     { name: 'engine-incident-below-runs', severity: 'error', from: { path: '^src/engine/(incident|protocol)/' }, to: { path: '^src/engine/runs/' } },
     { name: 'lower-folders-know-no-app', severity: 'error', from: { path: '^src/(gpu|data|engine)/' }, to: { path: '^src/(app|cli)/' } },
     { name: 'cli-knows-no-app', severity: 'error', from: { path: '^src/cli/' }, to: { path: '^src/app/' } },
-    upward('state-is-below-the-app', app('state'), '^src/app/(run|i18n|views|walkthrough)/|^src/app/App\\.tsx$'),
-    upward('run-is-below-views', app('run'), '^src/app/(i18n|views|walkthrough)/|^src/app/App\\.tsx$'),
-    upward('i18n-is-below-views', app('i18n'), '^src/app/(run|views|walkthrough)/|^src/app/App\\.tsx$'),
+    upward('state-is-below-the-app', app('state'), '^src/app/(run|i18n|views|walkthrough|picture|render|screen)/|^src/app/App\\.tsx$'),
+    upward('run-is-below-views', app('run'), '^src/app/(i18n|views|walkthrough|picture|render|screen)/|^src/app/App\\.tsx$'),
+    upward('i18n-is-below-views', app('i18n'), '^src/app/(run|views|walkthrough|picture|render|screen)/|^src/app/App\\.tsx$'),
     upward('views-are-below-the-walkthrough', app('views'), '^src/app/walkthrough/|^src/app/App\\.tsx$'),
     upward('walkthrough-is-below-the-shell', app('walkthrough'), '^src/app/App\\.tsx$'),
+    // The video, the screen layout and the walkthrough's panel are siblings: none imports another,
+    // and what they share (the picture, the chapters' timeline) sits below them.
+    upward('render-knows-no-screen', app('render'), '^src/app/screen/|^src/app/walkthrough/[^/]+\\.tsx$'),
+    upward('screen-knows-no-render', app('screen'), '^src/app/render/|^src/app/walkthrough/[^/]+\\.tsx$'),
+    upward('walkthrough-knows-no-render-or-screen', app('walkthrough'), '^src/app/(render|screen|picture)/'),
+    upward('picture-is-below-render-and-screen', app('picture'), '^src/app/(render|screen)/|^src/app/walkthrough/[^/]+\\.tsx$|^src/app/App\\.tsx$'),
+    upward('views-are-below-the-picture', app('views'), '^src/app/(render|screen|picture)/'),
     {
       name: 'workers-only-through-their-clients',
       severity: 'error',

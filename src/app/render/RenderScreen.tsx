@@ -5,7 +5,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect } from 'react';
 import { useApp } from '../state/store.ts';
-import { Screen } from '../screen/Screen.tsx';
+import { Screen } from '../picture/Screen.tsx';
 import { createRenderApi, markDrawn, type RenderApi } from './driver.ts';
 
 declare global {

@@ -18,9 +18,9 @@ import { applySituation, noticeLinkProblems, useChapterRunner, type Answer } fro
 import { CHAPTERS, clampChapter } from '../walkthrough/chapters/index.ts';
 import { presenterKeyOf, type PresenterKey } from '../walkthrough/keys.ts';
 import { shownAt } from '../walkthrough/timeline.ts';
-import { Screen } from './Screen.tsx';
+import { Screen } from '../picture/Screen.tsx';
 import { useSinceChange } from './useLiveClock.ts';
-import { revealSteps } from './reveal.ts';
+import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 
