@@ -1,7 +1,7 @@
 /**
  * The page's side of the video renderer (`?screen=render`): the recorder hands it a timeline
  * (render/schedule.ts), it computes every run the timeline needs before the first frame, and then
- * shows any frame on request — the store is set to what the chapter's steps give at that frame, the
+ * shows any frame on request — its store (the page's own, handed to it) is set to what the chapter's timeline shows at that frame, the
  * screen to its cue, card and predict beat — and answers once the page has drawn it. A frame is a
  * pure function of its number: no step runner, no timer, no free-running animation (the frame clock
  * is driven, CSS animations are off), so two renders give the same pictures.
@@ -15,7 +15,7 @@ import { withFix } from '../../engine/switches.ts';
 import { ensureRun, runRequestOf, type RunSummary } from '../run/hooks.ts';
 import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
-import { useApp, type ScreenFrame } from '../state/store.ts';
+import type { AppStore, ScreenFrame } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { baseOf, compileChapter, shownAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
 import { videoSteps } from './directions.ts';
@@ -30,8 +30,8 @@ export interface RenderApi {
   frameOfBeat(chapter: number, beat: number, ms?: number): number | null;
 }
 
-function situationOf(chapter: number): Situation {
-  return baseOf(CHAPTERS[chapter - 1]!, useApp.getState());
+function situationOf(store: AppStore, chapter: number): Situation {
+  return baseOf(CHAPTERS[chapter - 1]!, store.getState());
 }
 
 /**
@@ -89,7 +89,7 @@ async function detailOf(client: QueryClient, s: Situation, run: RunSummary, req:
 const placing = (client: QueryClient, s: Situation, run: RunSummary): RunSummary => ({ ...run, detail: (req: number) => detailOf(client, { ...s }, run, req) });
 
 /** Compiles every chapter the timeline shows (the one compiler), computing every run and detail shown. */
-async function prepare(client: QueryClient, tl: Timeline): Promise<{ compiled: Map<number, ChapterTimeline>; unplaced: string[] }> {
+async function prepare(client: QueryClient, store: AppStore, tl: Timeline): Promise<{ compiled: Map<number, ChapterTimeline>; unplaced: string[] }> {
   const compiled = new Map<number, ChapterTimeline>();
   const unplaced: string[] = [];
   await client.ensureQueryData({ queryKey: FACTS_QUERY_KEY, queryFn: () => loadFacts() });
@@ -110,7 +110,7 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<{ compiled: M
       const over = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);
       if (over >= 0) await detailOf(client, s, run, over);
     };
-    const c = await compileChapter(videoSteps(CHAPTERS[scene.chapter - 1]!), situationOf(scene.chapter), {
+    const c = await compileChapter(videoSteps(CHAPTERS[scene.chapter - 1]!), situationOf(store, scene.chapter), {
       run: async (s) => placing(client, s, await runOf(client, s)),
       visited,
     });
@@ -126,7 +126,7 @@ function sameOrNew<T>(prev: T, next: T): T {
   return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
 }
 
-function frameOf(tl: Timeline, frame: number, compiled: ReadonlyMap<number, ChapterTimeline>): { s: Situation; screen: ScreenFrame } {
+function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: ReadonlyMap<number, ChapterTimeline>): { s: Situation; screen: ScreenFrame } {
   const scene = sceneAt(tl, frame);
   const bodies = tl.scenes.filter((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body');
   // A card shows over the state its chapter starts from; the end card over the last chapter's end.
@@ -141,7 +141,7 @@ function frameOf(tl: Timeline, frame: number, compiled: ReadonlyMap<number, Chap
     at = body?.from ?? 0;
   }
   const c = body ? compiled.get(body.chapter) : undefined;
-  let s = situationOf(body?.chapter ?? 1);
+  let s = situationOf(store, body?.chapter ?? 1);
   let highlight: string | null = null;
   if (body && c) {
     const pos = positionAt(body, at);
@@ -177,29 +177,29 @@ export function markDrawn(frame: number): void {
 
 const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
-export function createRenderApi(client: QueryClient): RenderApi {
+export function createRenderApi(client: QueryClient, store: AppStore): RenderApi {
   let timeline: Timeline | null = null;
   let compiled = new Map<number, ChapterTimeline>();
   driveClock();
   return {
     async load(tl) {
       timeline = tl;
-      useApp.getState().set({ lang: tl.lang });
+      store.getState().set({ lang: tl.lang });
       document.documentElement.lang = tl.lang;
       // The type is the page's own (public/fonts): a frame drawn before it loads would be set in the
       // fallback face, and which frames that hits depends on the machine's load.
       await document.fonts.load('1em "Inter Variable"');
-      const prepared = await prepare(client, tl);
+      const prepared = await prepare(client, store, tl);
       compiled = prepared.compiled;
       await document.fonts.ready;
       return { frames: tl.frames, unplaced: prepared.unplaced };
     },
     async show(frame) {
       if (!timeline) throw new Error('render: load a timeline first');
-      const { s, screen } = frameOf(timeline, frame, compiled);
-      const cur = useApp.getState();
+      const { s, screen } = frameOf(store, timeline, frame, compiled);
+      const cur = store.getState();
       cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
-      useApp.setState({ screenFrame: screen });
+      store.setState({ screenFrame: screen });
       advanceFrame((frame * 1000) / timeline.fps);
       // Drawn when React has committed this frame, nothing is being fetched, and a paint has let
       // resize observers (the grids' widths) settle; then one more paint for what they changed.

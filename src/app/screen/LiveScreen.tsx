@@ -11,7 +11,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { pick, useT } from '../i18n/i18n.ts';
-import { useApp, type ScreenFrame } from '../state/store.ts';
+import { useApp, useAppStore, type AppStore, type ScreenFrame } from '../state/store.ts';
 import { serializeUrl } from '../state/url.ts';
 import { startUrlSync } from '../state/urlSync.ts';
 import { applySituation, noticeLinkProblems, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
@@ -36,10 +36,10 @@ type Scene = 'title' | 'card' | 'body' | 'end';
  * Back to the page: the URL first, as its own history entry (the store's URL sync would only
  * replace it later within one chapter, and the page reads the URL when it mounts).
  */
-export function leaveScreen(): void {
-  const next = { ...useApp.getState(), screen: 'off' as const };
+export function leaveScreen(store: AppStore): void {
+  const next = { ...store.getState(), screen: 'off' as const };
   window.history.pushState(null, '', serializeUrl(next) + window.location.hash);
-  useApp.getState().set({ screen: 'off' });
+  store.getState().set({ screen: 'off' });
 }
 
 /** What a key asks for on the screen: the presenter's keys (walkthrough/keys.ts). */
@@ -61,6 +61,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   const lang = useApp((s) => s.lang);
   const t = useT();
   const { chapter, status, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
+  const store = useAppStore();
   const ch = chapter === null ? null : CHAPTERS[chapter - 1];
   const waiting = ch?.checkpoint && chapter !== null && status === 'checkpoint' && !answers.has(chapter) ? `${chapter}` : null;
   // The answer on screen (the option chosen, or none when the room answered aloud): the runner
@@ -82,7 +83,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     if (!timeline) return;
     // The one interpreter (walkthrough/timeline.ts): the picture with the reveal's steps played.
     const after = shownAt(timeline, revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).next);
-    applySituation(after.situation);
+    applySituation(store, after.situation);
     setRevealHighlight({ id: after.highlight });
   };
 
@@ -139,27 +140,28 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
 
 export function LiveScreen({ notice }: { notice: (ignored: string[]) => string }) {
   const t = useT();
+  const store = useAppStore();
   const set = useApp((s) => s.set);
   const chapter = useApp((s) => s.chapter);
-  const [scene, setScene] = useState<Scene>(() => (useApp.getState().chapter === null ? 'title' : 'card'));
+  const [scene, setScene] = useState<Scene>(() => (store.getState().chapter === null ? 'title' : 'card'));
   const [blank, setBlank] = useState(false);
   const keys = useRef<BodyKeys | null>(null);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
   useEffect(() => {
     document.documentElement.classList.add('screen-mode');
-    const stop = startUrlSync(notice);
+    const stop = startUrlSync(store, notice);
     // The URL's chapter (or none) picks the first scene once the store has read it.
     // A link to a chapter or beat there is not: the page's notice, and the title.
-    noticeLinkProblems();
-    const { chapter: n, beat } = useApp.getState();
+    noticeLinkProblems(store);
+    const { chapter: n, beat } = store.getState();
     // A link to a beat opens on the chapter's body at that beat.
     setScene(n === null ? 'title' : beat !== null ? 'body' : 'card');
     return () => {
       stop();
       document.documentElement.classList.remove('screen-mode');
     };
-  }, [notice]);
+  }, [notice, store]);
 
   const count = CHAPTERS.length;
   const goCard = useCallback((n: number) => {
@@ -201,14 +203,14 @@ export function LiveScreen({ notice }: { notice: (ignored: string[]) => string }
         return;
       }
       if (k === 'blank') setBlank(true);
-      else if (k === 'leave') leaveScreen();
+      else if (k === 'leave') leaveScreen(store);
       else if (scene === 'body' && keys.current?.key(k)) return;
       else if (k === 'next') forward();
       else if (k === 'prev') back();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [blank, scene, forward, back, set]);
+  }, [blank, scene, forward, back, set, store]);
 
   const cardKey = scene === 'body' ? null : `${scene}:${chapter ?? 0}`;
   const card = useSinceChange(cardKey, CARD_RISE_MS);

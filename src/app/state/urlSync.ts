@@ -3,7 +3,7 @@
  * names what was ignored), writes it on every change — a new history entry for discrete changes, a
  * replaced one while the time scrubs or plays, so back/forward steps between situations, not frames.
  */
-import { DEFAULT_STATE, useApp, type UrlState } from './store.ts';
+import { DEFAULT_STATE, type AppStore, type UrlState } from './store.ts';
 import { parseUrl, serializeUrl } from './url.ts';
 
 let applying = false;
@@ -17,22 +17,22 @@ export function replaceNextHistoryEntry(): void {
 /** Tells the person which parameters of the link were ignored (the text is the caller's: it is translated). */
 type IgnoredNotice = (ignored: string[]) => string;
 
-function applyFromLocation(notice: IgnoredNotice): void {
+function applyFromLocation(store: AppStore, notice: IgnoredNotice): void {
   const { state, ignored } = parseUrl(window.location.search);
   applying = true;
   const patch: Partial<UrlState> = { ...DEFAULT_STATE, ...state, playing: false };
-  useApp.getState().set(patch);
+  store.getState().set(patch);
   applying = false;
-  if (ignored.length > 0) useApp.getState().notify(notice(ignored));
+  if (ignored.length > 0) store.getState().notify(notice(ignored));
 }
 
-export function startUrlSync(notice: IgnoredNotice): () => void {
-  applyFromLocation(notice);
-  window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash);
-  const onPop = () => applyFromLocation(notice);
+export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void {
+  applyFromLocation(store, notice);
+  window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash);
+  const onPop = () => applyFromLocation(store, notice);
   window.addEventListener('popstate', onPop);
   let timer = 0;
-  const unsubscribe = useApp.subscribe((s, prev) => {
+  const unsubscribe = store.subscribe((s, prev) => {
     if (applying) return;
     const next = serializeUrl(s);
     if (next === window.location.search) return;
@@ -46,7 +46,7 @@ export function startUrlSync(notice: IgnoredNotice): () => void {
     } else if (onlyTime || sameChapter) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash), 150);
+      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash), 150);
     } else {
       window.history.pushState(null, '', next + window.location.hash);
     }

@@ -4,10 +4,11 @@
  * this page without reloading it (the runs stay computed).
  */
 import { useT } from '../i18n/i18n.ts';
-import { useApp } from '../state/store.ts';
+import { useApp, useAppStore } from '../state/store.ts';
 import { serializeUrl } from '../state/url.ts';
 
 export function ScreenLayoutLink() {
+  const store = useAppStore();
   const t = useT();
   const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }));
   return (
@@ -21,7 +22,7 @@ export function ScreenLayoutLink() {
         e.preventDefault();
         // The URL first, as its own history entry: the screen reads it when it mounts.
         window.history.pushState(null, '', href + window.location.hash);
-        useApp.getState().set({ screen: 'live' });
+        store.getState().set({ screen: 'live' });
       }}
     >
       {t('screenLayout')}

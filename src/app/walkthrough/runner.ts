@@ -12,7 +12,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { translate } from '../i18n/catalogue.ts';
 import { ensureRun } from '../run/hooks.ts';
 import { nextFrame } from '../state/clock.ts';
-import { useApp } from '../state/store.ts';
+import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import type { Caption } from './steps.ts';
@@ -46,8 +46,8 @@ export function linkProblems(chapter: number | null, beat: number | null): strin
 }
 
 /** Puts a link's problems in the page's notice, and the link's chapter (or beat) back to the default. */
-export function noticeLinkProblems(): boolean {
-  const s = useApp.getState();
+export function noticeLinkProblems(store: AppStore): boolean {
+  const s = store.getState();
   const problems = linkProblems(s.chapter, s.beat);
   if (problems.length === 0) return false;
   const lang = s.lang;
@@ -63,19 +63,20 @@ function sameOrNew<T>(prev: T, next: T): T {
 }
 
 /** Puts a sampled situation in the store. */
-export function applySituation(s: Situation): void {
-  const cur = useApp.getState();
+export function applySituation(store: AppStore, s: Situation): void {
+  const cur = store.getState();
   cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
 }
 
 /** The chapter's timeline, compiled against the runs it plays on (the page's react-query cache). */
-export function compileLive(client: QueryClient, n: number, signal?: AbortSignal): Promise<ChapterTimeline> {
+export function compileLive(client: QueryClient, store: AppStore, n: number, signal?: AbortSignal): Promise<ChapterTimeline> {
   const ch = CHAPTERS[n - 1]!;
-  return compileChapter(ch.steps, baseOf(ch, useApp.getState()), { run: (s) => ensureRun(client, s), signal });
+  return compileChapter(ch.steps, baseOf(ch, store.getState()), { run: (s) => ensureRun(client, s), signal });
 }
 
 export function useChapterRunner() {
   const queryClient = useQueryClient();
+  const store = useAppStore();
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
   const [status, setStatus] = useState<RunnerStatus>('idle');
@@ -95,13 +96,13 @@ export function useChapterRunner() {
   const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
   const show = useCallback((n: number, shown: Shown) => {
-    applySituation(shown.situation);
+    applySituation(store, shown.situation);
     setCaption((prev) => {
       if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
       return shown.caption;
     });
     setHighlight(shown.highlight);
-  }, []);
+  }, [store]);
 
   const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
     setStatus(st);
@@ -149,20 +150,20 @@ export function useChapterRunner() {
       setStatus('idle');
       return;
     }
-    // A link to a chapter or beat there is not: the page's notice, and the defaults.
-    if (noticeLinkProblems()) return;
+    // A link to a chapter there is not: the page's notice, and no chapter; to a beat there is not: the chapter from its start.
+    if (noticeLinkProblems(store) && store.getState().chapter === null) return;
     const ch = CHAPTERS[chapter - 1]!;
     const c = new AbortController();
     controller.current = c;
-    const linked = useApp.getState().beat;
-    const base = baseOf(ch, useApp.getState());
-    applySituation(base);
+    const linked = store.getState().beat;
+    const base = baseOf(ch, store.getState());
+    applySituation(store, base);
     emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
     setStatusOf(chapter, 'running');
     void (async () => {
       let tl: ChapterTimeline;
       try {
-        tl = await compileLive(queryClient, chapter, c.signal);
+        tl = await compileLive(queryClient, store, chapter, c.signal);
       } catch {
         return;
       }
@@ -180,7 +181,7 @@ export function useChapterRunner() {
       void play(chapter, tl, linked ?? 0, c.signal, answered);
     })();
     return () => c.abort();
-  }, [chapter, play, queryClient, show, setStatusOf]);
+  }, [chapter, play, queryClient, store, show, setStatusOf]);
 
   /**
    * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
@@ -193,19 +194,19 @@ export function useChapterRunner() {
     const next = p.beat + 1;
     const answered = answersRef.current;
     if (next >= stopBeat(p.tl.beats, answered.has(p.n))) {
-      useApp.getState().set({ beat: null });
+      store.getState().set({ beat: null });
       void play(p.n, p.tl, Math.min(next, p.tl.beats.length - 1), c.signal, answered);
       return;
     }
     position.current = { ...p, beat: next };
     show(p.n, sample(p.tl, next, 0));
     setBeat(next);
-    useApp.getState().set({ beat: next });
-  }, [play, show, status]);
+    store.getState().set({ beat: next });
+  }, [play, show, status, store]);
 
   const answer = useCallback(
     (value: Answer) => {
-      const n = useApp.getState().chapter;
+      const n = store.getState().chapter;
       if (n === null) return;
       const next = new Map(answersRef.current).set(n, value);
       setAnswers(next);
@@ -214,7 +215,7 @@ export function useChapterRunner() {
       const p = position.current;
       if (c && !c.signal.aborted && p && p.n === n && status === 'checkpoint') void play(n, p.tl, p.beat + 1, c.signal, next);
     },
-    [play, status],
+    [play, status, store],
   );
 
   return { chapter, status, beat, caption, highlight, timeline, answers, answer, resume, skip, setSkip };

@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { Tx, useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
 import type { RunSummary } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
@@ -56,6 +56,7 @@ export function jumpTarget(sorted: readonly number[], now: number, direction: 1 
 
 
 export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
+  const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -63,7 +64,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const chart = useRef<TimelineChart | null>(null);
   // The scrubbed instant is read only by the small parts below that show it (Clock, ScrubHandle,
   // LeakJump, ChartCursor): a scrub step re-renders those, not the lanes, buttons and milestone list.
-  const now = () => useApp.getState().time;
+  const now = () => store.getState().time;
   const playing = useApp((s) => s.playing);
   const speed = useApp((s) => s.speed);
   const set = useApp((s) => s.set);
@@ -87,9 +88,9 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }), onViewChange: setView });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView });
     // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
-    chart.current.setCursor(useApp.getState().time);
+    chart.current.setCursor(store.getState().time);
   }, []);
 
   useEffect(() => {
