@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { MESSAGES } from '../src/app/i18n/messages.ts';
 import { scriptOf, timelineOf } from '../src/app/render/schedule.ts';
@@ -14,16 +15,31 @@ async function status(page: Page, n: number, st: RegExp) {
   await expect(panel(page)).toHaveAttribute('data-status', st, { timeout: 90_000 });
 }
 
-/** A picture of the viewport once two in a row agree (runs land, grids draw), nothing focused, no pointer over it. */
+/** A picture of the viewport once three in a row agree (runs land, grids draw), nothing focused, no pointer over it. */
 async function still(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
   await page.mouse.move(0, 719);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
   await page.waitForLoadState('networkidle');
-  let last = await page.screenshot({ clip, animations: 'disabled' });
-  for (let i = 0; i < 20; i++) {
+  // The highlight is brought into view while the page settles (up to 3 s after it changes).
+  await page.waitForTimeout(3200);
+  const shot = async () => {
+    // Painted all afresh: a part repainted alone can differ in its last bit along an antialiased
+    // edge from the same part painted whole (stage.spec.ts).
+    await page.evaluate(async () => {
+      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      document.body.style.opacity = '0.99';
+      await frames();
+      document.body.style.opacity = '';
+      await frames();
+    });
+    return page.screenshot({ clip, animations: 'disabled' });
+  };
+  let last = await shot();
+  let same = 0;
+  for (let i = 0; i < 30 && same < 2; i++) {
     await page.waitForTimeout(400);
-    const next = await page.screenshot({ clip, animations: 'disabled' });
-    if (next.equals(last)) return next;
+    const next = await shot();
+    same = next.equals(last) ? same + 1 : 0;
     last = next;
   }
   return last;
@@ -54,7 +70,7 @@ test.describe('beats', () => {
     await expect(panel(page)).toHaveCount(0);
   });
 
-  test('?ch=N&beat=K is the picture Next reaches, pixel for pixel', async ({ page }) => {
+  test('?ch=N&beat=K is the picture Next reaches, pixel for pixel', async ({ page }, testInfo) => {
     test.setTimeout(180_000);
     // Chapter 5 held at its fourth beat: by link, and from its first beat by Next three times.
     await page.goto('./?ch=5&beat=3');
@@ -68,6 +84,8 @@ test.describe('beats', () => {
     await expect(panel(page)).toHaveAttribute('data-beat', '3');
     await expect(page).toHaveURL(/[?&]beat=3(&|$)/);
     const byNext = await still(page);
+    writeFileSync(testInfo.outputPath('by-link.png'), byLink);
+    writeFileSync(testInfo.outputPath('by-next.png'), byNext);
     expect(byNext.equals(byLink), 'chapter 5, beat 3: by link and by Next differ').toBe(true);
 
     // A chapter's stop (chapter 2's question) by link, and by Next from the chapter before.
@@ -79,6 +97,8 @@ test.describe('beats', () => {
     await page.keyboard.press('PageDown');
     await status(page, 2, /^checkpoint$/);
     const stopByNext = await still(page);
+    writeFileSync(testInfo.outputPath('stop-by-link.png'), stopByLink);
+    writeFileSync(testInfo.outputPath('stop-by-next.png'), stopByNext);
     expect(stopByNext.equals(stopByLink), 'chapter 2, its question: by link and by Next differ').toBe(true);
   });
 
@@ -117,7 +137,7 @@ test.describe('beats', () => {
     expect(new URL(page.url()).searchParams.get('ch')).toBeNull();
   });
 
-  test('the live screen at a beat and the video\'s frame at that beat are the same picture', async ({ page }) => {
+  test('the live screen at a beat and the video\'s frame at that beat are the same picture', async ({ page }, testInfo) => {
     test.setTimeout(180_000);
     const n = 5;
     const beat = 3;
@@ -144,6 +164,8 @@ test.describe('beats', () => {
     const renderClip = (await page.locator('.screen-picture-box').boundingBox())!;
     expect(renderClip).toEqual(clip);
     const video = await page.screenshot({ clip, animations: 'disabled' });
+    writeFileSync(testInfo.outputPath('live.png'), live);
+    writeFileSync(testInfo.outputPath('video.png'), video);
     expect(video.equals(live), `chapter ${n}, beat ${beat}: the live screen and the video's frame differ`).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  * panel or a second window, full screen). The chapters themselves are data (chapters.ts); this only
  * shows them and plays their steps through useChapterRunner.
  */
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
@@ -90,7 +90,7 @@ function Sources({ chapter, index, lang }: { chapter: Chapter; index: EvidenceIn
   );
 }
 
-function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
+function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; asked: boolean; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const cp = chapter.checkpoint!;
@@ -109,9 +109,11 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
   const done = answered !== undefined;
   const form = useRef<HTMLFormElement>(null);
   // The question (then its answer) is what the room should be looking at: bring it into the panel's view.
+  // Once the chapter has reached it (its caption is up then), so the panel's scroll depends on the
+  // chapter alone, not on what the chapter before left in the panel.
   useEffect(() => {
-    form.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [done, chapter]);
+    if (asked || done) form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [done, chapter, asked]);
   const correct = L(cp.options.find((o) => o.id === cp.answer)!.label, lang);
   return (
     <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
@@ -201,6 +203,12 @@ export function Walkthrough() {
   const ch = chapter === null ? null : CHAPTERS[chapter - 1]!;
 
   useEffect(() => setNudged(false), [chapter]);
+  // Each chapter opens at the panel's top, however far the one before was scrolled (a chapter by
+  // link and by Next are the same picture); its question then scrolls into view (CheckpointForm).
+  const panelRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (panelRef.current) panelRef.current.scrollTop = 0;
+  }, [chapter]);
 
   // Page-wide classes: the panel takes the left side while open; presenter mode enlarges the type.
   useEffect(() => {
@@ -346,7 +354,7 @@ export function Walkthrough() {
   const answered = answers.get(chapter);
   return (
     <>
-      <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status} data-beat={beat ?? ''}>
+      <section ref={panelRef} className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status} data-beat={beat ?? ''}>
         <div className="walk-top">
           <p className="walk-count" aria-live="polite">
             {t('walkTitle')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
@@ -424,7 +432,7 @@ export function Walkthrough() {
             </p>
           ))}
         </div>
-        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
+        {ch.checkpoint ? <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <Sources chapter={ch} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">
