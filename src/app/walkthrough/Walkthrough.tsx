@@ -392,7 +392,7 @@ export function Walkthrough() {
             <Icon name="prev" /> <span className="visually-hidden">{t('walkPrev')}: </span>
             {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
           </button>
-          <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
+          <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown Space" data-testid="walk-next">
             <span className="visually-hidden">{t('walkNext')}: </span>
             {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} <Icon name="next" />
           </button>
