@@ -193,7 +193,10 @@ export function useChapterRunner() {
     if (!p || !c || c.signal.aborted || status !== 'held') return;
     const next = p.beat + 1;
     const answered = answersRef.current;
-    if (next >= stopBeat(p.tl.beats, answered.has(p.n))) {
+    // The stop ahead: the question, or (past it, or once answered) the end.
+    const question = stopBeat(p.tl.beats, answered.has(p.n));
+    const stop = p.beat < question ? question : p.tl.beats.length - 1;
+    if (next >= stop) {
       store.getState().set({ beat: null });
       void play(p.n, p.tl, Math.min(next, p.tl.beats.length - 1), c.signal, answered);
       return;
