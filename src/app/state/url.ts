@@ -94,7 +94,7 @@ export function parseUrl(search: string): ParsedUrl {
   take('beat', smallInt(3, 0, 999), (b) => (state.beat = b));
   if (state.beat !== undefined && state.chapter === undefined) {
     delete state.beat;
-    ignored.push(`beat=${params.get('beat')!.slice(0, 10)} (only with ch)`);
+    ignored.push(`beat=${params.get('beat')!.slice(0, 10)}`);
   }
   take('pm', v.picklist(['1']), () => (state.presenter = true));
   if (params.has('bench')) state.bench = true;
