@@ -21,15 +21,27 @@ async function blocked(page: Page): Promise<string | null> {
     const el = selector ? document.querySelector<HTMLElement>(selector) : null;
     if (!el) return `${id}: not on the page`;
     const r = el.getBoundingClientRect();
-    const w = window.innerWidth;
-    const h = window.innerHeight;
-    // As much of it as the window can hold must be in it.
-    const needW = Math.min(r.width, w) - 2;
-    const needH = Math.min(r.height, h) - 2;
-    const visW = Math.min(r.right, w) - Math.max(r.left, 0);
-    const visH = Math.min(r.bottom, h) - Math.max(r.top, 0);
-    if (visW < needW || visH < needH) return `${id}: ${Math.round(visW)}×${Math.round(visH)} of ${Math.round(r.width)}×${Math.round(r.height)} in view`;
-    const x0 = Math.max(r.left, 0) + 3;
+    // The region the page shows: the window less the panel beside it or the sheet below it, and
+    // the sticky scrub bar at its foot.
+    let left = 0;
+    let bottom = window.innerHeight;
+    const right = window.innerWidth;
+    const sheet = document.querySelector<HTMLElement>('[data-testid="walkthrough"]')?.getBoundingClientRect();
+    if (sheet && sheet.top > 1) bottom = Math.min(bottom, sheet.top);
+    else if (sheet) left = Math.max(left, sheet.right);
+    const bar = document.querySelector<HTMLElement>('.scrub-bar');
+    if (bar && !bar.contains(el) && !el.contains(bar) && getComputedStyle(bar).position === 'sticky') {
+      const b = bar.getBoundingClientRect();
+      if (b.bottom >= bottom - 1 && b.top < bottom) bottom = Math.min(bottom, b.top);
+    }
+    // All of it in the region; or, taller than the region, its top at the region's top and the region full of it.
+    const tall = r.height > bottom;
+    const fitsV = tall ? r.top >= -1 && r.top <= 24 && r.bottom >= bottom - 1 : r.top >= -1 && r.bottom <= bottom + 1;
+    const fitsH = r.width > right - left ? r.left <= left + 1 : r.left >= left - 1 && r.right <= right + 1;
+    if (!fitsV || !fitsH) return `${id}: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)} outside the region ${Math.round(left)}–${Math.round(right)} × 0–${Math.round(bottom)}`;
+    const w = right;
+    const h = bottom;
+    const x0 = Math.max(r.left, left) + 3;
     const x1 = Math.min(r.right, w) - 3;
     const y0 = Math.max(r.top, 0) + 3;
     const y1 = Math.min(r.bottom, h) - 3;

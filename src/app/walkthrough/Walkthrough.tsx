@@ -234,6 +234,11 @@ export function Walkthrough() {
     if (!selector) return;
     const bring = () => {
       const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+      // The sticky scrub bar lies over the window's foot: what the chapter points at is scrolled
+      // clear of it as it is (its height changes with the width and the language).
+      const bar = document.querySelector<HTMLElement>('.scrub-bar');
+      const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? Math.ceil(bar.getBoundingClientRect().height) : 0;
+      document.documentElement.style.scrollPaddingBottom = barHeight > 0 ? `${barHeight + 8}px` : '';
       document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
     };
     onNextFrame('walk-highlight', bring);
