@@ -239,7 +239,14 @@ export function Walkthrough() {
       const bar = document.querySelector<HTMLElement>('.scrub-bar');
       const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? Math.ceil(bar.getBoundingClientRect().height) : 0;
       document.documentElement.style.scrollPaddingBottom = barHeight > 0 ? `${barHeight + 8}px` : '';
-      document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+      const el = document.querySelector(selector);
+      if (!el) return;
+      // A part taller than the window's free height (less the bar, and the sheet on a phone) shows
+      // from its top: 'nearest' leaves one that already fills the window where it is, top cut.
+      const sheet = document.querySelector<HTMLElement>('.walkthrough')?.getBoundingClientRect();
+      const free = window.innerHeight - barHeight - (sheet && sheet.top > 1 ? window.innerHeight - sheet.top : 0) - 16;
+      const tall = el.getBoundingClientRect().height > free;
+      el.scrollIntoView?.({ block: tall ? 'start' : 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
     };
     onNextFrame('walk-highlight', bring);
     if (typeof ResizeObserver === 'undefined') return;
