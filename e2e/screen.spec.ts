@@ -95,19 +95,22 @@ test('the answer\'s reveal plays the steps after the checkpoint, as the video do
   await expect(fixes).toHaveCount(0);
   await expect(screen).toHaveAttribute('data-highlight', '');
 
-  // The reveal: freed pages are cleared and the response is pointed at, while the answer is up.
+  // The reveal: freed pages are cleared and the case asked about plays on the stage (the same handoff
+  // over zeroed pages) while the answer is up.
   await page.keyboard.press('3');
   const caption = page.getByTestId('screen-caption');
   await expect(caption).toHaveAttribute('data-cue', /answer$/);
   await expect(predict.locator('li.right')).toHaveCount(1);
   await expect(fixes).toHaveCount(1);
   await expect(fixes).toContainText('Clear pages on free', { ignoreCase: true });
-  await expect(screen).toHaveAttribute('data-highlight', 'response-leak');
-  await expect(page.locator('.screen [data-hl="response-leak"]')).toBeVisible({ timeout: 30_000 });
+  await expect(screen).toHaveAttribute('data-highlight', 'stage');
+  await expect(page.locator('.screen [data-hl="stage"]')).toBeVisible({ timeout: 30_000 });
 
-  // The next key resumes the runner after them: the same picture, the chapter's next caption.
+  // The next key resumes the runner after them: the same case, the chapter's next caption, and the
+  // response it ends in pointed at.
   await page.keyboard.press('ArrowRight');
   await expect(caption).toHaveText(/Pages cleared on free/, { timeout: 30_000 });
   await expect(fixes).toHaveCount(1);
-  await expect(screen).toHaveAttribute('data-highlight', 'response-leak');
+  await expect(screen).toHaveAttribute('data-highlight', 'response-leak', { timeout: 30_000 });
+  await expect(page.locator('.screen [data-hl="response-leak"]')).toBeVisible({ timeout: 30_000 });
 });
