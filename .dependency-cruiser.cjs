@@ -26,9 +26,12 @@ const TIERS = [
   ],
   [{ name: 'main', path: file('src/main.tsx'), why: 'the page entry' }],
   [{ name: 'shell', path: file('src/app/App.tsx'), why: 'header, layout, tabs' }],
-  [{ name: 'render', path: dir('src/app/render'), why: 'the video: schedule, frame driver' }],
-  [{ name: 'screen', path: dir('src/app/screen'), why: 'the screen layout' }],
-  [{ name: 'walkthrough-panel', path: '^src/app/walkthrough/[^/]+\\.tsx$', why: 'the walkthrough\u2019s panel and presenter mode (React)' }],
+  // Three siblings reading one timeline of beats: none imports another.
+  [
+    { name: 'render', path: dir('src/app/render'), why: 'the video: schedule, frame driver' },
+    { name: 'screen', path: dir('src/app/screen'), why: 'the screen layout' },
+    { name: 'walkthrough-panel', path: '^src/app/walkthrough/[^/]+\\.tsx$', why: 'the walkthrough\u2019s panel and presenter mode (React)' },
+  ],
   [{ name: 'picture', path: dir('src/app/picture'), why: 'what the screen layout and the video draw, shared by both' }],
   [{ name: 'walkthrough', path: '^src/app/walkthrough/(?![^/]+\\.tsx$)', why: 'chapters, the steps and their runner: what the panel, the screen and the video play' }],
   [

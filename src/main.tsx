@@ -3,16 +3,23 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { loadLanguage } from './app/i18n/catalogue.ts';
+import { followLanguage } from './app/i18n/i18n.ts';
+import { AppStoreProvider, createAppStore } from './app/state/store.ts';
 import { openingUrl } from './app/state/urlSync.ts';
 import './app/ui/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+// The page's one store; the URL fills it once mounted (state/urlSync.ts).
+const store = createAppStore();
+followLanguage(store);
 
 function render() {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <App />
+        <AppStoreProvider store={store}>
+          <App />
+        </AppStoreProvider>
       </QueryClientProvider>
     </StrictMode>,
   );

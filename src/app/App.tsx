@@ -10,8 +10,9 @@ import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engin
 import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
-import { useApp, type Language, type ViewName } from './state/store.ts';
+import { useApp, type Language, type ViewName, useAppStore } from './state/store.ts';
 import { seekHandoff } from './state/handoffClock.ts';
+import { startPlayback } from './state/playback.ts';
 import { openingUrl, replaceNextHistoryEntry, startUrlSync, type IgnoredNotice } from './state/urlSync.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { setGridRedraw } from './views/cluster/pageGrid.ts';
@@ -29,25 +30,23 @@ import { storyOpening } from './views/story/storyText.ts';
 import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
 
 // Every lazy view below comes with the catalogue's later text (i18n/catalogue.ts).
-const pageLang = () => useApp.getState().lang;
 
 // The chapters (text in two languages) load only when the walkthrough opens.
-const Walkthrough = lazy(() => withLaterText(() => import('./walkthrough/Walkthrough.tsx'), pageLang).then((m) => ({ default: m.Walkthrough })));
+const Walkthrough = lazy(() => withLaterText(() => import('./walkthrough/Walkthrough.tsx')).then((m) => ({ default: m.Walkthrough })));
 // Loaded when a comparison is asked for: it is not needed for the first screen.
-const ComparePanel = lazy(() => withLaterText(() => import('./views/compare/ComparePanel.tsx'), pageLang).then((m) => ({ default: m.ComparePanel })));
+const ComparePanel = lazy(() => withLaterText(() => import('./views/compare/ComparePanel.tsx')).then((m) => ({ default: m.ComparePanel })));
 
 // The video renderer's screen (`?screen=render`) loads only when asked for.
-const RenderScreen = lazy(() => withLaterText(() => import('./render/RenderScreen.tsx'), pageLang).then((m) => ({ default: m.RenderScreen })));
+const RenderScreen = lazy(() => withLaterText(() => import('./render/RenderScreen.tsx')).then((m) => ({ default: m.RenderScreen })));
 
 // Not on the first screen (the Cluster tab is): each loads when its tab is first shown; the Explore
 // drawer's contents when it opens or once the first screen is drawn (ExploreDrawer).
-const TransferView = lazy(() => withLaterText(() => import('./views/transfer/TransferView.tsx'), pageLang).then((m) => ({ default: m.TransferView })));
-const ResponseView = lazy(() => withLaterText(() => import('./views/response/ResponseView.tsx'), pageLang).then((m) => ({ default: m.ResponseView })));
-const ExploreContents = lazy(() => withLaterText(() => import('./views/story/ExploreContents.tsx'), pageLang).then((m) => ({ default: m.ExploreContents })));
+const TransferView = lazy(() => withLaterText(() => import('./views/transfer/TransferView.tsx')).then((m) => ({ default: m.TransferView })));
+const ResponseView = lazy(() => withLaterText(() => import('./views/response/ResponseView.tsx')).then((m) => ({ default: m.ResponseView })));
+const ExploreContents = lazy(() => withLaterText(() => import('./views/story/ExploreContents.tsx')).then((m) => ({ default: m.ExploreContents })));
 
 // The live screen layout (`?screen`) loads only when opened.
-const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.tsx'), pageLang).then((m) => ({ default: m.LiveScreen })));
-const pageNotice: IgnoredNotice = (ignored) => linkNotice(useApp.getState().lang, ignored);
+const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.tsx')).then((m) => ({ default: m.LiveScreen })));
 
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
@@ -93,6 +92,7 @@ const OPENED_SITUATED = ((q) => q.time !== undefined || q.chapter !== undefined)
 
 function Header({ explore, onExplore }: { explore: boolean; onExplore: () => void }) {
   const t = useT();
+  const store = useAppStore();
   const scenario = useApp((s) => s.scenario);
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
@@ -126,7 +126,7 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
         </label>
         <label>
           {t('language')}{' '}
-          <select value={lang} onChange={(e) => setLanguage(e.target.value as Language)}>
+          <select value={lang} onChange={(e) => setLanguage(store, e.target.value as Language)}>
             <option value="en">English</option>
             <option value="fr">Français</option>
           </select>
@@ -139,14 +139,16 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
 export function App() {
   // Read once: the screen layout is a way of opening the page, not a setting that changes.
   const screen = useMemo(() => openingUrl().state.screen ?? 'off', []);
+  const store = useAppStore();
+  const liveNotice: IgnoredNotice = useCallback((ignored) => linkNotice(store.getState().lang, ignored), [store]);
   // The live layout is entered and left in the page (Escape, the walkthrough's link): followed in the store.
   // The store reads the URL in an effect (urlSync); the first render already knows from the URL.
-  useMemo(() => screen === 'live' && useApp.getState().set({ screen: 'live' }), [screen]);
+  useMemo(() => screen === 'live' && store.getState().set({ screen: 'live' }), [screen, store]);
   const live = useApp((s) => s.screen === 'live');
   if (screen !== 'render' && live) {
     return (
       <Suspense fallback={null}>
-        <LiveScreen notice={pageNotice} />
+        <LiveScreen notice={liveNotice} />
       </Suspense>
     );
   }
@@ -182,11 +184,16 @@ function useIdleAfter(ready: boolean): boolean {
 
 function Dashboard() {
   const t = useT();
+  const store = useAppStore();
   const view = useApp((s) => s.view);
   const scenario = useApp((s) => s.scenario);
   const set = useApp((s) => s.set);
   const lang = useApp((s) => s.lang);
   const main = useMainRun();
+  // Playback of the incident's clock runs beside the store, up to the end of the run on screen.
+  const mainEnd = useRef<number | null>(null);
+  mainEnd.current = main.data?.endMs ?? null;
+  useEffect(() => startPlayback(store, () => mainEnd.current), [store]);
   const compare = useCompareRun();
   const viewRoot = useRef<HTMLDivElement>(null);
   const facts = useFacts();
@@ -206,7 +213,7 @@ function Dashboard() {
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
   useExploreKey(toggleExplore);
 
-  useEffect(() => startUrlSync(pageNotice), []);
+  useEffect(() => startUrlSync(store, (ignored) => linkNotice(store.getState().lang, ignored)), [store]);
   // The run on screen once it is the one the switches describe (not the previous one kept meanwhile).
   const shownRun = useRef<string | null>(null);
   const shownKey = main.data && !main.recomputing ? main.data.runKey : null;
@@ -215,12 +222,12 @@ function Dashboard() {
   }, [shownKey]);
   useEffect(() => {
     // `?bench`: a hook for bench/ui.bench.ts to seek programmatically and time the redraw.
-    if (useApp.getState().bench) {
+    if (store.getState().bench) {
       (window as unknown as { __stalePages: unknown }).__stalePages = {
-        seek: (ms: number) => useApp.getState().set({ time: ms, playing: false }),
+        seek: (ms: number) => store.getState().set({ time: ms, playing: false }),
         // The handoff clock at `h` seconds, paused (as its scrubber puts it).
-        handoff: (h: number) => seekHandoff(h),
-        state: () => useApp.getState(),
+        handoff: (h: number) => seekHandoff(store, h),
+        state: () => store.getState(),
         gridRedraw: setGridRedraw,
         // The benchmarks' baselines and checks: the matrix started at once (as every load did), live workers.
         matrix: () => runMatrixInWorker(),
@@ -239,14 +246,14 @@ function Dashboard() {
   useEffect(() => {
     const run = main.data;
     if (!run) return;
-    if (useApp.getState().time > run.endMs) set({ time: run.endMs });
+    if (store.getState().time > run.endMs) set({ time: run.endMs });
     if (!autoTimed.current) {
       autoTimed.current = true;
       const opening = run.refused === null ? storyOpening(run) : null;
       if (opening) {
         replaceNextHistoryEntry();
         // A handoff clock given in the link (`h`) is kept: it plays within this request.
-        set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: useApp.getState().handoff });
+        set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: store.getState().handoff });
       }
     }
   }, [main.data, set]);
@@ -255,7 +262,7 @@ function Dashboard() {
   const settled = useIdleAfter(run !== undefined);
   // The text of what is not on the first screen, once it is drawn: the drawer, tabs and panels.
   useEffect(() => {
-    if (settled) loadLaterText(lang).catch((error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)));
+    if (settled) loadLaterText(lang).catch((error: unknown) => store.getState().notify(error instanceof Error ? error.message : String(error)));
   }, [settled, lang]);
   useEffect(() => {
     if (settled) loadAssumptionTexts().catch(() => undefined);

@@ -74,9 +74,15 @@ export function loadLaterText(lang: Language): Promise<void> {
   return Promise.all(lang === 'en' ? [loadPart('en', 'later')] : [loadPart('en', 'later'), loadPart(lang, 'first'), loadPart(lang, 'later')]).then(() => undefined);
 }
 
-/** A lazy view's module, resolved once the later text is there too, so that it never renders "…". */
-export function withLaterText<M>(load: () => Promise<M>, lang: () => Language): Promise<M> {
-  return Promise.all([load(), loadLaterText(lang())]).then(([m]) => m);
+/** The language the page shows (followLanguage in i18n.ts keeps it): the catalogue is the page's, one for all its stores. */
+let pageLanguage: Language = 'en';
+export function setPageLanguage(lang: Language): void {
+  pageLanguage = lang;
+}
+
+/** A lazy view's module, resolved once the later text is there too (in the page's language), so that it never renders "…". */
+export function withLaterText<M>(load: () => Promise<M>): Promise<M> {
+  return Promise.all([load(), loadLaterText(pageLanguage)]).then(([m]) => m);
 }
 
 /** For React's useSyncExternalStore: changes each time a part of the catalogue arrives. */

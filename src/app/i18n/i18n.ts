@@ -4,8 +4,8 @@
  * Incident facts are not here: they come from the facts file.
  */
 import { Fragment, createElement, useCallback, useSyncExternalStore, type ReactNode } from 'react';
-import { useApp } from '../state/store.ts';
-import { catalogueVersion, languageLoaded, loadLanguage, subscribeCatalogue, translate } from './catalogue.ts';
+import { useApp, type AppStore } from '../state/store.ts';
+import { catalogueVersion, languageLoaded, loadLanguage, setPageLanguage, subscribeCatalogue, translate } from './catalogue.ts';
 import type { Language, MessageKey, Translate } from './messages.ts';
 
 export { translate } from './catalogue.ts';
@@ -16,18 +16,27 @@ export type { BaseKey, Language, MessageKey, Translate } from './messages.ts';
  * Switches the page's language once its text is there, so that no view shows the new language half
  * translated; if the text cannot be loaded the page stays in its language and says why.
  */
-export function setLanguage(lang: Language): void {
+export function setLanguage(store: AppStore, lang: Language): void {
   void loadLanguage(lang).then(
-    () => useApp.getState().set({ lang }),
-    (error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)),
+    () => store.getState().set({ lang }),
+    (error: unknown) => store.getState().notify(error instanceof Error ? error.message : String(error)),
   );
 }
 
-// However the language changes (a link, the back button, a chapter), its text is fetched; views
-// re-render through useLanguage when it arrives.
-useApp.subscribe((s) => {
-  if (!languageLoaded(s.lang)) loadLanguage(s.lang).catch((error: unknown) => useApp.getState().notify(error instanceof Error ? error.message : String(error)));
-});
+/**
+ * However the store's language changes (a link, the back button, a chapter), its text is fetched;
+ * views re-render through useLanguage when it arrives. Returns the function that stops following.
+ */
+export function followLanguage(store: AppStore): () => void {
+  const follow = (lang: Language) => {
+    setPageLanguage(lang);
+    if (!languageLoaded(lang)) loadLanguage(lang).catch((error: unknown) => store.getState().notify(error instanceof Error ? error.message : String(error)));
+  };
+  follow(store.getState().lang);
+  return store.subscribe((s, prev) => {
+    if (s.lang !== prev.lang) follow(s.lang);
+  });
+}
 
 /** The page's language, and the catalogue's version: a view re-renders when a language's text arrives. */
 function useLanguage(): [Language, number] {

@@ -4,8 +4,8 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect } from 'react';
-import { useApp } from '../state/store.ts';
-import { Screen } from '../screen/Screen.tsx';
+import { useApp, useAppStore } from '../state/store.ts';
+import { Screen } from '../picture/Screen.tsx';
 import { createRenderApi, markDrawn, type RenderApi } from './driver.ts';
 
 declare global {
@@ -16,14 +16,15 @@ declare global {
 
 export function RenderScreen() {
   const client = useQueryClient();
+  const store = useAppStore();
   const frame = useApp((s) => s.screenFrame);
   useEffect(() => {
     document.documentElement.classList.add('screen-mode');
-    window.__render = createRenderApi(client);
+    window.__render = createRenderApi(client, store);
     return () => {
       delete window.__render;
     };
-  }, [client]);
+  }, [client, store]);
   useLayoutEffect(() => {
     if (frame) markDrawn(frame.frame);
   }, [frame]);

@@ -1,7 +1,7 @@
 /**
  * The page's side of the video renderer (`?screen=render`): the recorder hands it a timeline
  * (render/schedule.ts), it computes every run the timeline needs before the first frame, and then
- * shows any frame on request — the store is set to what the chapter's steps give at that frame, the
+ * shows any frame on request — its store (the page's own, handed to it) is set to what the chapter's timeline shows at that frame, the
  * screen to its cue, card and predict beat — and answers once the page has drawn it. A frame is a
  * pure function of its number: no step runner, no timer, no free-running animation (the frame clock
  * is driven, CSS animations are off), so two renders give the same pictures.
@@ -15,69 +15,38 @@ import { withFix } from '../../engine/switches.ts';
 import { ensureRun, runRequestOf, type RunSummary } from '../run/hooks.ts';
 import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
-import { useApp, type ScreenFrame, type UrlState } from '../state/store.ts';
+import type { AppStore, ScreenFrame } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { handoffIn, instantIn, scenarioOf } from '../walkthrough/runner.ts';
-import { handoffScript, positionAtInstant } from '../views/stage/handoff.ts';
-import { CHAPTER_BASE, type Step } from '../walkthrough/steps.ts';
+import { baseOf, compileChapter, shownAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
 import { videoSteps } from './directions.ts';
 import { beatAt, cueAt, sceneAt, type Scene, type Timeline } from './schedule.ts';
-
-type Situation = Pick<UrlState, 'scenario' | 'switches' | 'compare' | 'time' | 'handoff' | 'selectedRequest' | 'selectedPage' | 'view' | 'playing' | 'requestsPerDay' | 'tenants'>;
 
 export interface RenderApi {
   /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
   load(timeline: Timeline): Promise<{ frames: number; unplaced: string[] }>;
   /** Shows one frame and resolves once it is drawn. */
   show(frame: number): Promise<void>;
+  /** The frame `ms` into beat `beat` of a chapter's body (walkthrough/timeline.ts), or null when the timeline has no such beat. */
+  frameOfBeat(chapter: number, beat: number, ms?: number): number | null;
 }
 
-const keyOf = (chapter: number, step: number) => `${chapter}:${step}`;
-
-function baseOf(chapter: number): Situation {
-  const s = useApp.getState();
-  const ch = CHAPTERS[chapter - 1]!;
-  return { ...(CHAPTER_BASE as Situation), scenario: scenarioOf(ch), requestsPerDay: s.requestsPerDay, tenants: s.tenants, view: 'cluster', time: 0, handoff: null } as Situation;
+function situationOf(store: AppStore, chapter: number): Situation {
+  return baseOf(CHAPTERS[chapter - 1]!, store.getState());
 }
 
-/** The chapter's situation at a frame: its steps replayed up to it, tweens part-way (eased). */
-function situationAt(scene: Extract<Scene, { kind: 'body' }>, frame: number, resolved: ReadonlyMap<string, number>, handoffs: ReadonlyMap<string, number> = handoffsResolved): { s: Situation; highlight: string | null } {
-  const s = baseOf(scene.chapter);
-  let highlight: string | null = null;
-  const steps = videoSteps(CHAPTERS[scene.chapter - 1]!);
+/**
+ * Where a frame is in its chapter's timeline: the steps the schedule has started by then, the last
+ * one a tween part-way. The picture is then the one interpreter's (walkthrough/timeline.ts).
+ */
+function positionAt(scene: Extract<Scene, { kind: 'body' }>, frame: number): { step: number; k: number } {
+  let pos = { step: 0, k: 0 };
   for (const ts of scene.steps) {
     if (ts.at > frame) break;
-    const index = ts.index;
-    const step: Step = steps[index]!;
-    const r = resolved.get(keyOf(scene.chapter, index));
-    if ('set' in step) {
-      const { switches, ...rest } = step.set;
-      Object.assign(s, rest);
-      if (switches) s.switches = { ...s.switches, ...switches };
-    } else if ('select' in step) s.selectedRequest = step.select === null ? null : (r ?? null);
-    else if ('seek' in step) {
-      if (r !== undefined) s.time = r;
-      s.handoff = handoffs.get(keyOf(scene.chapter, index)) ?? null;
-    } else if ('tween' in step) {
-      const h = handoffs.get(keyOf(scene.chapter, index));
-      const k = ts.frames > 0 ? Math.min(1, (frame - ts.at) / ts.frames) : 1;
-      if (h !== undefined) {
-        // A stage step: the handoff clock moves there at an even pace (each step eases itself).
-        if (r !== undefined) s.time = r;
-        const from = s.handoff ?? handoffs.get(`${keyOf(scene.chapter, index)}:from`) ?? 0;
-        s.handoff = from + (h - from) * k;
-      } else if (r !== undefined) {
-        const eased = 0.5 - 0.5 * Math.cos(Math.PI * k);
-        s.time = s.time + (r - s.time) * eased;
-        s.handoff = null;
-      }
-    } else if ('highlight' in step) highlight = step.highlight;
+    if ('tween' in ts.step && ts.frames > 0 && frame < ts.at + ts.frames) pos = { step: ts.index, k: (frame - ts.at) / ts.frames };
+    else pos = { step: ts.index + 1, k: 0 };
   }
-  return { s, highlight };
+  return pos;
 }
-
-/** Seconds on the handoff clock of each stage instant the chapters seek or tween to (and, for a tween, where it starts). */
-let handoffsResolved: Map<string, number> = new Map();
 
 /** Keeps react-query from dropping what the video needs while it renders (no observer = collectable). */
 function hold(client: QueryClient, queryKey: readonly unknown[]): void {
@@ -119,18 +88,15 @@ async function detailOf(client: QueryClient, s: Situation, run: RunSummary, req:
 /** The run as `instantIn` reads it: its details through the held cache (detailOf). */
 const placing = (client: QueryClient, s: Situation, run: RunSummary): RunSummary => ({ ...run, detail: (req: number) => detailOf(client, { ...s }, run, req) });
 
-/** Resolves every instant and request the chapters name, and computes every run and detail shown. */
-async function prepare(client: QueryClient, tl: Timeline): Promise<{ resolved: Map<string, number>; unplaced: string[] }> {
-  const resolved = new Map<string, number>();
-  handoffsResolved = new Map();
+/** Compiles every chapter the timeline shows (the one compiler), computing every run and detail shown. */
+async function prepare(client: QueryClient, store: AppStore, tl: Timeline): Promise<{ compiled: Map<number, ChapterTimeline>; unplaced: string[] }> {
+  const compiled = new Map<number, ChapterTimeline>();
   const unplaced: string[] = [];
   await client.ensureQueryData({ queryKey: FACTS_QUERY_KEY, queryFn: () => loadFacts() });
   hold(client, FACTS_QUERY_KEY);
   for (const scene of tl.scenes) {
     if (scene.kind !== 'body') continue;
-    const steps = videoSteps(CHAPTERS[scene.chapter - 1]!);
-    const s = baseOf(scene.chapter);
-    const visit = async () => {
+    const visited = async (s: Situation) => {
       const run = await runOf(client, s);
       if (s.compare) {
         const other = await runOf(client, { ...s, switches: withFix(s.switches, s.compare) });
@@ -143,52 +109,16 @@ async function prepare(client: QueryClient, tl: Timeline): Promise<{ resolved: M
       // The capacity gauge reads the over-long request of the demo.
       const over = run.requests.ids.indexOf(DEMO_REQUESTS.overLong);
       if (over >= 0) await detailOf(client, s, run, over);
-      return run;
     };
-    await visit();
-    for (const ts of scene.steps) {
-      const index = ts.index;
-      const step = steps[index]!;
-      if ('set' in step) {
-        const { switches, ...rest } = step.set;
-        Object.assign(s, rest);
-        if (switches) s.switches = { ...s.switches, ...switches };
-      } else if ('select' in step) {
-        if (step.select !== null) {
-          const run = await runOf(client, s);
-          const i = run.requests.ids.indexOf(step.select);
-          if (i < 0) throw new Error(`chapter ${scene.chapter}: no request ${step.select} in its run`);
-          resolved.set(keyOf(scene.chapter, index), i);
-          s.selectedRequest = i;
-        } else s.selectedRequest = null;
-      } else if ('seek' in step || 'tween' in step) {
-        const run = await runOf(client, s);
-        try {
-          const placed = placing(client, s, run);
-          const instant = 'seek' in step ? step.seek : step.tween.to;
-          const t = await instantIn(placed, instant);
-          const h = await handoffIn(placed, instant);
-          if (h !== null) {
-            if ('tween' in step && s.handoff === null && s.selectedRequest !== null) {
-              // Where the handoff clock stands when the tween begins: where the incident's instant falls.
-              const d = await detailOf(client, s, run, s.selectedRequest);
-              handoffsResolved.set(`${keyOf(scene.chapter, index)}:from`, Math.max(0, positionAtInstant(handoffScript(d.events, d.response.tokens.length), s.time).h));
-            }
-            handoffsResolved.set(keyOf(scene.chapter, index), h);
-            s.handoff = h;
-          } else if ('tween' in step) s.handoff = null;
-          resolved.set(keyOf(scene.chapter, index), t);
-          s.time = t;
-        } catch (e) {
-          // A run that cannot place the instant keeps its time (as the walkthrough does); the
-          // recorder prints it, so a picture that stays put is never a surprise.
-          unplaced.push(`chapter ${scene.chapter}, step ${index + 1}: ${e instanceof Error ? e.message : String(e)}`);
-        }
-      }
-      await visit();
-    }
+    const c = await compileChapter(videoSteps(CHAPTERS[scene.chapter - 1]!), situationOf(store, scene.chapter), {
+      run: async (s) => placing(client, s, await runOf(client, s)),
+      visited,
+    });
+    compiled.set(scene.chapter, c);
+    // The recorder prints these, so a picture that stays put is never a surprise.
+    unplaced.push(...c.unplaced.map((u) => `chapter ${scene.chapter}, ${u}`));
   }
-  return { resolved, unplaced };
+  return { compiled, unplaced };
 }
 
 /** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
@@ -196,7 +126,7 @@ function sameOrNew<T>(prev: T, next: T): T {
   return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
 }
 
-function frameOf(tl: Timeline, frame: number, resolved: ReadonlyMap<string, number>): { s: Situation; screen: ScreenFrame } {
+function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: ReadonlyMap<number, ChapterTimeline>): { s: Situation; screen: ScreenFrame } {
   const scene = sceneAt(tl, frame);
   const bodies = tl.scenes.filter((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body');
   // A card shows over the state its chapter starts from; the end card over the last chapter's end.
@@ -210,7 +140,15 @@ function frameOf(tl: Timeline, frame: number, resolved: ReadonlyMap<string, numb
     body = bodies.find((b) => b.from >= scene.to) ?? bodies[0];
     at = body?.from ?? 0;
   }
-  const { s, highlight } = body ? situationAt(body, at, resolved) : { s: baseOf(1), highlight: null };
+  const c = body ? compiled.get(body.chapter) : undefined;
+  let s = situationOf(store, body?.chapter ?? 1);
+  let highlight: string | null = null;
+  if (body && c) {
+    const pos = positionAt(body, at);
+    const shown = shownAt(c, pos.step, pos.k);
+    s = shown.situation;
+    highlight = shown.highlight;
+  }
   const cue = scene.kind === 'body' ? cueAt(tl, frame) : null;
   const inBeat = beatAt(tl, frame);
   return {
@@ -239,29 +177,29 @@ export function markDrawn(frame: number): void {
 
 const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
-export function createRenderApi(client: QueryClient): RenderApi {
+export function createRenderApi(client: QueryClient, store: AppStore): RenderApi {
   let timeline: Timeline | null = null;
-  let resolved = new Map<string, number>();
+  let compiled = new Map<number, ChapterTimeline>();
   driveClock();
   return {
     async load(tl) {
       timeline = tl;
-      useApp.getState().set({ lang: tl.lang });
+      store.getState().set({ lang: tl.lang });
       document.documentElement.lang = tl.lang;
       // The type is the page's own (public/fonts): a frame drawn before it loads would be set in the
       // fallback face, and which frames that hits depends on the machine's load.
       await document.fonts.load('1em "Inter Variable"');
-      const prepared = await prepare(client, tl);
-      resolved = prepared.resolved;
+      const prepared = await prepare(client, store, tl);
+      compiled = prepared.compiled;
       await document.fonts.ready;
       return { frames: tl.frames, unplaced: prepared.unplaced };
     },
     async show(frame) {
       if (!timeline) throw new Error('render: load a timeline first');
-      const { s, screen } = frameOf(timeline, frame, resolved);
-      const cur = useApp.getState();
-      cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage) });
-      useApp.setState({ screenFrame: screen });
+      const { s, screen } = frameOf(store, timeline, frame, compiled);
+      const cur = store.getState();
+      cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
+      store.setState({ screenFrame: screen });
       advanceFrame((frame * 1000) / timeline.fps);
       // Drawn when React has committed this frame, nothing is being fetched, and a paint has let
       // resize observers (the grids' widths) settle; then one more paint for what they changed.
@@ -276,6 +214,14 @@ export function createRenderApi(client: QueryClient): RenderApi {
       advanceFrame((frame * 1000) / timeline.fps);
       await nextPaint();
       await nextPaint();
+    },
+    frameOfBeat(chapter, beat, ms = 0) {
+      const body = timeline?.scenes.find((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body' && x.chapter === chapter);
+      const b = compiled.get(chapter)?.beats[beat];
+      if (!timeline || !body || !b) return null;
+      const ts = body.steps.find((x) => x.index >= b.step);
+      const at = ts ? ts.at : body.to - 1;
+      return Math.min(body.to - 1, at + Math.round((ms * timeline.fps) / 1000));
     },
   };
 }

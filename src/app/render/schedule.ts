@@ -15,7 +15,7 @@ import type { Chapter } from '../walkthrough/chapter.ts';
 import type { Step } from '../walkthrough/steps.ts';
 import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
-import { revealSteps } from '../screen/reveal.ts';
+import { revealSteps } from '../walkthrough/reveal.ts';
 import type { Language } from '../state/store.ts';
 
 export const FPS = 30;

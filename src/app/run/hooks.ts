@@ -110,8 +110,7 @@ function runQuery(request: RunRequest, onProgress?: (p: RunProgress) => void) {
 }
 
 /** A switch is about to be flipped (a pointer on it, or focus): fetch the file of the run it leads to, if one was built. */
-export function fetchSwitchAhead(key: SwitchKey): void {
-  const s = useApp.getState();
+export function fetchSwitchAhead(s: RunInputs, key: SwitchKey): void {
   fetchRunAhead(runKeyOf(runRequestOf({ ...s, switches: { ...s.switches, [key]: !s.switches[key] } })));
 }
 

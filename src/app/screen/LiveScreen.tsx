@@ -11,15 +11,15 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { pick, useT } from '../i18n/i18n.ts';
-import { useApp, type ScreenFrame } from '../state/store.ts';
+import { useApp, useAppStore, type AppStore, type ScreenFrame } from '../state/store.ts';
 import { startUrlSync, type IgnoredNotice } from '../state/urlSync.ts';
-import { instantIn, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
-import { ensureRun } from '../run/hooks.ts';
-import { useQueryClient } from '@tanstack/react-query';
+import { applySituation, noticeLinkProblems, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
 import { CHAPTERS, clampChapter } from '../walkthrough/chapters/index.ts';
-import { Screen } from './Screen.tsx';
+import { presenterKeyOf, type PresenterKey } from '../walkthrough/keys.ts';
+import { shownAt } from '../walkthrough/timeline.ts';
+import { Screen } from '../picture/Screen.tsx';
 import { useSinceChange } from './useLiveClock.ts';
-import { revealSteps } from './reveal.ts';
+import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 
@@ -32,23 +32,12 @@ const FPS = 30;
 type Scene = 'title' | 'card' | 'body' | 'end';
 
 /** Back to the page (the URL sync makes it a history entry of its own). */
-export function leaveScreen(): void {
-  useApp.getState().set({ screen: 'off' });
+export function leaveScreen(store: AppStore): void {
+  store.getState().set({ screen: 'off' });
 }
 
-/** What a key asks for, or null when the screen does not use it. */
-export type LiveKey = 'next' | 'prev' | 'blank' | 'leave' | { option: number };
-
-export function liveKeyOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): LiveKey | null {
-  if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  const k = e.key;
-  if (k === 'ArrowRight' || k === 'PageDown' || k === ' ' || k === 'Enter') return 'next';
-  if (k === 'ArrowLeft' || k === 'PageUp') return 'prev';
-  if (k === 'b' || k === 'B' || k === '.') return 'blank';
-  if (k === 'Escape') return 'leave';
-  if (/^[1-9]$/.test(k)) return { option: Number(k) };
-  return null;
-}
+/** What a key asks for on the screen: the presenter's keys (walkthrough/keys.ts). */
+export type LiveKey = PresenterKey;
 
 /** What the body of a chapter does with a key; false hands it back to the scene sequence. */
 interface BodyKeys {
@@ -65,7 +54,8 @@ function cardFrame(scene: Scene, chapter: number | null, elapsedMs: number, redu
 function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyKeys | null>; onLeaveForward: () => void }) {
   const lang = useApp((s) => s.lang);
   const t = useT();
-  const { chapter, status, caption, highlight, answers, answer } = useChapterRunner();
+  const { chapter, status, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
+  const store = useAppStore();
   const ch = chapter === null ? null : CHAPTERS[chapter - 1];
   const waiting = ch?.checkpoint && chapter !== null && status === 'checkpoint' && !answers.has(chapter) ? `${chapter}` : null;
   // The answer on screen (the option chosen, or none when the room answered aloud): the runner
@@ -81,33 +71,24 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   // highlight), so the answer is said over what it describes; the runner plays them again, to the
   // same effect, when it resumes on the next key.
   const [revealHighlight, setRevealHighlight] = useState<{ id: HighlightId | null } | null>(null);
-  const queryClient = useQueryClient();
   const reveal = (value: Answer) => {
     if (chapter === null || !ch) return;
     setShown({ chapter, value });
-    const steps = revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).steps;
-    void (async () => {
-      for (const step of steps) {
-        if (useApp.getState().chapter !== chapter) return;
-        if ('set' in step) {
-          const { switches, ...rest } = step.set;
-          const s = useApp.getState();
-          s.set(switches ? { ...rest, switches: { ...s.switches, ...switches } } : rest);
-        } else if ('highlight' in step) setRevealHighlight({ id: step.highlight });
-        else if ('seek' in step) {
-          try {
-            useApp.getState().set({ time: await instantIn(await ensureRun(queryClient, useApp.getState()), step.seek) });
-          } catch {
-            // A run that cannot place the instant keeps its time (as the runner does).
-          }
-        }
-      }
-    })();
+    if (!timeline) return;
+    // The one interpreter (walkthrough/timeline.ts): the picture with the reveal's steps played.
+    const after = shownAt(timeline, revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).next);
+    applySituation(store, after.situation);
+    setRevealHighlight({ id: after.highlight });
   };
 
   keys.current = {
     key: (k) => {
       if (chapter === null || !ch) return false;
+      // Opened at a beat by a link: the next key plays on from it.
+      if (status === 'held' && k === 'next') {
+        resume();
+        return true;
+      }
       if (waiting && ch.checkpoint) {
         if (showAnswer && k === 'next') {
           answer(shown.value);
@@ -153,24 +134,28 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
 
 export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
   const t = useT();
+  const store = useAppStore();
   const set = useApp((s) => s.set);
   const chapter = useApp((s) => s.chapter);
-  const [scene, setScene] = useState<Scene>(() => (useApp.getState().chapter === null ? 'title' : 'card'));
+  const [scene, setScene] = useState<Scene>(() => (store.getState().chapter === null ? 'title' : 'card'));
   const [blank, setBlank] = useState(false);
   const keys = useRef<BodyKeys | null>(null);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
   useEffect(() => {
     document.documentElement.classList.add('screen-mode');
-    const stop = startUrlSync(notice);
+    const stop = startUrlSync(store, notice);
     // The URL's chapter (or none) picks the first scene once the store has read it.
-    const n = useApp.getState().chapter;
-    setScene(n === null ? 'title' : 'card');
+    // A link to a chapter or beat there is not: the page's notice, and the title.
+    noticeLinkProblems(store);
+    const { chapter: n, beat } = store.getState();
+    // A link to a beat opens on the chapter's body at that beat.
+    setScene(n === null ? 'title' : beat !== null ? 'body' : 'card');
     return () => {
       stop();
       document.documentElement.classList.remove('screen-mode');
     };
-  }, [notice]);
+  }, [notice, store]);
 
   const count = CHAPTERS.length;
   const goCard = useCallback((n: number) => {
@@ -204,22 +189,22 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
-      const k = liveKeyOf(e);
-      if (k === null) return;
+      const k = presenterKeyOf(e);
+      if (k === null || k === 'fullscreen' || k === 'notes') return;
       e.preventDefault();
       if (blank) {
         if (k === 'blank' || k === 'leave') setBlank(false);
         return;
       }
       if (k === 'blank') setBlank(true);
-      else if (k === 'leave') leaveScreen();
+      else if (k === 'leave') leaveScreen(store);
       else if (scene === 'body' && keys.current?.key(k)) return;
       else if (k === 'next') forward();
       else if (k === 'prev') back();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [blank, scene, forward, back, set]);
+  }, [blank, scene, forward, back, set, store]);
 
   const cardKey = scene === 'body' ? null : `${scene}:${chapter ?? 0}`;
   const card = useSinceChange(cardKey, CARD_RISE_MS);

@@ -4,41 +4,43 @@
  * while it plays; the incident's clock is not touched.
  */
 import { everyFrame } from './clock.ts';
-import { useApp } from './store.ts';
+import type { AppStore } from './store.ts';
 
-let stop: (() => void) | null = null;
+/** Each store's playing handoff (a page has one store; a test or a second instance its own). */
+const stops = new WeakMap<AppStore, () => void>();
 
 /** Plays the selected request's handoff (of `total` seconds) from where its clock is; from the start when at the end. */
-export function playHandoff(total: number, from?: number): void {
-  stop?.();
-  const s = useApp.getState();
+export function playHandoff(store: AppStore, total: number, from?: number): void {
+  stops.get(store)?.();
+  const s = store.getState();
   const start = from ?? (s.handoff === null || s.handoff >= total ? 0 : s.handoff);
-  useApp.setState({ handoff: start, handoffPlaying: true });
-  stop = everyFrame((_now, dt) => {
-    const st = useApp.getState();
+  store.setState({ handoff: start, handoffPlaying: true });
+  const stop = everyFrame((_now, dt) => {
+    const st = store.getState();
     if (!st.handoffPlaying || st.handoff === null) {
-      stop = null;
+      stops.delete(store);
       return false;
     }
     const h = st.handoff + (dt / 1000) * st.handoffSpeed;
     if (h >= total) {
-      useApp.setState({ handoff: total, handoffPlaying: false });
-      stop = null;
+      store.setState({ handoff: total, handoffPlaying: false });
+      stops.delete(store);
       return false;
     }
-    useApp.setState({ handoff: h });
+    store.setState({ handoff: h });
     return true;
   });
+  stops.set(store, stop);
 }
 
-export function pauseHandoff(): void {
-  stop?.();
-  stop = null;
-  useApp.setState({ handoffPlaying: false });
+export function pauseHandoff(store: AppStore): void {
+  stops.get(store)?.();
+  stops.delete(store);
+  store.setState({ handoffPlaying: false });
 }
 
 /** Puts the handoff clock at `h` seconds, paused. */
-export function seekHandoff(h: number): void {
-  pauseHandoff();
-  useApp.setState({ handoff: Math.max(0, h) });
+export function seekHandoff(store: AppStore, h: number): void {
+  pauseHandoff(store);
+  store.setState({ handoff: Math.max(0, h) });
 }

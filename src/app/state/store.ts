@@ -1,11 +1,13 @@
 /**
  * The one store of the page, in slices: the situation (scenario, switches, comparison, time,
  * selection, view, traffic model), playback, the person's settings (language, presenter mode,
- * walkthrough chapter, decode backend), the notices shown, and the decode-backend panel. Views read
- * it through selectors (`useApp(s => s.time)`), never whole. The URL codec (url.ts) maps the
+ * walkthrough chapter, decode backend), the notices shown, and the decode-backend panel. One store
+ * per instance (createAppStore), given to the views by AppStoreProvider; views read it through
+ * selectors (`useApp(s => s.time)`), never whole, and modules that act on it are handed it. The URL codec (url.ts) maps the
  * situation and settings to the query string.
  */
-import { create, type StateCreator } from 'zustand';
+import { createContext, createElement, useContext, type ReactNode } from 'react';
+import { createStore, useStore, type StateCreator, type StoreApi } from 'zustand';
 import { INCIDENT_SWITCHES, type Language, type SwitchKey, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
 import type { ScenarioName } from '../../engine/runs/index.ts';
@@ -179,27 +181,54 @@ const decodeSlice: StateCreator<AppState, [], [], DecodeSlice> = (set) => ({
  * that moves the first or changes the second without naming the handoff clock stops it and hands
  * the stage back to the incident's instant.
  */
-export function situationPatch<P extends Partial<UrlState>>(patch: P): P {
+export function situationPatch<P extends Partial<UrlState>>(s: UrlState, patch: P): P {
   if (('time' in patch || 'selectedRequest' in patch) && !('handoff' in patch)) {
-    const s = useApp.getState();
     const moved = ('time' in patch && patch.time !== s.time) || ('selectedRequest' in patch && patch.selectedRequest !== s.selectedRequest);
     if (moved) return { ...patch, handoff: null, handoffPlaying: false };
   }
   return patch;
 }
 
-export const useApp = create<AppState>()((...a) => {
-  const [set] = a;
-  return {
-    ...DEFAULT_STATE,
-    timelineZoom: null,
-    questionOpen: false,
-    // Another chapter starts from its start unless the patch names the beat (a link does).
-    set: (patch) => set(situationPatch('chapter' in patch && !('beat' in patch) ? { ...patch, beat: null } : patch)),
-    setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
-    ...noticeSlice(...a),
-    ...decodeSlice(...a),
-    screenFrame: null,
-    linkedPage: null,
-  };
-});
+export type AppStore = StoreApi<AppState>;
+
+/**
+ * A store of its own: the page makes one (main.tsx), as does each test, so that nothing (the
+ * video's driver, the screen layout, a test) overwrites another's (as xyflow makes one per flow).
+ */
+export function createAppStore(initial: Partial<UrlState> = {}): AppStore {
+  return createStore<AppState>()((...a) => {
+    const [set, get] = a;
+    return {
+      ...DEFAULT_STATE,
+      ...initial,
+      timelineZoom: null,
+      questionOpen: false,
+      // Another chapter starts from its start unless the patch names the beat (a link does).
+      set: (patch) => set(situationPatch(get(), 'chapter' in patch && !('beat' in patch) ? { ...patch, beat: null } : patch)),
+      setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),
+      ...noticeSlice(...a),
+      ...decodeSlice(...a),
+      screenFrame: null,
+      linkedPage: null,
+    };
+  });
+}
+
+const AppStoreContext = createContext<AppStore | null>(null);
+
+/** Gives the views below it their store. */
+export function AppStoreProvider({ store, children }: { store: AppStore; children?: ReactNode }) {
+  return createElement(AppStoreContext.Provider, { value: store }, children);
+}
+
+/** The store of the views' instance (for reading it in handlers and effects: `useAppStore().getState()`). */
+export function useAppStore(): AppStore {
+  const store = useContext(AppStoreContext);
+  if (!store) throw new Error('useAppStore: no AppStoreProvider above this view');
+  return store;
+}
+
+/** A slice of the store, by selector (`useApp((s) => s.time)`): the view re-renders when it changes. */
+export function useApp<T>(selector: (s: AppState) => T): T {
+  return useStore(useAppStore(), selector);
+}

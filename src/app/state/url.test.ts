@@ -67,8 +67,13 @@ describe('URL codec', () => {
 
   it('reads the walkthrough chapter and presenter mode, and drops bad values', () => {
     expect(parseUrl('?ch=1&pm=1').state).toEqual({ chapter: 1, presenter: true });
-    // Any chapter number is read; the walkthrough clamps it to the chapters it has.
+    // Any chapter number is read; the walkthrough notices one it does not have.
     expect(parseUrl('?ch=99').state).toEqual({ chapter: 99 });
+    // A beat of the chapter, only with a chapter, and back into the link.
+    expect(parseUrl('?ch=3&beat=2').state).toEqual({ chapter: 3, beat: 2 });
+    expect(parseUrl('?beat=2')).toEqual({ state: {}, ignored: ['beat=2'] });
+    expect(parseUrl('?ch=3&beat=x').ignored).toEqual(['beat=x']);
+    expect(serializeUrl({ ...DEFAULT_STATE, chapter: 3, beat: 2 })).toMatch(/ch=3&beat=2/);
     const bad = parseUrl(`?ch=0&pm=yes`);
     expect(bad.state).toEqual({});
     expect(bad.ignored).toEqual([

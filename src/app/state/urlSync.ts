@@ -6,7 +6,7 @@
  * time scrubs or plays, so back/forward steps between situations, not frames. A notice names what a
  * link had that was ignored.
  */
-import { DEFAULT_STATE, useApp, type UrlState } from './store.ts';
+import { DEFAULT_STATE, type AppStore, type UrlState } from './store.ts';
 import { parseUrl, serializeUrl, type IgnoredParam, type ParsedUrl } from './url.ts';
 
 let applying = false;
@@ -28,28 +28,28 @@ export function replaceNextHistoryEntry(): void {
 /** Tells the person which parameters of the link were ignored (the words are the catalogue's: i18n/linkNotice.ts). */
 export type IgnoredNotice = (ignored: readonly IgnoredParam[]) => string;
 
-function apply({ state, ignored }: ParsedUrl, notice: IgnoredNotice): void {
+function apply(store: AppStore, { state, ignored }: ParsedUrl, notice: IgnoredNotice): void {
   applying = true;
   const patch: Partial<UrlState> = { ...DEFAULT_STATE, ...state, playing: false };
-  useApp.getState().set(patch);
+  store.getState().set(patch);
   applying = false;
-  if (ignored.length > 0) useApp.getState().notify(notice(ignored));
+  if (ignored.length > 0) store.getState().notify(notice(ignored));
 }
 
 /**
  * Starts following the store (the page and the screen layout each while they are up). The first
  * start applies the opening URL; a later one finds the store already holding what the URL says.
  */
-export function startUrlSync(notice: IgnoredNotice): () => void {
+export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void {
   if (!opened) {
     opened = true;
-    apply(openingUrl(), notice);
+    apply(store, openingUrl(), notice);
   }
-  window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash);
-  const onPop = () => apply(parseUrl(window.location.search), notice);
+  window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash);
+  const onPop = () => apply(store, parseUrl(window.location.search), notice);
   window.addEventListener('popstate', onPop);
   let timer = 0;
-  const unsubscribe = useApp.subscribe((s, prev) => {
+  const unsubscribe = store.subscribe((s, prev) => {
     if (applying) return;
     const next = serializeUrl(s);
     if (next === window.location.search) return;
@@ -65,7 +65,7 @@ export function startUrlSync(notice: IgnoredNotice): () => void {
       window.history.replaceState(null, '', next + window.location.hash);
     } else if ((onlyTime || sameChapter) && !layout) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
-      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(useApp.getState()) + window.location.hash), 150);
+      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash), 150);
     } else {
       window.history.pushState(null, '', next + window.location.hash);
     }

@@ -4,10 +4,11 @@
  * this page without reloading it (the runs stay computed).
  */
 import { useT } from '../i18n/i18n.ts';
-import { useApp } from '../state/store.ts';
+import { useApp, useAppStore } from '../state/store.ts';
 import { serializeUrl } from '../state/url.ts';
 
 export function ScreenLayoutLink() {
+  const store = useAppStore();
   const t = useT();
   const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }));
   return (
@@ -20,7 +21,7 @@ export function ScreenLayoutLink() {
         if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
         e.preventDefault();
         // The URL sync makes the layout's change a history entry of its own.
-        useApp.getState().set({ screen: 'live' });
+        store.getState().set({ screen: 'live' });
       }}
     >
       {t('screenLayout')}

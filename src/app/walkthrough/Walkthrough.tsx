@@ -4,7 +4,7 @@
  * panel or a second window, full screen). The chapters themselves are data (chapters.ts); this only
  * shows them and plays their steps through useChapterRunner.
  */
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
@@ -17,6 +17,7 @@ import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
+import { walkthroughKeyOf } from './keys.ts';
 import { useChapterRunner, type Answer } from './runner.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import './walkthrough.css';
@@ -90,7 +91,7 @@ function Sources({ paragraphs, index, lang }: { paragraphs: readonly Paragraph[]
   );
 }
 
-function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
+function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; asked: boolean; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const cp = chapter.checkpoint!;
@@ -109,9 +110,11 @@ function CheckpointForm({ chapter, answered, onAnswer, nudged, firstOptionRef }:
   const done = answered !== undefined;
   const form = useRef<HTMLFormElement>(null);
   // The question (then its answer) is what the room should be looking at: bring it into the panel's view.
+  // Once the chapter has reached it (its caption is up then), so the panel's scroll depends on the
+  // chapter alone, not on what the chapter before left in the panel.
   useEffect(() => {
-    form.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [done, chapter]);
+    if (asked || done) form.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [done, chapter, asked]);
   const correct = L(cp.options.find((o) => o.id === cp.answer)!.label, lang);
   return (
     <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
@@ -186,26 +189,12 @@ function NotesContent({ chapter, lang }: { chapter: number; lang: Language }) {
   );
 }
 
-/** Keys a presenter's clicker sends, and the few a trainer uses; never taken from a control that uses them. */
-function isOwnedByControl(e: KeyboardEvent): boolean {
-  if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return true;
-  const el = e.target as HTMLElement | null;
-  if (!el || !('tagName' in el)) return false;
-  const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable) return true;
-  const arrows = e.key.startsWith('Arrow');
-  // Radios, sliders, tabs and the page grids move with the arrows themselves.
-  if (arrows && (tag === 'INPUT' || tag === 'CANVAS' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'tab')) return true;
-  if (tag === 'INPUT' && (el as HTMLInputElement).type !== 'radio' && (el as HTMLInputElement).type !== 'checkbox') return true;
-  return false;
-}
-
 export function Walkthrough() {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const presenter = useApp((s) => s.presenter);
   const set = useApp((s) => s.set);
-  const { chapter, status, caption, highlight, answers, answer, skip, setSkip } = useChapterRunner();
+  const { chapter, status, beat, caption, highlight, answers, answer, resume, skip, setSkip } = useChapterRunner();
   const { index } = useEvidence();
   const [notesOpen, setNotesOpen] = useState(false);
   const [blank, setBlank] = useState(false);
@@ -216,6 +205,12 @@ export function Walkthrough() {
   const ch = chapter === null ? null : CHAPTERS[chapter - 1]!;
 
   useEffect(() => setNudged(false), [chapter]);
+  // Each chapter opens at the panel's top, however far the one before was scrolled (a chapter by
+  // link and by Next are the same picture); its question then scrolls into view (CheckpointForm).
+  const panelRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (panelRef.current) panelRef.current.scrollTop = 0;
+  }, [chapter]);
 
   // Page-wide classes: the panel takes the left side while open; presenter mode enlarges the type.
   useEffect(() => {
@@ -241,7 +236,19 @@ export function Walkthrough() {
     if (!selector) return;
     const bring = () => {
       const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-      document.querySelector(selector)?.scrollIntoView?.({ block: 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+      // The sticky scrub bar lies over the window's foot: what the chapter points at is scrolled
+      // clear of it as it is (its height changes with the width and the language).
+      const bar = document.querySelector<HTMLElement>('.scrub-bar');
+      const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? Math.ceil(bar.getBoundingClientRect().height) : 0;
+      document.documentElement.style.scrollPaddingBottom = barHeight > 0 ? `${barHeight + 8}px` : '';
+      const el = document.querySelector(selector);
+      if (!el) return;
+      // A part taller than the window's free height (less the bar, and the sheet on a phone) shows
+      // from its top: 'nearest' leaves one that already fills the window where it is, top cut.
+      const sheet = document.querySelector<HTMLElement>('.walkthrough')?.getBoundingClientRect();
+      const free = window.innerHeight - barHeight - (sheet && sheet.top > 1 ? window.innerHeight - sheet.top : 0) - 16;
+      const tall = el.getBoundingClientRect().height > free;
+      el.scrollIntoView?.({ block: tall ? 'start' : 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
     };
     onNextFrame('walk-highlight', bring);
     if (typeof ResizeObserver === 'undefined') return;
@@ -273,6 +280,8 @@ export function Walkthrough() {
   const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
   const next = useCallback(() => {
     if (chapter === null) return;
+    // Opened at a beat by a link: go on from it.
+    if (status === 'held') return resume();
     if (status === 'checkpoint' && !answers.has(chapter)) {
       // First press: point at the question. Second press: the room answered aloud, reveal.
       if (!nudged) {
@@ -282,7 +291,7 @@ export function Walkthrough() {
       return;
     }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
-  }, [chapter, status, answers, nudged, answer, go]);
+  }, [chapter, status, answers, nudged, answer, go, resume]);
   const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
@@ -291,29 +300,34 @@ export function Walkthrough() {
 
   const onKey = useCallback(
     (e: KeyboardEvent) => {
-      if (chapter === null || isOwnedByControl(e)) return;
-      const key = e.key;
+      if (chapter === null || e.defaultPrevented) return;
+      const key = walkthroughKeyOf(e);
+      if (key === null) return;
       let handled = true;
-      if (blank && (key === 'b' || key === 'B' || key === '.' || key === 'Escape')) setBlank(false);
+      if (blank && (key === 'blank' || key === 'leave')) setBlank(false);
       else if (blank) handled = false;
-      else if (key === 'ArrowRight' || key === 'PageDown') next();
-      else if (key === 'ArrowLeft' || key === 'PageUp') prev();
-      else if (key === 'b' || key === 'B' || key === '.') setBlank(true);
-      else if (key === 'f' || key === 'F') toggleFullscreen();
-      else if (key === 'n' || key === 'N') setNotesOpen((o) => !o);
-      else if (/^[1-9]$/.test(key) && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
-        const option = ch.checkpoint.options[Number(key) - 1];
+      else if (key === 'next') next();
+      else if (key === 'prev') prev();
+      else if (key === 'blank') setBlank(true);
+      else if (key === 'fullscreen') toggleFullscreen();
+      else if (key === 'notes') setNotesOpen((o) => !o);
+      else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
+        const option = ch.checkpoint.options[key.option - 1];
         if (option) answer(option.id);
         else handled = false;
       } else handled = false;
-      if (handled) e.preventDefault();
+      // Taken before the element with focus sees it (the timeline's slider moves back on Page Down).
+      if (handled) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
     },
     [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer],
   );
 
   useEffect(() => {
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    window.addEventListener('keydown', onKey, { capture: true });
+    return () => window.removeEventListener('keydown', onKey, { capture: true });
   }, [onKey]);
 
   // The notes window is a same-origin popup the panel renders into, so it needs no second app.
@@ -356,7 +370,7 @@ export function Walkthrough() {
   const held = (p: Paragraph) => p.answers === true && ch.checkpoint !== undefined && answered === undefined;
   return (
     <>
-      <section className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status}>
+      <section ref={panelRef} className="walkthrough panel" aria-labelledby="walk-h" data-testid="walkthrough" data-chapter={chapter} data-chapter-id={ch.id} data-status={status} data-beat={beat ?? ''}>
         <div className="walk-top">
           <p className="walk-count" aria-live="polite">
             {t('walkTitle')} · {t('walkChapterOf', { n: String(chapter), count: String(CHAPTER_COUNT) })}
@@ -394,7 +408,7 @@ export function Walkthrough() {
             <Icon name="prev" /> <span className="visually-hidden">{t('walkPrev')}: </span>
             {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
           </button>
-          <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown" data-testid="walk-next">
+          <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown Space" data-testid="walk-next">
             <span className="visually-hidden">{t('walkNext')}: </span>
             {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} <Icon name="next" />
           </button>
@@ -444,7 +458,7 @@ export function Walkthrough() {
             ),
           )}
         </div>
-        {ch.checkpoint ? <CheckpointForm chapter={ch} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
+        {ch.checkpoint ? <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
         <Sources paragraphs={ch.paragraphs.filter((p) => !held(p))} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">

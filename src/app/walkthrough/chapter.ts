@@ -28,6 +28,13 @@ export interface Checkpoint {
   explain: Localised;
 }
 
+/**
+ * What the screen layout and the video draw for a chapter: `view` the view the chapter's steps chose
+ * (the default), `capacity` that view under the prompt-against-capacity gauge, `window` the leak
+ * counter over the two weeks, `day` the day's milestones, `compare` the request with and without a fix.
+ */
+export type Picture = 'view' | 'capacity' | 'window' | 'day' | 'compare';
+
 export interface Chapter {
   /** Stable slug, used by tests and the recorder's chapter file. */
   id: string;
@@ -37,5 +44,7 @@ export interface Chapter {
   checkpoint?: Checkpoint;
   /** The run the chapter plays on (default: the demo). */
   scenario?: ScenarioName;
+  /** The picture the screen layout and the video draw (default: `view`). */
+  picture?: Picture;
   steps: Step[];
 }

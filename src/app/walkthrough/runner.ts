@@ -1,24 +1,28 @@
 /**
- * Plays the chapter in the store against the real views: on every chapter change the previous
- * chapter's steps are aborted, the store is put in the new chapter's starting state, and its steps
- * run up to its checkpoint (or its end). Instants resolve against the run on screen once it is
- * computed (react-query's cache, awaited, never polled). Answers are kept for the session, so coming
- * back to a chapter already answered plays it through.
+ * Plays the chapter on screen against the real views: on every chapter change the previous
+ * chapter's playing stops, the store is put in the new chapter's starting state, the chapter is
+ * compiled into its timeline of beats (timeline.ts: every instant resolved against the run on
+ * screen, from react-query's cache, awaited, never polled), and the beats are sampled from the one
+ * frame clock up to the checkpoint (or the end). A link to a beat (`?ch=N&beat=K`) opens the chapter
+ * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the session, so
+ * coming back to a chapter already answered plays it through.
  */
+import { linkNotice } from '../i18n/linkNotice.ts';
+import type { IgnoredParam } from '../state/url.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { MILESTONE_T, WINDOW_START_MS } from '../../engine/incident/index.ts';
-import { ensureRun, type RunSummary } from '../run/hooks.ts';
+import { ensureRun } from '../run/hooks.ts';
 import { nextFrame } from '../state/clock.ts';
-import { useApp } from '../state/store.ts';
+import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
-import type { Chapter } from './chapter.ts';
-import { CHAPTERS, clampChapter } from './chapters/index.ts';
-import { CHAPTER_BASE, checkpointIndex, runSteps, type Caption, type Instant, type StepHost } from './steps.ts';
-import { stageSteps } from '../views/stage/stageFrame.ts';
-import { handoffScript, handoffTimeOf, positionAtInstant } from '../views/stage/handoff.ts';
+import { CHAPTERS } from './chapters/index.ts';
+import type { Caption } from './steps.ts';
+import { baseOf, beatsOf, compileChapter, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
 
-export type RunnerStatus = 'idle' | 'running' | 'checkpoint' | 'done';
+export { handoffIn, instantIn, scenarioOf } from './resolve.ts';
+
+/** `held`: opened at a beat by a link, waiting for the presenter to go on. */
+export type RunnerStatus = 'idle' | 'running' | 'held' | 'checkpoint' | 'done';
 /** A chosen option id, or null when the presenter revealed without an answer. */
 export type Answer = string | null;
 
@@ -34,75 +38,53 @@ function emit(detail: WalkthroughEvent): void {
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
-export function scenarioOf(chapter: Chapter) {
-  return chapter.scenario ?? 'demo';
+/** What a link names that no chapter has (`ch` past the last, `beat` past the chapter's beats), as the link notice lists it. */
+export function linkProblems(chapter: number | null, beat: number | null): IgnoredParam[] {
+  if (chapter === null) return [];
+  if (chapter < 1 || chapter > CHAPTERS.length) return [{ kind: 'malformed', name: 'ch', value: String(chapter) }];
+  if (beat !== null && beat >= beatsOf(CHAPTERS[chapter - 1]!.steps).length) return [{ kind: 'malformed', name: 'beat', value: String(beat) }];
+  return [];
 }
 
-function currentRun(client: QueryClient, signal: AbortSignal): Promise<RunSummary> {
-  if (signal.aborted) return Promise.reject(new Error('aborted'));
-  return ensureRun(client, useApp.getState());
+/** Puts a link's problems in the page's notice, and the link's chapter (or beat) back to the default. */
+export function noticeLinkProblems(store: AppStore): boolean {
+  const s = store.getState();
+  const problems = linkProblems(s.chapter, s.beat);
+  if (problems.length === 0) return false;
+  s.notify(linkNotice(s.lang, problems));
+  if (problems[0]!.kind === 'malformed' && problems[0]!.name === 'ch') s.set({ chapter: null });
+  else s.set({ beat: null });
+  return true;
 }
 
-/** Simulated ms of an instant in a run. */
-export async function instantIn(run: RunSummary, instant: Instant): Promise<number> {
-  let t: number;
-  if ('fraction' in instant) t = instant.fraction * run.endMs;
-  else if ('milestone' in instant) t = WINDOW_START_MS + MILESTONE_T[instant.milestone] - run.startEpochMs;
-  else if ('stage' in instant) {
-    const req = run.requests.ids.indexOf(instant.request);
-    if (req < 0) throw new Error(`no request ${instant.request} in this run`);
-    const steps = stageSteps((await run.detail(req)).events);
-    const s = steps.find((x) => x.id === instant.stage);
-    if (!s) throw new Error(`request ${instant.request} has no ${instant.stage} stage step`);
-    // A share of the step, on the URL's microsecond grid; the open-ended last step counts as one millisecond.
-    const span = (s.end === Infinity ? 1 : s.end - s.start) * (instant.into ?? 0);
-    t = Math.round((s.start + span) * 1000) / 1000;
-    if (t >= s.end) t = s.start;
-    // The steps of a request's last instant are spread over a short tail after it, for the viewer
-    // (stageFrame.ts); when that instant ends the run, the incident's clock stops at the run's end
-    // while the handoff clock still places the step.
-    t = Math.min(t, run.endMs);
-  } else {
-    const req = run.requests.ids.indexOf(instant.request);
-    if (req < 0) throw new Error(`no request ${instant.request} in this run`);
-    const events = (await run.detail(req)).events;
-    const e = events.find((x) => x.type === instant.event);
-    if (!e) throw new Error(`request ${instant.request} has no ${instant.event} event`);
-    t = e.t + (instant.offsetMs ?? 0);
-  }
-  if (!(t >= 0 && t <= run.endMs)) throw new Error(`the instant (${t} ms) is outside this run (0 to ${run.endMs} ms)`);
-  return t;
+/** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
+function sameOrNew<T>(prev: T, next: T): T {
+  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
 }
 
-/**
- * Seconds on a request's handoff clock at a stage instant (views/stage/handoff.ts), or null for an
- * instant that is not a stage step: a chapter that seeks or tweens to a stage step moves the handoff
- * clock, at a viewer's pace, not the incident's 2 ms.
- */
-export async function handoffIn(run: RunSummary, instant: Instant): Promise<number | null> {
-  if (!('stage' in instant)) return null;
-  const req = run.requests.ids.indexOf(instant.request);
-  if (req < 0) return null;
-  const d = await run.detail(req);
-  return handoffTimeOf(handoffScript(d.events, d.response.tokens.length), instant.stage, instant.into ?? 0);
+/** Puts a sampled situation in the store. */
+export function applySituation(store: AppStore, s: Situation): void {
+  const cur = store.getState();
+  cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
 }
 
-/** Where the handoff clock is now for the selected request (its own time, or where the incident's instant falls). */
-export async function handoffNow(run: RunSummary): Promise<number> {
-  const s = useApp.getState();
-  if (s.handoff !== null) return s.handoff;
-  if (s.selectedRequest === null || s.selectedRequest >= run.requests.count) return 0;
-  const d = await run.detail(s.selectedRequest);
-  return Math.max(0, positionAtInstant(handoffScript(d.events, d.response.tokens.length), s.time).h);
+/** The chapter's timeline, compiled against the runs it plays on (the page's react-query cache). */
+export function compileLive(client: QueryClient, store: AppStore, n: number, signal?: AbortSignal): Promise<ChapterTimeline> {
+  const ch = CHAPTERS[n - 1]!;
+  return compileChapter(ch.steps, baseOf(ch, store.getState()), { run: (s) => ensureRun(client, s), signal });
 }
 
 export function useChapterRunner() {
   const queryClient = useQueryClient();
+  const store = useAppStore();
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
   const [status, setStatus] = useState<RunnerStatus>('idle');
   const [caption, setCaption] = useState<Caption | null>(null);
   const [highlight, setHighlight] = useState<HighlightId | null>(null);
+  const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
+  /** The beat on screen (the store's `beat` is only the one a link named). */
+  const [beat, setBeat] = useState<number | null>(null);
   const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
@@ -110,59 +92,47 @@ export function useChapterRunner() {
   const langRef = useRef(lang);
   langRef.current = lang;
   const controller = useRef<AbortController | null>(null);
+  /** Where the chapter is: its timeline and beat. */
+  const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
-  const host = useCallback(
-    (signal: AbortSignal, n: number): StepHost => ({
-      apply: (patch) => {
-        if (signal.aborted) return;
-        const { switches, ...rest } = patch;
-        const s = useApp.getState();
-        s.set(switches ? { ...rest, switches: { ...s.switches, ...switches } } : rest);
-      },
-      caption: (text) => {
-        setCaption(text);
-        if (text) emit({ type: 'caption', chapter: n, text: text[langRef.current] });
-      },
-      highlight: setHighlight,
-      time: () => useApp.getState().time,
-      animating: () => !skipRef.current,
-      frame: nextFrame,
-      timeOf: async (instant, sig) => instantIn(await currentRun(queryClient, sig), instant),
-      handoffOf: async (instant, sig) => handoffIn(await currentRun(queryClient, sig), instant),
-      handoffNow: async (sig) => handoffNow(await currentRun(queryClient, sig)),
-      requestIndex: async (id, sig) => {
-        const i = (await currentRun(queryClient, sig)).requests.ids.indexOf(id);
-        if (i < 0) throw new Error(`no request ${id} in this run`);
-        return i;
-      },
-    }),
-    [queryClient],
-  );
+  const show = useCallback((n: number, shown: Shown) => {
+    applySituation(store, shown.situation);
+    setCaption((prev) => {
+      if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
+      return shown.caption;
+    });
+    setHighlight(shown.highlight);
+  }, [store]);
 
+  const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
+    setStatus(st);
+    emit({ type: 'status', chapter: n, status: st });
+  }, []);
+
+  /** Plays beat after beat from `beat`, on the frame clock, until the checkpoint (unanswered) or the end. */
   const play = useCallback(
-    async (n: number, from: number, signal: AbortSignal, answered: ReadonlyMap<number, Answer>) => {
-      const ch = CHAPTERS[n - 1]!;
-      setStatus('running');
-      emit({ type: 'status', chapter: n, status: 'running' });
-      let index = from;
-      for (;;) {
-        const r = await runSteps(ch.steps, index, host(signal, n), signal);
-        if (r.stop === 'aborted') return;
-        if (r.stop === 'checkpoint' && !answered.has(n)) {
-          setStatus('checkpoint');
-          emit({ type: 'status', chapter: n, status: 'checkpoint' });
-          return;
+    async (n: number, tl: ChapterTimeline, beat: number, signal: AbortSignal, answered: ReadonlyMap<number, Answer>) => {
+      setStatusOf(n, 'running');
+      for (let b = beat; ; b++) {
+        if (signal.aborted) return;
+        const bt = tl.beats[b]!;
+        position.current = { n, tl, beat: b };
+        show(n, sample(tl, b, 0));
+        setBeat(b);
+        if (bt.kind === 'checkpoint' && !answered.has(n)) return setStatusOf(n, 'checkpoint');
+        if (bt.kind === 'end') return setStatusOf(n, 'done');
+        if (bt.kind === 'checkpoint' || skipRef.current || bt.ms <= 0) continue;
+        const t0 = await nextFrame();
+        for (;;) {
+          const now = await nextFrame();
+          if (signal.aborted) return;
+          const elapsed = skipRef.current ? bt.ms : now - t0;
+          if (bt.kind === 'tween') show(n, sample(tl, b, Math.min(elapsed, bt.ms)));
+          if (elapsed >= bt.ms) break;
         }
-        if (r.stop === 'checkpoint') {
-          index = r.index + 1;
-          continue;
-        }
-        setStatus('done');
-        emit({ type: 'status', chapter: n, status: 'done' });
-        return;
       }
     },
-    [host],
+    [show, setStatusOf],
   );
 
   // Answers are read when a chapter starts, not followed: answering resumes the run itself.
@@ -173,37 +143,83 @@ export function useChapterRunner() {
     controller.current?.abort();
     setCaption(null);
     setHighlight(null);
+    setTimeline(null);
+    setBeat(null);
+    position.current = null;
     if (chapter === null) {
       setStatus('idle');
       return;
     }
-    // A link may name a chapter past the last one: open the last.
-    if (clampChapter(chapter) !== chapter) {
-      useApp.getState().set({ chapter: clampChapter(chapter) });
-      return;
-    }
+    // A link to a chapter there is not: the page's notice, and no chapter; to a beat there is not: the chapter from its start.
+    if (noticeLinkProblems(store) && store.getState().chapter === null) return;
     const ch = CHAPTERS[chapter - 1]!;
     const c = new AbortController();
     controller.current = c;
-    useApp.getState().set({ ...CHAPTER_BASE, scenario: scenarioOf(ch), timelineZoom: null });
+    const linked = store.getState().beat;
+    const base = baseOf(ch, store.getState());
+    applySituation(store, base);
     emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
-    void play(chapter, 0, c.signal, answersRef.current);
+    setStatusOf(chapter, 'running');
+    void (async () => {
+      let tl: ChapterTimeline;
+      try {
+        tl = await compileLive(queryClient, store, chapter, c.signal);
+      } catch {
+        return;
+      }
+      if (c.signal.aborted) return;
+      setTimeline(tl);
+      const answered = answersRef.current;
+      // A link to a beat shows it and holds; the chapter's stop (its question, its end) plays as by Next.
+      if (linked !== null && linked !== stopBeat(tl.beats, answered.has(chapter)) && tl.beats[linked]!.kind !== 'end') {
+        position.current = { n: chapter, tl, beat: linked };
+        show(chapter, sample(tl, linked, 0));
+        setBeat(linked);
+        setStatusOf(chapter, 'held');
+        return;
+      }
+      void play(chapter, tl, linked ?? 0, c.signal, answered);
+    })();
     return () => c.abort();
-  }, [chapter, play]);
+  }, [chapter, play, queryClient, store, show, setStatusOf]);
+
+  /**
+   * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
+   * chapter's stop (its question, its end), which plays as when reached by Next.
+   */
+  const resume = useCallback(() => {
+    const p = position.current;
+    const c = controller.current;
+    if (!p || !c || c.signal.aborted || status !== 'held') return;
+    const next = p.beat + 1;
+    const answered = answersRef.current;
+    // The stop ahead: the question, or (past it, or once answered) the end.
+    const question = stopBeat(p.tl.beats, answered.has(p.n));
+    const stop = p.beat < question ? question : p.tl.beats.length - 1;
+    if (next >= stop) {
+      store.getState().set({ beat: null });
+      void play(p.n, p.tl, Math.min(next, p.tl.beats.length - 1), c.signal, answered);
+      return;
+    }
+    position.current = { ...p, beat: next };
+    show(p.n, sample(p.tl, next, 0));
+    setBeat(next);
+    store.getState().set({ beat: next });
+  }, [play, show, status, store]);
 
   const answer = useCallback(
     (value: Answer) => {
-      const n = useApp.getState().chapter;
+      const n = store.getState().chapter;
       if (n === null) return;
-      const ch = CHAPTERS[n - 1]!;
       const next = new Map(answersRef.current).set(n, value);
       setAnswers(next);
       answersRef.current = next;
       const c = controller.current;
-      if (c && !c.signal.aborted && status === 'checkpoint') void play(n, checkpointIndex(ch.steps) + 1, c.signal, next);
+      const p = position.current;
+      if (c && !c.signal.aborted && p && p.n === n && status === 'checkpoint') void play(n, p.tl, p.beat + 1, c.signal, next);
     },
-    [play, status],
+    [play, status, store],
   );
 
-  return { chapter, status, caption, highlight, answers, answer, skip, setSkip };
+  return { chapter, status, beat, caption, highlight, timeline, answers, answer, resume, skip, setSkip };
 }

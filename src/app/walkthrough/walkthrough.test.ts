@@ -2,10 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFactsFile } from '../../data/facts.ts';
 import { MESSAGES } from '../i18n/messages.ts';
-import { DEFAULT_STATE, useApp } from '../state/store.ts';
+import type { RunSummary } from '../run/summary.ts';
+import { DEFAULT_STATE } from '../state/store.ts';
 import { HIGHLIGHTS } from '../views/shared/highlight.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
-import { animatedDuration, captionsOf, checkpointIndex, runSteps, type Instant, type Step, type StepHost } from './steps.ts';
+import { animatedDuration, captionsOf, checkpointIndex, type Step } from './steps.ts';
+import { baseOf, beatsOf, compileChapter, ease, sample, shownAt, stopBeat } from './timeline.ts';
 
 const FACT_IDS = new Set(Array.from({ length: 26 }, (_, i) => `F${i + 1}`));
 
@@ -74,30 +76,15 @@ describe('chapters', () => {
   });
 });
 
-function fakeHost(animating: () => boolean) {
-  const log: string[] = [];
-  let clock = 0;
-  const host: StepHost = {
-    apply: (p) => {
-      useApp.getState().set(p as never);
-      log.push(`set ${JSON.stringify(p)}`);
-    },
-    caption: (c) => log.push(`caption ${c?.en}`),
-    highlight: (h) => log.push(`highlight ${h}`),
-    time: () => useApp.getState().time,
-    animating,
-    frame: async () => {
-      clock += 100;
-      log.push(`frame ${clock}`);
-      return clock;
-    },
-    timeOf: async (instant: Instant) => ('fraction' in instant ? instant.fraction * 10_000 : 'event' in instant ? 1000 + (instant.offsetMs ?? 0) : Promise.reject(new Error('no milestone here'))),
-    requestIndex: async (id) => (id === 'long-1' ? 8 : Promise.reject(new Error(`no ${id}`))),
-  };
-  return { host, log };
-}
+/** A run of 10 s whose request `long-1` (index 8) arrives at 1 s; no milestone falls in it. */
+const fakeRun = {
+  endMs: 10_000,
+  startEpochMs: 0,
+  requests: { ids: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'long-1'], count: 9 },
+  detail: async () => ({ events: [{ type: 'arrive', t: 1000 }], response: { tokens: [] } }),
+} as unknown as RunSummary;
 
-describe('step runner', () => {
+describe('chapter timeline', () => {
   const steps: Step[] = [
     { set: { view: 'cluster' } },
     { seek: { fraction: 0 } },
@@ -110,40 +97,48 @@ describe('step runner', () => {
     { seek: { fraction: 0.5 } },
     { highlight: 'counters' },
   ];
+  const base = baseOf(CHAPTERS[0]!, DEFAULT_STATE);
+  const compile = () => compileChapter(steps, base, { run: async () => fakeRun });
 
-  it('stops at the checkpoint and resumes after it', async () => {
-    useApp.setState({ ...DEFAULT_STATE });
-    const { host, log } = fakeHost(() => true);
-    const c = new AbortController();
-    const first = await runSteps(steps, 0, host, c.signal);
-    expect(first).toEqual({ stop: 'checkpoint', index: 5 });
-    // The wait took frames of the one clock until 1,000 ms had passed.
-    expect(log.filter((l) => l.startsWith('frame')).length).toBeGreaterThanOrEqual(10);
-    // The tween went through intermediate times to its target.
-    const times = log.filter((l) => l.startsWith('set {"time"')).map((l) => JSON.parse(l.slice(4)).time as number);
-    expect(times.length).toBeGreaterThan(3);
-    expect(times[times.length - 1]).toBe(1000);
-    const rest = await runSteps(steps, first.index + 1, host, c.signal);
-    expect(rest.stop).toBe('end');
-    expect(useApp.getState().selectedRequest).toBe(8);
-    // A milestone the run cannot place keeps the time; the next instant is placed.
-    expect(useApp.getState().time).toBe(5000);
+  it('has a beat for every wait, tween and checkpoint, and one for the end', () => {
+    expect(beatsOf(steps).map((b) => [b.kind, b.step, b.ms])).toEqual([
+      ['wait', 3, 1000],
+      ['tween', 4, 400],
+      ['checkpoint', 5, 0],
+      ['end', 10, 0],
+    ]);
+    expect(stopBeat(beatsOf(steps), false)).toBe(2);
+    expect(stopBeat(beatsOf(steps), true)).toBe(3);
   });
 
-  it('without animation, waits and tweens are instant', async () => {
-    useApp.setState({ ...DEFAULT_STATE });
-    const { host, log } = fakeHost(() => false);
-    await runSteps(steps, 0, host, new AbortController().signal);
-    expect(log.some((l) => l.startsWith('frame'))).toBe(false);
-    expect(log.filter((l) => l.startsWith('set {"time"'))).toEqual(['set {"time":0}', 'set {"time":1000}']);
+  it('resolves every instant once; one the run cannot place keeps the time, and is named', async () => {
+    const tl = await compile();
+    expect(tl.resolved[4]).toEqual({ time: 1000, handoff: null });
+    expect(tl.resolved[6]).toEqual({ request: 8 });
+    expect(tl.unplaced).toEqual([expect.stringMatching(/^step 8: /)]);
+    const end = sample(tl, 3);
+    expect(end.situation.selectedRequest).toBe(8);
+    expect(end.situation.time).toBe(5000);
+    expect(end.highlight).toBe('counters');
+    expect(end.caption?.en).toBe('one');
   });
 
-  it('stops when aborted (the chapter was left)', async () => {
-    const { host, log } = fakeHost(() => true);
-    const c = new AbortController();
-    c.abort();
-    expect((await runSteps(steps, 0, host, c.signal)).stop).toBe('aborted');
-    expect(log).toEqual([]);
+  it('folds the steps that take no time into the beat after them, and eases a tween with the one easing', async () => {
+    const tl = await compile();
+    // The first beat (the wait) shows the caption and the seek before it.
+    expect(sample(tl, 0).caption?.en).toBe('one');
+    expect(sample(tl, 0).situation.time).toBe(0);
+    // The tween, sampled by beat time: eased in and out, and at its target at its end.
+    expect(sample(tl, 1, 0).situation.time).toBe(0);
+    expect(sample(tl, 1, 100).situation.time).toBeCloseTo(1000 * ease(0.25));
+    expect(sample(tl, 1, 200).situation.time).toBeCloseTo(500);
+    expect(sample(tl, 1, 400).situation.time).toBe(1000);
+    // The checkpoint holds at the tween's end; the request is selected only after it.
+    expect(sample(tl, 2).situation.time).toBe(1000);
+    expect(sample(tl, 2).situation.selectedRequest).toBeNull();
+    // A sample is a function of (beat, beat time) alone.
+    expect(sample(tl, 1, 150)).toEqual(sample(tl, 1, 150));
+    expect(shownAt(tl, 4, 0.5)).toEqual(sample(tl, 1, 200));
   });
 
   it('measures the animated time of a chapter', () => {

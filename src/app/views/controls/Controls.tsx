@@ -4,7 +4,7 @@ import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, T
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { useT, type MessageKey } from '../../i18n/i18n.ts';
 import { fetchSwitchAhead, type RunSummary } from '../../run/hooks.ts';
-import { useApp, type SwitchKey } from '../../state/store.ts';
+import { useApp, type SwitchKey, useAppStore } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../shared/EvidencePanel.tsx';
@@ -22,7 +22,8 @@ function Switch({ spec }: { spec: SwitchSpec }) {
   const id = useId();
   const checked = useApp((s) => s.switches[spec.key]);
   const setSwitch = useApp((s) => s.setSwitch);
-  const ahead = () => fetchSwitchAhead(spec.key);
+  const store = useAppStore();
+  const ahead = () => fetchSwitchAhead(store.getState(), spec.key);
   return (
     <div className="toggle" onPointerEnter={ahead} onFocus={ahead}>
       <input id={id} type="checkbox" role="switch" checked={checked} onChange={(e) => setSwitch(spec.key, e.target.checked)} data-switch={spec.key} />

@@ -13,7 +13,7 @@ import { DEFECT_COMBINATIONS, GRID_MITIGATIONS, MATRIX_ROWS, SWITCH_KEYS, type M
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useMatrix } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { serializeUrl } from '../../state/url.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import './matrix.css';
@@ -28,11 +28,12 @@ const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** One measured outcome, as a link that sets its switches. */
 function OutcomeLink({ r, current }: { r: MatrixResult; current: boolean }) {
+  const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
   const fmt = (n: number) => formatNumber(n, lang);
-  const href = serializeUrl({ ...useApp.getState(), switches: r.switches, chapter: null });
+  const href = serializeUrl({ ...store.getState(), switches: r.switches, chapter: null });
   const lines: ReactNode[] = [];
   if (r.refused) {
     lines.push(<span key="refused" className="mx-refused">{t('refused')}</span>);

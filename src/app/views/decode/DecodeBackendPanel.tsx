@@ -8,7 +8,7 @@ import { type AdapterSummary, type BackendName } from '../../../gpu/backend.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult } from '../../../gpu/reports.ts';
 import { FULL_CONTEXT_TOKENS } from '../../../gpu/workload.ts';
 import { callDecode } from '../../run/decodeClient.ts';
-import { useApp, type DecodeBusy } from '../../state/store.ts';
+import { useApp, useAppStore, type AppStore, type DecodeBusy } from '../../state/store.ts';
 import { Tx, useT, type Translate } from '../../i18n/i18n.ts';
 import { formatMs, formatNumber, formatScientific, type Lang } from '../../i18n/format.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
@@ -44,23 +44,24 @@ let started: Promise<void> | null = null;
 
 /** Starts the worker once per page (StrictMode mounts twice); its statuses land in the store. */
 function useBackendWorker() {
+  const store = useAppStore();
   useEffect(() => {
     if (started) return;
-    const { backend, gpuFault, bench, setDecode } = useApp.getState();
-    started = callDecode('init', { preferred: backend, fault: gpuFault })
+    const { backend, gpuFault, bench, setDecode } = store.getState();
+    started = callDecode(store, 'init', { preferred: backend, fault: gpuFault })
       .then(() => setDecode({ busy: null }))
       .catch((e: Error) => setDecode({ busy: null, error: e.message }));
-    if (bench) exposeBenchHook();
-  }, []);
+    if (bench) exposeBenchHook(store);
+  }, [store]);
 }
 
 /** `?bench`: lets bench/webgpu.bench.ts drive the worker from Playwright. Not present otherwise. */
-function exposeBenchHook() {
-  (window as unknown as Record<string, unknown>).stalePagesDecodeBench = async (sizes: number[], reps: number) => (await callDecode('bench', { sizes, reps })).report;
+function exposeBenchHook(store: AppStore) {
+  (window as unknown as Record<string, unknown>).stalePagesDecodeBench = async (sizes: number[], reps: number) => (await callDecode(store, 'bench', { sizes, reps })).report;
 }
 
-async function act<T>(busy: Exclude<DecodeBusy, null | 'starting'>, f: () => Promise<T>): Promise<T | undefined> {
-  const { setDecode } = useApp.getState();
+async function act<T>(store: AppStore, busy: Exclude<DecodeBusy, null | 'starting'>, f: () => Promise<T>): Promise<T | undefined> {
+  const { setDecode } = store.getState();
   setDecode({ busy, error: null });
   try {
     return await f();
@@ -153,11 +154,12 @@ function BackendChooser({ status, disabled }: { status: BackendStatus | null; di
   const t = useT();
   const name = useId();
   const [requested, setRequested] = useState<BackendName | null>(null);
+  const store = useAppStore();
   const choose = (preferred: BackendName) => {
     setRequested(preferred);
-    useApp.getState().set({ backend: preferred });
-    return act('switching', async () => {
-      await callDecode('switch', { preferred });
+    store.getState().set({ backend: preferred });
+    return act(store, 'switching', async () => {
+      await callDecode(store, 'switch', { preferred });
     }).finally(() => setRequested(null));
   };
   // While switching the radios show the choice; then the running backend, which after a fallback
@@ -182,10 +184,11 @@ function RunDecode({ disabled, running }: { disabled: boolean; running: boolean 
   const id = useId();
   const [tokens, setTokens] = useState(FULL_CONTEXT_TOKENS);
   const run = useApp((s) => s.decode.run);
+  const store = useAppStore();
   const go = () =>
-    act('running', async () => {
-      const r = await callDecode('run', { contextTokens: tokens, steps: DECODE_STEPS });
-      useApp.getState().setDecode({ run: r.result });
+    act(store, 'running', async () => {
+      const r = await callDecode(store, 'run', { contextTokens: tokens, steps: DECODE_STEPS });
+      store.getState().setDecode({ run: r.result });
     });
   return (
     <div className="run-decode">
@@ -236,10 +239,11 @@ function CompareBackends({ disabled, comparing }: { disabled: boolean; comparing
   const t = useT();
   const lang = useApp((s) => s.lang);
   const report = useApp((s) => s.decode.compare);
+  const store = useAppStore();
   const go = () =>
-    act('comparing', async () => {
-      const r = await callDecode('compare', { cases: COMPARE_CASES, seed: COMPARE_SEED });
-      useApp.getState().setDecode({ compare: r.report });
+    act(store, 'comparing', async () => {
+      const r = await callDecode(store, 'compare', { cases: COMPARE_CASES, seed: COMPARE_SEED });
+      store.getState().setDecode({ compare: r.report });
     });
   return (
     <div className="compare">

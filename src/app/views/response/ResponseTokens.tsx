@@ -9,13 +9,14 @@ import type { ResponseRecord } from '../../../engine/index.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { attentionLine } from '../shared/attentionText.ts';
 
 export function ResponseTokens({ run, response: r, words, testId, className = '' }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string }) {
+  const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
@@ -30,7 +31,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
     setActive(i);
     if (i !== null) setNamed(i);
     const p = i === null ? null : r.provenance[i];
-    useApp.setState({ linkedPage: p && p.writerTenant !== null ? { node: p.node, page: p.page, slot: p.slot } : null });
+    store.setState({ linkedPage: p && p.writerTenant !== null ? { node: p.node, page: p.page, slot: p.slot } : null });
   };
   /** The writer of token i, selected at the middle of its time in flight (when it held the page). */
   const follow = (i: number) => {
@@ -38,7 +39,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
     if (!p || p.writerRequest < 0 || p.writerRequest >= run.requests.count) return;
     const w = p.writerRequest;
     const at = (run.requests.arrivedAt[w]! + run.requests.finishedAt[w]!) / 2;
-    useApp.setState({ linkedPage: null });
+    store.setState({ linkedPage: null });
     set({ selectedRequest: w, selectedPage: { node: p.node, page: p.page }, time: at, playing: false });
   };
   const focusToken = (i: number) => {

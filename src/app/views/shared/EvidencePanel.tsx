@@ -8,11 +8,10 @@
 import { Suspense, lazy, useSyncExternalStore } from 'react';
 import { withLaterText } from '../../i18n/catalogue.ts';
 import { useT } from '../../i18n/i18n.ts';
-import { useApp } from '../../state/store.ts';
 import './evidence.css';
 
 // The lists load once the first screen is drawn (`load`), or as soon as the panel is asked for.
-const EvidenceLists = lazy(() => withLaterText(() => import('./EvidenceLists.tsx'), () => useApp.getState().lang).then((m) => ({ default: m.EvidenceLists })));
+const EvidenceLists = lazy(() => withLaterText(() => import('./EvidenceLists.tsx')).then((m) => ({ default: m.EvidenceLists })));
 
 export const EVIDENCE_ID = 'evidence';
 

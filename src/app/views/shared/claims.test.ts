@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { FactIndex, parseFactsFile } from '../../../data/facts.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { MESSAGES, type MessageKey } from '../../i18n/messages.ts';
-import { SCREEN_FIGURES } from '../../screen/screenFigures.ts';
+import { SCREEN_FIGURES } from '../../picture/screenFigures.ts';
 import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));

@@ -3,7 +3,7 @@ import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type R
 import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { tenantCss } from '../../ui/palette.ts';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
@@ -204,6 +204,7 @@ function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linke
 
 /** The handoff clock's controls: play or pause, the scrubber with the steps named on it, speed. */
 function HandoffControls({ script, position, steps }: { script: HandoffScript; position: HandoffPosition; steps: readonly StageStep[] }) {
+  const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
   const playing = useApp((s) => s.handoffPlaying);
@@ -215,20 +216,20 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const name = index >= 0 ? t(`hcStep.${steps[index]!.id}`) : t('st_idle');
   const fmtS = (x: number) => formatNumber(Math.round(x * 10) / 10, lang);
   const valueText = t('hcValue', { n: String(index + 1), count: String(steps.length), name, s: fmtS(h), total: fmtS(total) });
-  const go = (i: number) => goToStep(script, i);
+  const go = (i: number) => goToStep(store, script, i);
   const back = () => {
     const s = script.steps[index];
     // Back: to the end of the step before (its end state), or the start of the first.
-    if (index <= 0) seekHandoff(0);
-    else if (s && h > s.at + 1e-6 && h < s.at + s.dur - 1e-6) seekHandoff(stepEnd(script.steps[index - 1]!));
+    if (index <= 0) seekHandoff(store, 0);
+    else if (s && h > s.at + 1e-6 && h < s.at + s.dur - 1e-6) seekHandoff(store, stepEnd(script.steps[index - 1]!));
     else go(index - 1);
   };
   const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === ' ' || e.key === 'k') (playing ? pauseHandoff() : playHandoff(total));
+    if (e.key === ' ' || e.key === 'k') (playing ? pauseHandoff(store) : playHandoff(store, total));
     else if (e.key === 'ArrowRight') go(index + 1);
     else if (e.key === 'ArrowLeft') back();
-    else if (e.key === 'Home') seekHandoff(0);
-    else if (e.key === 'End') seekHandoff(total);
+    else if (e.key === 'Home') seekHandoff(store, 0);
+    else if (e.key === 'End') seekHandoff(store, total);
     else return;
     e.preventDefault();
     e.stopPropagation();
@@ -238,11 +239,11 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
     const el = track.current;
     if (!el) return;
     const r = el.getBoundingClientRect();
-    seekHandoff(((clientX - r.left) / Math.max(1, r.width)) * total);
+    seekHandoff(store, ((clientX - r.left) / Math.max(1, r.width)) * total);
   };
   return (
     <div className="hc" data-testid="handoff-clock">
-      <button type="button" className="hc-play" onClick={() => (playing ? pauseHandoff() : playHandoff(total))} data-testid="handoff-play" aria-label={playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}>
+      <button type="button" className="hc-play" onClick={() => (playing ? pauseHandoff(store) : playHandoff(store, total))} data-testid="handoff-play" aria-label={playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}>
         {playing ? '\u275a\u275a' : '\u25b6'} <span>{playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}</span>
       </button>
       <div
@@ -275,7 +276,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
       </div>
       <label className="hc-speed">
         <span className="visually-hidden">{t('hcSpeed')}</span>
-        <select value={String(speed)} onChange={(e) => useApp.setState({ handoffSpeed: Number(e.target.value) })} aria-label={t('hcSpeed')}>
+        <select value={String(speed)} onChange={(e) => store.setState({ handoffSpeed: Number(e.target.value) })} aria-label={t('hcSpeed')}>
           {HANDOFF_SPEEDS.map((x) => (
             <option key={x} value={String(x)}>
               {formatNumber(x, lang)}{'\u00d7'}
@@ -294,9 +295,10 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
 
 /** The handoff clock's controls, the step's sentence, and the pictures at the clocks' moment. */
 function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen }: BodyProps) {
+  const store = useAppStore();
   const rootRef = useRef<HTMLDivElement>(null);
   const rootHeight = useSize(rootRef, 'clientHeight', screen);
-  const twoRows = !!(compareRun && useApp.getState().compare && compareDetail);
+  const twoRows = !!(compareRun && store.getState().compare && compareDetail);
   const screenHeight = screen ? Math.max(120, twoRows ? (rootHeight - 60) / 2 : rootHeight - 4) : null;
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -313,12 +315,12 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   // The picture's keys: the same as the handoff clock's (focus the diagram, then ← → step).
   const onKey = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget) return;
-    const go = (i: number) => goToStep(script, i);
+    const go = (i: number) => goToStep(store, script, i);
     if (e.key === 'ArrowRight') go(index + 1);
-    else if (e.key === 'ArrowLeft') (index <= 0 ? seekHandoff(0) : go(index - 1));
-    else if (e.key === 'Home') seekHandoff(0);
-    else if (e.key === 'End') seekHandoff(script.total);
-    else if (e.key === ' ') (useApp.getState().handoffPlaying ? pauseHandoff() : playHandoff(script.total));
+    else if (e.key === 'ArrowLeft') (index <= 0 ? seekHandoff(store, 0) : go(index - 1));
+    else if (e.key === 'Home') seekHandoff(store, 0);
+    else if (e.key === 'End') seekHandoff(store, script.total);
+    else if (e.key === ' ') (store.getState().handoffPlaying ? pauseHandoff(store) : playHandoff(store, script.total));
     else return;
     e.preventDefault();
   };
@@ -355,10 +357,10 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         ) : null}
       </div>
       <div className="stepper" role="group" aria-label={t('step')}>
-        <button type="button" onClick={() => (index <= 0 ? seekHandoff(0) : seekHandoff(stepEnd(script.steps[index - 1]!)))} disabled={index <= 0 && position.h <= 0} data-testid="stage-prev">
+        <button type="button" onClick={() => (index <= 0 ? seekHandoff(store, 0) : seekHandoff(store, stepEnd(script.steps[index - 1]!)))} disabled={index <= 0 && position.h <= 0} data-testid="stage-prev">
           {t('stagePrev')}
         </button>
-        <button type="button" onClick={() => goToStep(script, index + 1)} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
+        <button type="button" onClick={() => goToStep(store, script, index + 1)} disabled={index >= steps.length - 1 && position.h >= script.total} data-testid="stage-next">
           {t('stageNext')}
         </button>
       </div>

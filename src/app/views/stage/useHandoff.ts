@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { RequestDetail } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, type AppStore } from '../../state/store.ts';
 import { seekHandoff } from '../../state/handoffClock.ts';
 import { stepEnd, handoffScript, positionAtHandoff, positionAtInstant, type HandoffPosition, type HandoffScript } from './handoff.ts';
 
@@ -31,7 +31,7 @@ export function useHandoff(detail: RequestDetail | undefined): { script: Handoff
 }
 
 /** Puts the handoff clock at the end state of step `index` (clamped). */
-export function goToStep(script: HandoffScript, index: number): void {
+export function goToStep(store: AppStore, script: HandoffScript, index: number): void {
   const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, index))];
-  if (s) seekHandoff(stepEnd(s));
+  if (s) seekHandoff(store, stepEnd(s));
 }

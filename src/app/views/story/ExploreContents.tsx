@@ -5,11 +5,12 @@
 import type { RefObject } from 'react';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { Controls } from '../controls/Controls.tsx';
 import { exportLeaks, exportPng, exportSvg } from '../cluster/exportView.ts';
 
 export function ExploreContents({ run, compare, viewRoot }: { run: RunSummary | undefined; compare: RunSummary | undefined; viewRoot: RefObject<HTMLDivElement | null> }) {
+  const store = useAppStore();
   const t = useT();
   const view = useApp((s) => s.view);
   return (
@@ -23,7 +24,7 @@ export function ExploreContents({ run, compare, viewRoot }: { run: RunSummary | 
           <button
             type="button"
             onClick={() => {
-              exportSvg(run.seek(useApp.getState().time), 900, run.traceName, 'stale-pages-cluster');
+              exportSvg(run.seek(store.getState().time), 900, run.traceName, 'stale-pages-cluster');
             }}
             disabled={view !== 'cluster'}
           >

@@ -7,10 +7,9 @@
 import { Suspense, lazy, useId } from 'react';
 import { withLaterText } from '../../i18n/catalogue.ts';
 import { useT } from '../../i18n/i18n.ts';
-import { useApp } from '../../state/store.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 
-const Probe = lazy(() => withLaterText(() => import('./Probe.tsx'), () => useApp.getState().lang).then((m) => ({ default: m.Probe })));
+const Probe = lazy(() => withLaterText(() => import('./Probe.tsx')).then((m) => ({ default: m.Probe })));
 
 function ProbeWaiting() {
   const t = useT();

@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'rea
 import { Tx, useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
 import type { RunSummary } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
@@ -11,7 +11,7 @@ import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.t
 import { differences } from '../compare/divergence.ts';
 import { leaksSentBy } from '../story/storyText.ts';
 import { LANES } from './lanes.ts';
-import { everyFrame } from '../../state/clock.ts';
+import { effectiveSpeed } from '../../state/playback.ts';
 import { Icon } from '../../ui/icons.tsx';
 import './timeline.css';
 
@@ -45,12 +45,6 @@ function leakTimes(run: RunSummary): number[] {
 
 /** Play speeds offered besides the default, 0: whatever crosses the whole run in about 30 s. */
 export const SPEEDS = [1, 60, 600, 3600, 10_000, 40_000, 100_000] as const;
-const FIT_RUN_MS = 30_000;
-
-/** Simulated ms per real ms: the chosen multiplier, or (0) the run's length over 30 s. */
-export function effectiveSpeed(speed: number, runMs: number): number {
-  return speed > 0 ? speed : Math.max(1, runMs / FIT_RUN_MS);
-}
 
 /** The instant before (-1) or after (1) `now` in a sorted list, or its first (`'first'`). */
 export function jumpTarget(sorted: readonly number[], now: number, direction: 1 | -1 | 'first'): number | undefined {
@@ -60,9 +54,9 @@ export function jumpTarget(sorted: readonly number[], now: number, direction: 1 
   return undefined;
 }
 
-const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
+  const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
   const svgRef = useRef<SVGSVGElement>(null);
@@ -70,7 +64,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const chart = useRef<TimelineChart | null>(null);
   // The scrubbed instant is read only by the small parts below that show it (Clock, ScrubHandle,
   // LeakJump, ChartCursor): a scrub step re-renders those, not the lanes, buttons and milestone list.
-  const now = () => useApp.getState().time;
+  const now = () => store.getState().time;
   const playing = useApp((s) => s.playing);
   const speed = useApp((s) => s.speed);
   const set = useApp((s) => s.set);
@@ -94,9 +88,9 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => useApp.getState().set({ time: ms, playing: false }), onViewChange: setView });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView });
     // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
-    chart.current.setCursor(useApp.getState().time);
+    chart.current.setCursor(store.getState().time);
   }, []);
 
   useEffect(() => {
@@ -125,27 +119,6 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
     else if (zoomed.current) chart.current?.resetZoom();
     zoomed.current = zoomRequest !== null;
   }, [zoomRequest, run, width]);
-
-  // Playback on the page's one frame clock: simulated time advances at `speed`× real time; with
-  // reduced motion, in whole one-second steps.
-  useEffect(() => {
-    if (!playing) return;
-    const reduced = prefersReducedMotion();
-    let owed = 0;
-    return everyFrame((_now, dt) => {
-      const s = useApp.getState();
-      owed += dt;
-      if (reduced && owed < 1000) return true;
-      const next = s.time + owed * effectiveSpeed(s.speed, run.endMs);
-      owed = 0;
-      if (next >= run.endMs) {
-        s.set({ time: run.endMs, playing: false });
-        return false;
-      }
-      s.set({ time: next });
-      return true;
-    });
-  }, [playing, run.endMs]);
 
   const jump = (direction: 1 | -1 | 'first') => {
     const target = jumpTarget([...violations].sort((a, b) => a - b), now(), direction);

@@ -3,7 +3,7 @@ import { useRequestDetail, useSnapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
 import type { RunSummary, Snapshot } from '../../run/hooks.ts';
-import { useApp } from '../../state/store.ts';
+import { useApp, useAppStore } from '../../state/store.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, RELATION_RGB, blockTableRelation, focusOf, type Focus, type Relation, type REL_OTHER } from '../cluster/relation.ts';
 import { inkOn, paperOn, rgbCss } from '../../ui/palette.ts';
 import '../cluster/grids.css';
@@ -126,6 +126,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
 
 export function TransferView({ run }: { run: RunSummary }) {
   const t = useT();
+  const store = useAppStore();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
   const snapshot = useSnapshot(run);
@@ -135,7 +136,7 @@ export function TransferView({ run }: { run: RunSummary }) {
   // The one step list of the handoff (the stage's, on its handoff clock).
   const { script, position } = useHandoff(detail.data);
   const current = position.index;
-  const go = (i: number) => goToStep(script, i);
+  const go = (i: number) => goToStep(store, script, i);
   const reserve = events.find((e) => e.type === 'decode-reserve');
   const blockPages = useMemo(() => {
     if (!reserve || reserve.type !== 'decode-reserve') return [];

@@ -3,6 +3,7 @@ import { ARRIVAL } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'capacity-gap',
+  picture: 'capacity',
   title: { en: 'Defect one: a capacity gap known before launch', fr: 'Premier défaut : un écart de capacité connu avant le lancement' },
   paragraphs: [
     {

@@ -2,6 +2,7 @@ import type { Chapter } from '../chapter.ts';
 
 export const chapter: Chapter = {
   id: 'two-weeks',
+  picture: 'window',
   title: { en: 'Two weeks: 27 August to 9 September', fr: 'Deux semaines : du 27 août au 9 septembre' },
   paragraphs: [
     {

@@ -2,6 +2,7 @@ import type { Chapter } from '../chapter.ts';
 
 export const chapter: Chapter = {
   id: 'response-9-sep',
+  picture: 'day',
   title: { en: 'The response on 9 September', fr: 'La réaction du 9 septembre' },
   paragraphs: [
     {

@@ -3,6 +3,7 @@ import { OVER_LONG, TRANSFER_DONE } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'same-family',
+  picture: 'compare',
   title: { en: 'The same family: state handed to the wrong party', fr: 'La même famille : un état remis au mauvais destinataire' },
   paragraphs: [
     {

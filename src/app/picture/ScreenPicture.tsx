@@ -206,9 +206,10 @@ export function ScreenPicture() {
   const milestones = useMemo(() => (facts.data && scenario === 'incident' ? timelineMilestones(facts.data, lang) : []), [facts.data, lang, scenario]);
   const run = main.data;
   if (!run || run.refused) return <div className="screen-picture-empty" />;
-  const id = chapterN ? CHAPTERS[chapterN - 1]?.id : undefined;
+  // The chapter says which picture it uses (chapter.ts); the screen does not know chapters by name.
+  const picture = (chapterN ? CHAPTERS[chapterN - 1]?.picture : undefined) ?? 'view';
   const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} />;
-  if (id === 'two-weeks') {
+  if (picture === 'window') {
     return (
       <div className="screen-picture window" data-picture="window">
         <LeakCounter run={run} big />
@@ -216,7 +217,7 @@ export function ScreenPicture() {
       </div>
     );
   }
-  if (id === 'same-family') {
+  if (picture === 'compare') {
     return (
       <div className="screen-picture compare" data-picture="compare">
         <Comparison run={run} compare={compare.data ?? null} />
@@ -224,7 +225,7 @@ export function ScreenPicture() {
       </div>
     );
   }
-  if (id === 'response-9-sep') {
+  if (picture === 'day') {
     return (
       <div className="screen-picture day" data-picture="day">
         <DayStrip run={run} />
@@ -238,7 +239,7 @@ export function ScreenPicture() {
         <SituationLine />
         <LeakCounter run={run} />
       </div>
-      {id === 'capacity-gap' ? <CapacityGauge run={run} /> : null}
+      {picture === 'capacity' ? <CapacityGauge run={run} /> : null}
       <div className="screen-view">
         {view === 'cluster' ? <ClusterView run={run} /> : null}
         {view === 'transfer' ? <TransferView run={run} /> : null}
