@@ -88,7 +88,10 @@ describe('milestone labels', () => {
         fc.array(fc.record({ anchor: fc.double({ min: -200, max: 2200, noNaN: true }), words: fc.string({ minLength: 1, maxLength: 40 }), id: fc.constantFrom('F2', 'F7', 'F10', 'F12') }), { maxLength: 24 }),
         fc.integer({ min: 1, max: 4 }),
         (width, raw, rows) => {
-          const requests = raw.map((r, i) => ({ key: String(i), anchor: Math.max(MARGIN.left, Math.min(width - MARGIN.right, r.anchor)), badge: r.id, forms: [`12:00 ${r.words}`, '12:00'], title: `t${i}` }));
+          const requests = raw.map((r, i) => {
+            const anchor = Math.max(MARGIN.left, Math.min(width - MARGIN.right, r.anchor));
+            return { key: String(i), anchor, badge: r.id, forms: [`12:00 ${r.words}`, '12:00'], title: `t${i}`, ...(i % 3 === 0 ? { spanEnd: Math.min(width - MARGIN.right, anchor + 80) } : {}) };
+          });
           const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows, measureText, measureBadge });
           for (const p of placed) expect(p.x + p.width).toBeLessThanOrEqual(width);
           for (const p of placed) expect(p.x).toBeGreaterThanOrEqual(0);

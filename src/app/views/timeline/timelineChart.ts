@@ -71,7 +71,7 @@ export interface TimelineCallbacks {
 export const MARGIN = { left: 124, right: 12, top: 24, bottom: 4 };
 const LANE_H = 32;
 /** Milestone labels sit in rows under the lanes (milestoneLabels.ts). */
-export const LABEL_ROWS = 3;
+export const LABEL_ROWS = 4;
 const LABEL_ROW_H = 18;
 
 /**
@@ -85,7 +85,7 @@ export function milestoneLabelRequests(milestones: readonly ChartMilestone[], x:
   for (const m of milestones) {
     if (m.dayOnly) {
       if (!(m.epochMs < +d1! && m.epochMs + DAY_MS > +d0!)) continue;
-      out.push({ key: `d-${m.id}-${m.epochMs}-${m.forms[0]}`, anchor: clampX(x(m.epochMs)), badge: m.id, forms: m.forms, title: m.label });
+      out.push({ key: `d-${m.id}-${m.epochMs}-${m.forms[0]}`, anchor: clampX(x(m.epochMs)), spanEnd: clampX(x(m.epochMs + DAY_MS)), badge: m.id, forms: m.forms, title: m.label });
     } else {
       const px = x(m.epochMs);
       if (px < MARGIN.left || px > width - MARGIN.right) continue;
@@ -520,8 +520,8 @@ export class TimelineChart {
       .selectAll<SVGLineElement, PlacedMilestoneLabel>('line')
       .data(placed, (p) => p.key)
       .join('line')
-      .attr('x1', (p) => p.anchor)
-      .attr('x2', (p) => p.anchor)
+      .attr('x1', (p) => p.leader)
+      .attr('x2', (p) => p.leader)
       .attr('y1', labelTop)
       .attr('y2', (p) => rowBase(p) - 12);
     const labels = this.svg

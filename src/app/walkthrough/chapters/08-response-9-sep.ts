@@ -59,6 +59,8 @@ export const chapter: Chapter = {
       },
     },
     { tween: { to: { milestone: 'checksBegin' }, ms: 11000 } },
+    // The day itself, so that its four times can be written in words under the lanes.
+    { zoom: { from: { milestone: 'checksBegin' }, to: { fraction: 1 } } },
     {
       caption: {
         en: 'Cloudflare begins checking the next day (F8). Two independent accounts let the team reproduce the leak in under 25 minutes (F9).',
