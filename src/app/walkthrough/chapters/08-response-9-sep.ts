@@ -54,8 +54,8 @@ export const chapter: Chapter = {
     { highlight: 'timeline' },
     {
       caption: {
-        en: '8 September: researcher Gadi Evron, of Knostic, reports through HackerOne that very long requests sometimes receive text from other sessions (F7).',
-        fr: '8 septembre : le chercheur Gadi Evron, de Knostic, signale par HackerOne que de très longues demandes reçoivent parfois du texte d\u2019autres sessions (F7).',
+        en: 'On 8 September, researcher Gadi Evron, of Knostic, reports through HackerOne (F7). His report: very long requests sometimes receive text from other sessions.',
+        fr: 'Le 8 septembre, le chercheur Gadi Evron, de Knostic, signale par HackerOne (F7) que de très longues demandes reçoivent parfois du texte d\u2019autres sessions.',
       },
     },
     { tween: { to: { milestone: 'checksBegin' }, ms: 11000 } },
@@ -64,7 +64,7 @@ export const chapter: Chapter = {
     {
       caption: {
         en: 'Cloudflare begins checking the next day (F8). Two independent accounts let the team reproduce the leak in under 25 minutes (F9).',
-        fr: 'Cloudflare commence ses vérifications le lendemain (F8). Deux comptes indépendants permettent de reproduire la fuite en moins de vingt-cinq minutes (F9).',
+        fr: 'Cloudflare commence ses vérifications le lendemain (F8). Avec deux comptes indépendants, l\u2019équipe reproduit la fuite en moins de vingt-cinq minutes (F9).',
       },
     },
     { tween: { to: { milestone: 'declared' }, ms: 9500 } },
@@ -79,8 +79,8 @@ export const chapter: Chapter = {
     { tween: { to: { milestone: 'rootCause' }, ms: 3400 } },
     {
       caption: {
-        en: '19:40: GLM 5.3 is public again, after configuration and engine changes tested with the researcher\u2019s script and Cloudflare\u2019s own markers (F13).',
-        fr: '19 h 40 : GLM 5.3 est redevenu public, après modification du réglage et du moteur, testée avec le script du chercheur et les marqueurs de Cloudflare (F13).',
+        en: 'At 19:40, GLM 5.3 is public again, after configuration and engine changes (F13). They were tested with the researcher\u2019s script and Cloudflare\u2019s own markers.',
+        fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ils ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
       },
     },
     { tween: { to: { milestone: 'public' }, ms: 10500 } },
