@@ -3,7 +3,7 @@
  *                   [--no-build] [--1080p] [--clips] [--no-cards] [--wait-scale 1] [--sample 0,40,90]
  *
  * Renders the explainer frame by frame (docs/VIDEO.md). The chapters' captions, questions and
- * answers are spoken first (espeak-ng); their real durations lay the frames out
+ * answers are spoken first (festival in English, espeak-ng in French); their real durations lay the frames out
  * (src/app/render/schedule.ts). The page, opened as `?screen=render`, computes every run before
  * the first frame and then shows each frame on request, a pure function of its number; each is
  * captured as a PNG and piped to ffmpeg, which writes WebM (VP9 + Opus) and MP4 (H.264 + AAC) at a
@@ -22,7 +22,7 @@ import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { translate } from '../src/app/i18n/messages.ts';
 import type { Language } from '../src/engine/switches.ts';
 import { allCues, cueRate, FPS, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
-import { msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
+import { missingVoices, msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
 import { chaptersMeta, toVtt } from './record/vtt.ts';
 import type { RenderApi } from '../src/app/render/driver.ts';
 
@@ -61,6 +61,8 @@ const waitScale = Number(args['wait-scale']);
 if (!(waitScale > 0 && waitScale <= 4)) fail(`--wait-scale takes a number in (0, 4] (got ${args['wait-scale']})`);
 const sample = args.sample ? args.sample.split(',').map((s) => Number(s.trim())) : null;
 if (sample?.some((n) => !Number.isInteger(n) || n < 0)) fail('--sample takes frame numbers (0, 1, …)');
+const voicesMissing = missingVoices(langs);
+if (voicesMissing) fail(voicesMissing);
 const WIDTH = 1280;
 const HEIGHT = 720;
 const SCALE = args['1080p'] ? 1.5 : 1;

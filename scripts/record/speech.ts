@@ -1,6 +1,9 @@
 /**
- * The narration: every cue spoken by espeak-ng (Debian's, offline), one WAV per cue, cached by its
- * text; then one track laid out on the video's frames, each cue at its first frame.
+ * The narration: every cue spoken offline by Debian's voices, one WAV per cue, cached by its text;
+ * then one track laid out on the video's frames, each cue at its first frame. English is festival's
+ * HTS voice (cmu_us_slt_arctic_hts, package festvox-us-slt-hts), a statistical voice much closer to
+ * speech than espeak-ng's formant one; French stays on espeak-ng (no French voice for festival is
+ * packaged), with the words it says badly respelt for it.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,13 +12,40 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Language } from '../../src/engine/switches.ts';
 
-/** Voice and speed per language: British English at 160 words a minute, French at 150. */
-export const VOICES: Record<Language, { voice: string; wpm: number }> = {
-  en: { voice: 'en-gb', wpm: 160 },
-  fr: { voice: 'fr-fr', wpm: 150 },
+/** A voice: festival's HTS voice (its own pace), or espeak-ng's at a speed in words a minute. */
+export type Voice = { engine: 'festival'; voice: string } | { engine: 'espeak-ng'; voice: string; wpm: number };
+
+/** English: festival's US female HTS voice; French: espeak-ng's, at 150 words a minute. */
+export const VOICES: Record<Language, Voice> = {
+  en: { engine: 'festival', voice: 'cmu_us_slt_arctic_hts' },
+  fr: { engine: 'espeak-ng', voice: 'fr-fr', wpm: 150 },
 };
 
 export const ESPEAK = process.env.ESPEAK ?? '/usr/bin/espeak-ng';
+export const TEXT2WAVE = process.env.TEXT2WAVE ?? '/usr/bin/text2wave';
+const FESTIVAL_VOICES = '/usr/share/festival/voices';
+
+/** What to install when a voice is missing (Debian packages, as `.ci/run` installs them). */
+const PACKAGES: Record<Voice['engine'], string> = { festival: 'festival festvox-us-slt-hts', 'espeak-ng': 'espeak-ng' };
+
+/**
+ * Why the voices of these languages cannot speak here, or null when they can: the program and, for
+ * festival, the voice's folder must be there.
+ */
+export function missingVoices(langs: readonly Language[]): string | null {
+  const problems: string[] = [];
+  for (const lang of langs) {
+    const v = VOICES[lang];
+    if (v.engine === 'espeak-ng') {
+      if (!existsSync(ESPEAK)) problems.push(`${lang}: espeak-ng is not at ${ESPEAK} (apt-get install ${PACKAGES['espeak-ng']})`);
+    } else {
+      const found = existsSync(FESTIVAL_VOICES) && execFileSync('find', [FESTIVAL_VOICES, '-maxdepth', '2', '-name', v.voice], { encoding: 'utf8' }).trim() !== '';
+      if (!existsSync(TEXT2WAVE)) problems.push(`${lang}: festival's text2wave is not at ${TEXT2WAVE} (apt-get install ${PACKAGES.festival})`);
+      else if (!found) problems.push(`${lang}: festival has no voice ${v.voice} under ${FESTIVAL_VOICES} (apt-get install ${PACKAGES.festival})`);
+    }
+  }
+  return problems.length ? `the narration's voices are missing: ${problems.join('; ')}` : null;
+}
 
 const EN_UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
 const EN_TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty'];
@@ -47,10 +77,29 @@ export function spokenTime(hours: number, minutes: number, lang: Language): stri
   return minutes < 10 ? `${h} oh ${wordsUnder60(minutes, 'en')}` : `${h} ${wordsUnder60(minutes, 'en')}`;
 }
 
-/** Words espeak-ng says badly, respelt as it should say them (the screen keeps the written word). */
+/**
+ * Words the voices say badly, respelt as they should sound (the screen keeps the written word):
+ * letters said one by one, names said as their owners say them, English words in the French voice
+ * spelt the French way.
+ */
 const RESPELL: Record<Language, [RegExp, string][]> = {
-  en: [[/\bSGLang\b/g, 'S G Lang'], [/\bKV\b/g, 'K V'], [/\bRDMA\b/g, 'R D M A']],
-  fr: [[/\bSGLang\b/g, 'S G Lang'], [/\bprefill\b/gi, 'pri-fil'], [/\bKV\b/g, 'K V'], [/\bRDMA\b/g, 'R D M A'], [/\bHTTP\b/g, 'H T T P']],
+  en: [[/\bSGLang\b/g, 'S G Lang'], [/\bKV\b/g, 'K V'], [/\bRDMA\b/g, 'R D M A'], [/\bGLM\b/g, 'G L M'], [/\bKnostic\b/g, 'Nostic'], [/\bHackerOne\b/g, 'Hacker One'], [/\bZ\.ai\b/g, 'Z dot A I']],
+  fr: [
+    [/\bSGLang\b/g, 'S G Lang'],
+    [/\bprefill\b/gi, 'pri-fil'],
+    [/\bdecode\b/gi, 'di-caude'],
+    [/\bKV\b/g, 'K V'],
+    [/\bRDMA\b/g, 'R D M A'],
+    [/\bHTTP\b/g, 'H T T P'],
+    [/\bGLM\b/g, 'G L M'],
+    [/\bUTC\b/g, 'U T C'],
+    [/\bCloudflare\b/g, 'Claoude-flère'],
+    [/\bHackerOne\b/g, 'Hackeur-ouane'],
+    [/\bKnostic\b/g, 'Nostique'],
+    [/\bWorkers AI\b/g, 'Weurkeurze A I'],
+    [/\bcanary\b/gi, 'canari'],
+    [/\bZ\.ai\b/g, 'Z point A I'],
+  ],
 };
 
 /** What is said for a cue: its text without the fact ids in parentheses (shown, not read out), times as times. */
@@ -68,7 +117,7 @@ export interface Pcm {
   samples: Int16Array;
 }
 
-/** Reads a 16-bit mono PCM WAV (what espeak-ng writes). */
+/** Reads a 16-bit mono PCM WAV (what espeak-ng and festival write). */
 export function readWav(buf: Buffer): Pcm {
   if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
   let off = 12;
@@ -116,7 +165,7 @@ export function writeWav(pcm: Pcm): Buffer {
   return Buffer.concat([h, data]);
 }
 
-/** Trailing silence espeak-ng leaves is not speech: trim it so cue timings follow the voice. */
+/** Trailing silence a voice leaves is not speech: trim it so cue timings follow the voice. */
 function trimTail(pcm: Pcm): Pcm {
   let end = pcm.samples.length;
   while (end > 0 && Math.abs(pcm.samples[end - 1]!) < 64) end--;
@@ -125,13 +174,23 @@ function trimTail(pcm: Pcm): Pcm {
 
 const cacheDir = join(tmpdir(), 'stale-pages-voice');
 
+/** Festival reads ASCII best: typographic quotes and dashes as their plain forms. */
+const festivalText = (said: string) => said.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d«»]/g, '"').replace(/[\u2013\u2014]/g, ', ').replace(/\u2026/g, '...');
+
 /** Speaks one text; returns its samples (cached on disk by voice and text). */
 export function speak(text: string, lang: Language): Pcm {
-  const { voice, wpm } = VOICES[lang];
+  const v = VOICES[lang];
   const said = spokenText(text, lang);
   mkdirSync(cacheDir, { recursive: true });
-  const file = join(cacheDir, `${createHash('sha256').update(`${voice}|${wpm}|${said}`).digest('hex').slice(0, 24)}.wav`);
-  if (!existsSync(file)) execFileSync(ESPEAK, ['-v', voice, '-s', String(wpm), '-w', file, '--', said]);
+  const id = v.engine === 'festival' ? `festival|${v.voice}` : `${v.voice}|${v.wpm}`;
+  const file = join(cacheDir, `${createHash('sha256').update(`${id}|${said}`).digest('hex').slice(0, 24)}.wav`);
+  if (!existsSync(file)) {
+    if (v.engine === 'festival') {
+      const input = `${file}.txt`;
+      writeFileSync(input, festivalText(said));
+      execFileSync(TEXT2WAVE, ['-eval', `(voice_${v.voice})`, '-o', file, input]);
+    } else execFileSync(ESPEAK, ['-v', v.voice, '-s', String(v.wpm), '-w', file, '--', said]);
+  }
   return trimTail(readWav(readFileSync(file)));
 }
 

@@ -33,6 +33,9 @@ export const MilestoneSchema = v.pipe(
     precision: v.picklist(['day', 'minute']),
     labelEn: nonEmpty,
     labelFr: nonEmpty,
+    /** A few words for the timeline's label beside the date or time ("incident declared"). */
+    shortEn: nonEmpty,
+    shortFr: nonEmpty,
     /** How the date or time follows from the report when it is not stated outright. */
     derivedEn: v.optional(nonEmpty),
     derivedFr: v.optional(nonEmpty),

@@ -125,6 +125,8 @@ function EndCard({ lang }: { lang: Language }) {
   if (!facts.data) return <div className="screen-card end" />;
   const fixes = endFactsOf(facts.data, lang);
   const file = facts.data.file;
+  // When the analysis was published (F3), with the article's sentence under it in English.
+  const published = file.facts.find((f) => f.id === 'F3');
   const background = ['B1', 'B4', 'B9', 'B10'].map((id) => file.background.find((b) => b.id === id)).filter((b) => b !== undefined);
   return (
     <div className="screen-card end" data-testid="screen-card" data-card="end">
@@ -143,6 +145,16 @@ function EndCard({ lang }: { lang: Language }) {
       </ul>
       <h2>{t('walkSources')}</h2>
       <p className="card-source">{t('screenSourceArticle', { title: file.source.title })}</p>
+      {published ? (
+        <p className="card-source" data-testid="card-published">
+          {lang === 'fr' ? published.fr : published.en} <span className="card-id">{published.id}</span>
+          {lang === 'en' ? (
+            <q lang="fr" className="card-quote">
+              {published.quote}
+            </q>
+          ) : null}
+        </p>
+      ) : null}
       <ul className="card-background">
         {background.map((b) => (
           <li key={b.id}>

@@ -8,6 +8,7 @@
  */
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { loadFacts } from '../../data/loadFacts.ts';
+import { loadLaterText } from '../i18n/catalogue.ts';
 import { FACTS_QUERY_KEY } from '../../data/useFacts.ts';
 import { DEMO_REQUESTS } from '../../engine/scenarios.ts';
 import { runKeyOf } from '../../engine/runs/index.ts';
@@ -189,6 +190,9 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
       // The type is the page's own (public/fonts): a frame drawn before it loads would be set in the
       // fallback face, and which frames that hits depends on the machine's load.
       await document.fonts.load('1em "Inter Variable"');
+      // Every text the video shows in its own language: the page loads the catalogue's later part
+      // (the screen's cards and lines among it) only when asked, and until then reads it in English.
+      await loadLaterText(tl.lang);
       const prepared = await prepare(client, store, tl);
       compiled = prepared.compiled;
       await document.fonts.ready;

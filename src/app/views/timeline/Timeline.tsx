@@ -10,7 +10,7 @@ import { TimelineChart, type ChartMilestone, type CompareMark } from './timeline
 import { INVARIANTS, invariantBreaches, type InvariantKey } from './invariants.ts';
 import { differences } from '../compare/divergence.ts';
 import { leaksSentBy } from '../story/storyText.ts';
-import { LANES } from './lanes.ts';
+import { LANES, type LaneKey } from './lanes.ts';
 import { effectiveSpeed } from '../../state/playback.ts';
 import { Icon } from '../../ui/icons.tsx';
 import './timeline.css';
@@ -31,6 +31,21 @@ export function compareMarksOf(run: RunSummary, compare: RunSummary): CompareMar
     t: compare.requests.finishedAt[d.req]!,
     kind: d.withFix.leaked ? 'leak' : d.withFix.status >= 500 ? 'failed' : d.withFix.status >= 400 ? 'rejected' : 'served',
   }));
+}
+
+/** What each lane shows, said where it is (on hover or focus of its name). */
+const LANE_EXPLAIN: Record<LaneKey, 'laneExplainTraffic' | 'laneExplainConfidentiality' | 'laneExplainIntegrity' | 'laneExplainAdmission' | 'laneExplainCompare'> = {
+  traffic: 'laneExplainTraffic',
+  confidentiality: 'laneExplainConfidentiality',
+  integrity: 'laneExplainIntegrity',
+  admission: 'laneExplainAdmission',
+  compare: 'laneExplainCompare',
+};
+
+/** Every property lane counts the same requests (the incident's 155 over-long prompts, each breaking all three). */
+function sameCount(b: Record<InvariantKey, readonly unknown[]>): boolean {
+  const n = b.confidentiality.length;
+  return n > 0 && INVARIANTS.every((k) => b[k].length === n);
 }
 
 const INVARIANT_LABEL: Record<InvariantKey, 'laneConfidentiality' | 'laneIntegrity' | 'laneAdmission'> = { confidentiality: 'laneConfidentiality', integrity: 'laneIntegrity', admission: 'laneAdmission' };
@@ -69,6 +84,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const speed = useApp((s) => s.speed);
   const set = useApp((s) => s.set);
   const [width, setWidth] = useState(900);
+  const [laneTip, setLaneTip] = useState<{ key: LaneKey; x: number; y: number } | null>(null);
 
   const violations = useMemo(() => run.violations.map((v) => v.t), [run]);
   const leaks = useMemo(() => leakTimes(run).sort((a, b) => a - b), [run]);
@@ -88,13 +104,18 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView, onLaneTip: setLaneTip });
     // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
     chart.current.setCursor(store.getState().time);
   }, []);
 
   useEffect(() => {
-    chart.current?.setLabels(Object.fromEntries(LANES.map((l) => [l.key, t(l.label)])), t('model'), timeAxisFormat(lang));
+    chart.current?.setLabels(
+      Object.fromEntries(LANES.map((l) => [l.key, t(l.label)])),
+      t('model'),
+      timeAxisFormat(lang),
+      Object.fromEntries(LANES.map((l) => [l.key, t(LANE_EXPLAIN[l.key])])),
+    );
     chart.current?.setData(
       {
         startEpochMs: run.startEpochMs,
@@ -266,9 +287,16 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
             </button>
           </div>
         </div>
-        <div ref={boxRef} className="timeline-chart">
-          <ChartCursor chart={chart} />
-          <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+        <div className="timeline-chart-wrap">
+          <div ref={boxRef} className="timeline-chart">
+            <ChartCursor chart={chart} />
+            <svg ref={svgRef} role="img" aria-label={t('timelineChartLabel', { leaks: formatNumber(leaks.length, lang), violations: formatNumber(violations.length, lang) })} data-testid="timeline-svg" {...highlightable('timeline')} />
+          </div>
+          {laneTip ? (
+            <p className="lane-tip" role="tooltip" data-testid="lane-tip" style={{ left: laneTip.x, top: laneTip.y + 4 }}>
+              {t(LANE_EXPLAIN[laneTip.key])}
+            </p>
+          ) : null}
         </div>
         <ul className="invariants" aria-label={t('invariantsTitle')} data-testid="invariants">
           {INVARIANTS.map((k) => {
@@ -310,8 +338,14 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
             </>
           ) : (
             t('timelineKeyModelOnly')
-          )}
+          )}{' '}
+          {t('laneLegendHint')}
         </p>
+        {milestones.length > 0 && sameCount(breaches) ? (
+          <p className="timeline-lanes-why hint" data-testid="timeline-lanes-why">
+            {t('timelineLanesSame', { n: formatNumber(breaches.confidentiality.length, lang) })}
+          </p>
+        ) : null}
         {milestones.length > 0 ? (
           <details className="milestone-list" data-testid="milestone-list">
             <summary>{t('milestones')}</summary>

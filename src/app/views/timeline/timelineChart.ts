@@ -13,6 +13,8 @@ import { markPath, stepAreaPath, type MarkShape } from './marks.ts';
 import { LANES, type LaneKey } from './lanes.ts';
 import type { InvariantKey } from './invariants.ts';
 import { utcScale, type UtcScale } from './utcScale.ts';
+import { BADGE_PAD, BADGE_TEXT_GAP, layoutMilestoneLabels, type MilestoneLabelRequest, type PlacedMilestoneLabel } from './milestoneLabels.ts';
+import { textMeasurer, type MeasureText } from './textWidth.ts';
 
 type ZoomLib = typeof import('./timelineZoom.ts');
 type Zoom = d3.ZoomBehavior<SVGRectElement, unknown>;
@@ -50,6 +52,8 @@ export interface ChartMilestone {
   id: string;
   /** Tooltip: fact id, label, date, and how the date follows from the report. */
   label: string;
+  /** What the chart writes under the lanes, longest first: "13:22 incident declared", "13:22". */
+  forms: readonly string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -57,6 +61,8 @@ const DAY_MS = 86_400_000;
 export interface TimelineCallbacks {
   onSeek: (ms: number) => void;
   onViewChange?: (visible: [number, number]) => void;
+  /** A lane's name is hovered or focused (its key and the name's box in the chart's px), or left. */
+  onLaneTip?: (tip: { key: LaneKey; x: number; y: number } | null) => void;
 }
 
 /** The plot's margins; the scrubber's track under the chart lines up with them. */
@@ -64,49 +70,29 @@ export interface TimelineCallbacks {
 // name and its badge, and the milestone labels' rows.
 export const MARGIN = { left: 124, right: 12, top: 24, bottom: 4 };
 const LANE_H = 32;
-/** Milestone labels sit in rows under the lanes; one that finds no free row joins a "+n" label. */
-const LABEL_ROWS = 3;
-const LABEL_ROW_H = 14;
-const LABEL_CHAR_W = 7.9;
-/** Width of a character of the axis's 12 px labels, on average. */
-const TICK_CHAR_W = 6.8;
-
-export interface PlacedLabel {
-  key: string;
-  x: number;
-  row: number;
-  text: string;
-  title: string;
-}
+/** Milestone labels sit in rows under the lanes (milestoneLabels.ts). */
+export const LABEL_ROWS = 4;
+const LABEL_ROW_H = 18;
 
 /**
- * Places labels left to right, each in the first row where it clears the previous label by `gap`.
- * A label that fits no row joins the label that ends first, which then reads "F10 +2" (its tooltip
- * lists them all): no two labels overlap at any zoom.
+ * The labels to lay out for the milestones in view: a minute's at its line, a day's at the visible
+ * start of its band (so a band that begins left of the view is still named).
  */
-export function stackLabels(items: { key: string; x: number; text: string; title: string }[], rows: number, charW: number, gap = 4): PlacedLabel[] {
-  const sorted = [...items].sort((a, b) => a.x - b.x);
-  const last: (PlacedLabel & { extra: number })[] = [];
-  const ends = new Array<number>(rows).fill(-Infinity);
-  const placed: (PlacedLabel & { extra: number; base: string })[] = [];
-  for (const it of sorted) {
-    const row = ends.findIndex((e) => e + gap <= it.x);
-    if (row >= 0) {
-      const p = { key: it.key, x: it.x, row, text: it.text, base: it.text, title: it.title, extra: 0 };
-      placed.push(p);
-      last[row] = p;
-      ends[row] = it.x + it.text.length * charW;
+export function milestoneLabelRequests(milestones: readonly ChartMilestone[], x: UtcScale, width: number): MilestoneLabelRequest[] {
+  const [d0, d1] = x.domain();
+  const clampX = (px: number) => Math.max(MARGIN.left, Math.min(width - MARGIN.right, px));
+  const out: MilestoneLabelRequest[] = [];
+  for (const m of milestones) {
+    if (m.dayOnly) {
+      if (!(m.epochMs < +d1! && m.epochMs + DAY_MS > +d0!)) continue;
+      out.push({ key: `d-${m.id}-${m.epochMs}-${m.forms[0]}`, anchor: clampX(x(m.epochMs)), spanEnd: clampX(x(m.epochMs + DAY_MS)), badge: m.id, forms: m.forms, title: m.label });
     } else {
-      let r = 0;
-      for (let i = 1; i < rows; i++) if (ends[i]! < ends[r]!) r = i;
-      const host = placed.find((p) => p === last[r])!;
-      host.extra++;
-      host.text = `${host.base} +${host.extra}`;
-      host.title = `${host.title}\n${it.title}`;
-      ends[r] = host.x + host.text.length * charW;
+      const px = x(m.epochMs);
+      if (px < MARGIN.left || px > width - MARGIN.right) continue;
+      out.push({ key: `m-${m.id}-${m.epochMs}`, anchor: px, badge: m.id, forms: m.forms, title: m.label });
     }
   }
-  return placed.map(({ key, x, row, text, title }) => ({ key, x, row, text, title }));
+  return out;
 }
 
 export class TimelineChart {
@@ -126,15 +112,23 @@ export class TimelineChart {
   private labels: Record<string, string> = {};
   private badge = 'model';
   private tickFormat: ((d: Date) => string) | null = null;
+  private laneExplain: Record<string, string> = {};
+  private measurers: Partial<Record<'axis' | 'label' | 'badge', MeasureText>> = {};
 
   constructor(element: SVGSVGElement, private readonly callbacks: TimelineCallbacks) {
     this.svg = d3.select(element);
+    // Text is measured in the page's font: once it has loaded, measure and lay out again.
+    document.fonts?.ready.then(() => {
+      this.measurers = {};
+      this.render();
+    });
     this.svg.selectAll('*').remove();
     this.svg.append('g').attr('class', 'lane-labels');
     this.svg.append('g').attr('class', 'axis');
     const plot = this.svg.append('g').attr('class', 'plot');
     plot.append('g').attr('class', 'day-bands');
     plot.append('g').attr('class', 'milestones');
+    plot.append('g').attr('class', 'milestone-leaders');
     plot.append('g').attr('class', 'milestone-labels');
     plot.append('path').attr('class', 'density');
     for (const lane of LANES) if (lane.key !== 'traffic') plot.append('g').attr('class', `marks marks-${lane.key}`);
@@ -270,6 +264,11 @@ export class TimelineChart {
     el.addEventListener('pointercancel', up);
   }
 
+  /** A text measurer in the type of the axis (12 px), the labels (bold 12 px) or their badges (12 px). */
+  private measure(kind: 'axis' | 'label' | 'badge'): MeasureText {
+    return (this.measurers[kind] ??= textMeasurer(this.svg.node()!, kind === 'label' ? 700 : 400, 12));
+  }
+
   /** The visible window, in simulated ms. */
   visibleMs(): [number, number] {
     const [a, b] = this.x.domain();
@@ -286,8 +285,9 @@ export class TimelineChart {
   }
 
   /** Lane labels, the word on each lane's model badge, and the axis's tick format (format.ts), in the page's language. */
-  setLabels(labels: Record<string, string>, badge: string, tickFormat: (d: Date) => string): void {
+  setLabels(labels: Record<string, string>, badge: string, tickFormat: (d: Date) => string, laneExplain: Record<string, string> = {}): void {
     this.labels = labels;
+    this.laneExplain = laneExplain;
     this.badge = badge;
     this.tickFormat = tickFormat;
   }
@@ -376,11 +376,13 @@ export class TimelineChart {
     const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 120))).tickSizeOuter(0);
     if (this.tickFormat) axis.tickFormat(this.tickFormat as never);
     this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`).call(axis as never);
-    // A label centred on a tick by the right edge would run out of the drawing (10 Sep, the window's
-    // exclusive end): it is left out rather than cut, its tick kept.
-    const tickLabelFits = (d: Date, label: string) => x(d) + (label.length * TICK_CHAR_W) / 2 <= this.width;
+    // A label centred on a tick near either edge would run out of the drawing (10 Sep, the window's
+    // exclusive end): it is left out rather than cut, its tick kept. Its width is measured.
+    const measureTick = this.measure('axis');
+    const width = this.width;
     this.svg.selectAll<SVGTextElement, Date>('g.axis g.tick text').attr('display', function (d) {
-      return tickLabelFits(d, this.textContent ?? '') ? null : 'none';
+      const half = measureTick(this.textContent ?? '') / 2;
+      return x(d) - half >= 0 && x(d) + half <= width ? null : 'none';
     });
 
     // Each lane: its name, and a "model" badge under it (every lane is drawn from the model's run).
@@ -394,6 +396,16 @@ export class TimelineChart {
         g.append('rect').attr('class', 'lane-badge').attr('rx', 3);
         g.append('text').attr('class', 'lane-badge-text');
         g.append('title');
+        // Focusable, so that the lane's explanation shows on focus as on hover (Timeline.tsx draws it).
+        g.attr('tabindex', 0).attr('role', 'note').attr('data-testid', (l) => `lane-${l.key}`);
+        const tip = (l: (typeof LANES)[number], el: SVGGElement) => {
+          const box = el.getBBox();
+          this.callbacks.onLaneTip?.({ key: l.key, x: 4 + box.x, y: this.laneY(l.key) + box.y + box.height });
+        };
+        g.on('pointerenter focus', function (_e, l) {
+          tip(l, this);
+        });
+        g.on('pointerleave blur', () => this.callbacks.onLaneTip?.(null));
         return g;
       });
     lanes.attr('data-evidence', (l) => ('model' in l.evidence ? 'model' : 'assumption')).attr('transform', (l) => `translate(4,${this.laneY(l.key)})`);
@@ -402,6 +414,7 @@ export class TimelineChart {
     lanes.select('rect.lane-badge').attr('x', 0).attr('y', 16).attr('width', badgeW).attr('height', 14);
     lanes.select('text.lane-badge-text').attr('x', 4).attr('y', 27).text(this.badge);
     lanes.select('title').text((l) => `${this.labels[l.key] ?? l.key} · ${this.badge}${'assumptions' in l.evidence ? ` (${l.evidence.assumptions.join(', ')})` : ''}`);
+    lanes.attr('aria-label', (l) => this.laneExplain[l.key] ?? this.labels[l.key] ?? l.key);
 
     // Traffic density: arrivals counted per 2-px bucket over the visible range.
     const bucketPx = 2;
@@ -455,7 +468,11 @@ export class TimelineChart {
     const bands = this.svg
       .select('g.day-bands')
       .selectAll<SVGGElement, ChartMilestone>('g')
-      .data(data.milestones.filter((m) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0), (m) => m.id + m.label)
+      // One band a day, however many of the report's facts fall on it (9 Sep holds three): its labels name them.
+      .data(
+        data.milestones.filter((m, i, all) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0 && all.findIndex((o) => o.dayOnly && o.epochMs === m.epochMs) === i),
+        (m) => String(m.epochMs),
+      )
       .join((enter) => {
         const g = enter.append('g').attr('class', 'day-band');
         g.append('rect');
@@ -468,7 +485,7 @@ export class TimelineChart {
       const a = clampX(x(new Date(m.epochMs)));
       const b = clampX(x(new Date(m.epochMs + DAY_MS)));
       g.select('rect').attr('x', a).attr('y', top).attr('width', Math.max(1, b - a)).attr('height', bottom - top);
-      g.select('title').text(m.label);
+      g.select('title').text(data.milestones.filter((o) => o.dayOnly && o.epochMs === m.epochMs).map((o) => o.label).join('\n'));
       void i;
     });
 
@@ -486,35 +503,45 @@ export class TimelineChart {
     ms.select('line').attr('y1', top).attr('y2', bottom);
     ms.select('title').text((m) => m.label);
 
-    // Labels of both kinds, stacked in rows under the lanes so that none overlaps another (9 Sep
-    // holds six of them; at two weeks' scale they share a few pixels and gather into "+n").
-    const labelItems = [
-      ...data.milestones
-        .filter((m) => m.dayOnly && m.epochMs < +d1 && m.epochMs + DAY_MS > +d0)
-        .map((m) => ({ key: `d-${m.id}-${m.epochMs}`, x: clampX(x(new Date(m.epochMs))) + 2, text: m.id, title: m.label })),
-      ...data.milestones
-        .filter((m) => !m.dayOnly && visible(m.epochMs - data.startEpochMs))
-        .map((m) => ({ key: `m-${m.id}-${m.epochMs}`, x: toX(m.epochMs - data.startEpochMs) + 2, text: m.id, title: m.label })),
-    ];
-    // A label near the right edge is pulled left to stay inside the chart (room for a "+n" too).
-    const maxX = this.width - 2;
-    for (const it of labelItems) it.x = Math.min(it.x, maxX - (it.text.length + 3) * LABEL_CHAR_W);
-    const placed = stackLabels(labelItems, LABEL_ROWS, LABEL_CHAR_W);
+    // Labels of both kinds, in words with their time or day, in rows under the lanes so that none
+    // overlaps another or leaves the drawing (milestoneLabels.ts; 9 Sep holds seven of them).
     const labelTop = this.lanesBottom;
+    const measureBadge = this.measure('badge');
+    let placed: PlacedMilestoneLabel[] = [];
+    try {
+      placed = layoutMilestoneLabels(milestoneLabelRequests(data.milestones, x, this.width), { left: 2, right: this.width - 2, rows: LABEL_ROWS, measureText: this.measure('label'), measureBadge });
+    } catch {
+      // A drawing too narrow for even one label: the milestone list under the chart still has them all.
+    }
+    const rowBase = (p: PlacedMilestoneLabel) => labelTop + (p.row + 1) * LABEL_ROW_H - 4;
+    // Leaders first, so that a label of a row below is drawn over the leaders it crosses.
+    this.svg
+      .select('g.milestone-leaders')
+      .selectAll<SVGLineElement, PlacedMilestoneLabel>('line')
+      .data(placed, (p) => p.key)
+      .join('line')
+      .attr('x1', (p) => p.leader)
+      .attr('x2', (p) => p.leader)
+      .attr('y1', labelTop)
+      .attr('y2', (p) => rowBase(p) - 12);
     const labels = this.svg
       .select('g.milestone-labels')
-      .selectAll<SVGGElement, PlacedLabel>('g')
+      .selectAll<SVGGElement, PlacedMilestoneLabel>('g')
       .data(placed, (p) => p.key)
       .join((enter) => {
         const g = enter.append('g').attr('class', 'milestone-label');
-        g.append('line');
-        g.append('text');
+        g.append('rect').attr('class', 'label-back');
+        g.append('rect').attr('class', 'label-badge').attr('rx', 3);
+        g.append('text').attr('class', 'label-badge-text');
+        g.append('text').attr('class', 'label-text');
         g.append('title');
         return g;
       });
-    labels.attr('data-row', (p) => p.row).attr('transform', (p) => `translate(${p.x},0)`);
-    labels.select('line').attr('x1', -2).attr('x2', -2).attr('y1', labelTop).attr('y2', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2);
-    labels.select('text').attr('x', 1).attr('y', (p) => labelTop + (p.row + 1) * LABEL_ROW_H - 2).text((p) => p.text);
+    labels.attr('data-row', (p) => p.row).attr('data-fact', (p) => p.badge).attr('data-gathered', (p) => p.gathered.length).attr('transform', (p) => `translate(${p.x},0)`);
+    labels.select('rect.label-back').attr('x', 0).attr('y', (p) => rowBase(p) - 13).attr('width', (p) => p.width).attr('height', 16);
+    labels.select('rect.label-badge').attr('x', 0).attr('y', (p) => rowBase(p) - 12).attr('width', (p) => p.badgeWidth).attr('height', 15);
+    labels.select('text.label-badge-text').attr('x', BADGE_PAD).attr('y', rowBase).text((p) => p.badge);
+    labels.select('text.label-text').attr('x', (p) => p.badgeWidth + BADGE_TEXT_GAP).attr('y', rowBase).text((p) => p.text);
     labels.select('title').text((p) => p.title);
     this.renderCursor();
   }

@@ -28,6 +28,13 @@ export const chapter: Chapter = {
     },
     {
       text: {
+        en: 'Cloudflare published its analysis on 26 October 2026, as coordinated disclosure.',
+        fr: 'Cloudflare a publié son analyse le 26 octobre 2026, dans le cadre d\u2019une divulgation coordonnée.',
+      },
+      evidence: { facts: ['F3'] },
+    },
+    {
+      text: {
         en: 'At what time on 9 September checking began, when the test requests ran, and whether the reproduction came before the declaration are not in the report: the replay places them by assumption (A6, A7).',
         fr: 'L\'heure du début des vérifications le 9 septembre, celle des requêtes de test, et si la reproduction a précédé la déclaration ne figurent pas dans le rapport : la reconstitution les place par hypothèse (A6, A7).',
       },
@@ -41,19 +48,49 @@ export const chapter: Chapter = {
   scenario: 'incident',
   steps: [
     { set: { view: 'cluster' } },
-    // The day itself: at two weeks' scale its milestones share the last few pixels.
-    { zoom: { from: { milestone: 'checksBegin' }, to: { fraction: 1 } } },
-    // The day's clock moves between the milestones while each is said.
-    { seek: { milestone: 'checksBegin' } },
+    // The report's last two days: at two weeks' scale its milestones share the last few pixels.
+    { zoom: { from: { milestone: 'researcherReport' }, to: { fraction: 1 } } },
+    // The clock moves from one milestone to the next while each is said, so the picture never stands still.
+    { seek: { milestone: 'researcherReport' } },
     { highlight: 'timeline' },
-    { caption: { en: '13:22 UTC: incident declared.', fr: '13 h 22 UTC : incident déclaré.' } },
-    { tween: { to: { milestone: 'declared' }, ms: 2600 } },
-    { wait: 400 },
-    { caption: { en: '14:00: the model is private; new requests fail.', fr: '14 h 00 : le modèle est privé ; les nouvelles requêtes échouent.' } },
-    { tween: { to: { milestone: 'private' }, ms: 2600 } },
-    { wait: 400 },
-    { caption: { en: '19:40: public again, with the configuration and the engine changed.', fr: '19 h 40 : de nouveau public, réglage et moteur modifiés.' } },
-    { tween: { to: { milestone: 'public' }, ms: 3200 } },
-    { wait: 800 },
+    {
+      caption: {
+        en: 'On 8 September, researcher Gadi Evron, of Knostic, reports through HackerOne (F7). His report: very long requests sometimes receive text from other sessions.',
+        fr: 'Le 8 septembre, le chercheur Gadi Evron, de Knostic, signale par HackerOne (F7) que de très longues demandes reçoivent parfois du texte d\u2019autres sessions.',
+      },
+    },
+    { tween: { to: { milestone: 'checksBegin' }, ms: 11000 } },
+    // The day itself, so that its four times can be written in words under the lanes.
+    { zoom: { from: { milestone: 'checksBegin' }, to: { fraction: 1 } } },
+    {
+      caption: {
+        en: 'Cloudflare begins checking the next day (F8). Two independent accounts let the team reproduce the leak in under 25 minutes (F9).',
+        fr: 'Cloudflare commence ses vérifications le lendemain (F8). Avec deux comptes indépendants, l\u2019équipe reproduit la fuite en moins de vingt-cinq minutes (F9).',
+      },
+    },
+    { tween: { to: { milestone: 'declared' }, ms: 9500 } },
+    {
+      caption: {
+        en: '13:22 UTC: Cloudflare declares an incident (F10). 38 minutes later, at 14:00, the model is made private; new requests fail (F11).',
+        fr: '13 h 22 UTC : Cloudflare déclare un incident (F10). Trente-huit minutes plus tard, à 14 h 00, le modèle est rendu privé ; les nouvelles demandes échouent (F11).',
+      },
+    },
+    { tween: { to: { milestone: 'private' }, ms: 9000 } },
+    { caption: { en: '14:35: the root cause is identified (F12).', fr: '14 h 35 : la cause principale est identifiée (F12).' } },
+    { tween: { to: { milestone: 'rootCause' }, ms: 3400 } },
+    {
+      caption: {
+        en: 'At 19:40, GLM 5.3 is public again, after configuration and engine changes (F13). They were tested with the researcher\u2019s script and Cloudflare\u2019s own markers.',
+        fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ils ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
+      },
+    },
+    { tween: { to: { milestone: 'public' }, ms: 10500 } },
+    {
+      caption: {
+        en: 'Cloudflare published its analysis on 26 October, as coordinated disclosure (F3).',
+        fr: 'Cloudflare a publié son analyse le 26 octobre, dans le cadre d\u2019une divulgation coordonnée (F3).',
+      },
+    },
+    { tween: { to: { fraction: 1 }, ms: 6000 } },
   ],
 };
