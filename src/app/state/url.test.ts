@@ -71,8 +71,8 @@ describe('URL codec', () => {
     expect(parseUrl('?ch=99').state).toEqual({ chapter: 99 });
     // A beat of the chapter, only with a chapter, and back into the link.
     expect(parseUrl('?ch=3&beat=2').state).toEqual({ chapter: 3, beat: 2 });
-    expect(parseUrl('?beat=2')).toEqual({ state: {}, ignored: ['beat=2'] });
-    expect(parseUrl('?ch=3&beat=x').ignored).toEqual(['beat=x']);
+    expect(parseUrl('?beat=2')).toEqual({ state: {}, ignored: [{ kind: 'needs', name: 'beat', value: '2', needs: 'ch' }] });
+    expect(parseUrl('?ch=3&beat=x').ignored).toEqual([{ kind: 'malformed', name: 'beat', value: 'x' }]);
     expect(serializeUrl({ ...DEFAULT_STATE, chapter: 3, beat: 2 })).toMatch(/ch=3&beat=2/);
     const bad = parseUrl(`?ch=0&pm=yes`);
     expect(bad.state).toEqual({});
