@@ -67,9 +67,14 @@ for (const [w, h] of [
       await page.emulateMedia({ reducedMotion: 'reduce' });
       const problems: string[] = [];
       const check = async (n: number, beat: number) => {
-        // The highlight is brought into view once the views have drawn it.
+        // The highlight is brought into view once the views have drawn it (a replay or a view's lazy
+        // load can take seconds on a loaded machine): a problem counts if it is still there after 10 s.
         await page.waitForTimeout(600);
-        const p = await blocked(page);
+        let p = await blocked(page);
+        for (let waited = 0; p && waited < 10_000; waited += 500) {
+          await page.waitForTimeout(500);
+          p = await blocked(page);
+        }
         if (p) problems.push(`chapter ${n}, beat ${beat}: ${p}`);
       };
       for (const [i, ch] of CHAPTERS.entries()) {

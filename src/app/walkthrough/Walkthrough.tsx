@@ -112,8 +112,20 @@ function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, firstOptio
   // The question (then its answer) is what the room should be looking at: bring it into the panel's view.
   // Once the chapter has reached it (its caption is up then), so the panel's scroll depends on the
   // chapter alone, not on what the chapter before left in the panel.
+  // Within the panel only, where it scrolls: scrolling the page too would take away what the chapter
+  // points at (a link past the question shows its answer and a highlighted view at once).
   useEffect(() => {
-    if (asked || done) form.current?.scrollIntoView?.({ block: 'nearest' });
+    const el = form.current;
+    if (!el || !(asked || done)) return;
+    const box = el.closest<HTMLElement>('.walkthrough');
+    if (!box || box.scrollHeight <= box.clientHeight) {
+      el.scrollIntoView?.({ block: 'nearest' });
+      return;
+    }
+    const r = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    if (r.bottom > b.bottom) box.scrollTop += Math.min(r.bottom - b.bottom, r.top - b.top);
+    else if (r.top < b.top) box.scrollTop -= b.top - r.top;
   }, [done, chapter, asked]);
   const correct = L(cp.options.find((o) => o.id === cp.answer)!.label, lang);
   return (

@@ -169,6 +169,13 @@ export function useChapterRunner() {
       }
       if (c.signal.aborted) return;
       setTimeline(tl);
+      // A link past the chapter's question lands where Next gets only once the question is answered or
+      // revealed: it counts as revealed without an answer, so nothing on screen waits for one.
+      const question = tl.beats.findIndex((b) => b.kind === 'checkpoint');
+      if (linked !== null && question >= 0 && linked > question && !answersRef.current.has(chapter)) {
+        answersRef.current = new Map(answersRef.current).set(chapter, null);
+        setAnswers(answersRef.current);
+      }
       const answered = answersRef.current;
       // A link to a beat shows it and holds; the chapter's stop (its question, its end) plays as by Next.
       if (linked !== null && linked !== stopBeat(tl.beats, answered.has(chapter)) && tl.beats[linked]!.kind !== 'end') {
