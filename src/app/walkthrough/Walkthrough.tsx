@@ -255,6 +255,10 @@ export function Walkthrough() {
       document.documentElement.style.scrollPaddingBottom = barHeight > 0 ? `${barHeight + 8}px` : '';
       const el = document.querySelector(selector);
       if (!el) return;
+      // Kept in view while the page settles: until 3 s pass with the part there and nothing resized
+      // (a run a switch asked for can take seconds to land and redraw the views).
+      window.clearTimeout(stop);
+      stop = window.setTimeout(() => ro?.disconnect(), 3000);
       // A part taller than the window's free height (less the bar, and the sheet on a phone) shows
       // from its top: 'nearest' leaves one that already fills the window where it is, top cut.
       const sheet = document.querySelector<HTMLElement>('.walkthrough')?.getBoundingClientRect();
@@ -262,15 +266,18 @@ export function Walkthrough() {
       const tall = el.getBoundingClientRect().height > free;
       el.scrollIntoView?.({ block: tall ? 'start' : 'nearest', inline: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
     };
+    let stop = 0;
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => onNextFrame('walk-highlight', bring));
     onNextFrame('walk-highlight', bring);
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => onNextFrame('walk-highlight', bring));
+    if (!ro) return;
     ro.observe(document.body);
     const views = document.querySelector('.views');
     if (views) ro.observe(views);
-    const stop = window.setTimeout(() => ro.disconnect(), 3000);
+    // Never longer than 30 s, whatever happens.
+    const cap = window.setTimeout(() => ro.disconnect(), 30_000);
     return () => {
       window.clearTimeout(stop);
+      window.clearTimeout(cap);
       ro.disconnect();
     };
   }, [highlight, status === 'done']);
