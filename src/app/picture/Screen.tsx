@@ -14,7 +14,7 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { formatUtcDayRange } from '../i18n/format.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO } from '../../engine/incident/index.ts';
 import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
-import { highlightSelector, type HighlightId } from '../views/shared/highlight.ts';
+import { highlightSelector, setOutlineRule, type HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import type { Chapter } from '../walkthrough/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
@@ -119,6 +119,20 @@ export function endFactsOf(facts: FactIndex, lang: Language): { id: string; text
   });
 }
 
+/** A fact on a card: its words, its id, and in the English video the article's French sentence under it. */
+function CardFact({ id, text, quote, lang }: { id: string; text: string; quote: string; lang: Language }) {
+  return (
+    <>
+      {text} <span className="card-id">{id}</span>
+      {lang === 'en' ? (
+        <q lang="fr" className="card-quote">
+          {quote}
+        </q>
+      ) : null}
+    </>
+  );
+}
+
 function EndCard({ lang }: { lang: Language }) {
   const t = useT();
   const facts = useFacts();
@@ -126,7 +140,7 @@ function EndCard({ lang }: { lang: Language }) {
   const fixes = endFactsOf(facts.data, lang);
   const file = facts.data.file;
   // When the analysis was published (F3), with the article's sentence under it in English.
-  const published = file.facts.find((f) => f.id === 'F3');
+  const published = facts.data.byId.get('F3');
   const background = ['B1', 'B4', 'B9', 'B10'].map((id) => file.background.find((b) => b.id === id)).filter((b) => b !== undefined);
   return (
     <div className="screen-card end" data-testid="screen-card" data-card="end">
@@ -134,12 +148,7 @@ function EndCard({ lang }: { lang: Language }) {
       <ul className="card-fixes">
         {fixes.map((f) => (
           <li key={f.id}>
-            {f.text} <span className="card-id">{f.id}</span>
-            {lang === 'en' ? (
-              <q lang="fr" className="card-quote">
-                {f.quote}
-              </q>
-            ) : null}
+            <CardFact {...f} lang={lang} />
           </li>
         ))}
       </ul>
@@ -147,12 +156,7 @@ function EndCard({ lang }: { lang: Language }) {
       <p className="card-source">{t('screenSourceArticle', { title: file.source.title })}</p>
       {published ? (
         <p className="card-source" data-testid="card-published">
-          {lang === 'fr' ? published.fr : published.en} <span className="card-id">{published.id}</span>
-          {lang === 'en' ? (
-            <q lang="fr" className="card-quote">
-              {published.quote}
-            </q>
-          ) : null}
+          <CardFact id="F3" text={pick(lang, published.en, published.fr)} quote={published.quote} lang={lang} />
         </p>
       ) : null}
       <ul className="card-background">
@@ -221,14 +225,8 @@ function pictureScroll(view: HTMLElement, pointed: HTMLElement | null): number {
  */
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
-    let style = document.getElementById('screen-highlight') as HTMLStyleElement | null;
-    if (!style) {
-      style = document.createElement('style');
-      style.id = 'screen-highlight';
-      document.head.appendChild(style);
-    }
     const selectors = highlight ? highlightSelectors(highlight) : [];
-    style.textContent = selectors.length ? `${selectors.join(', ')} { outline: 5px solid var(--focus) !important; outline-offset: 3px; }` : '';
+    setOutlineRule('screen-highlight', selectors.length ? `${selectors.join(', ')} { outline: 5px solid var(--focus) !important; outline-offset: 3px; }` : '');
     // The transfer's steps the caption speaks of (else its current step) stay in the middle of the
     // list; only the list scrolls (scrollIntoView would also scroll the picture, cutting off tops).
     const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');

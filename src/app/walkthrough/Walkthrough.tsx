@@ -11,7 +11,7 @@ import { onNextFrame } from '../state/clock.ts';
 import { Icon } from '../ui/icons.tsx';
 import { themeColor } from '../ui/theme.ts';
 import { useApp, type Language } from '../state/store.ts';
-import { highlightSelector } from '../views/shared/highlight.ts';
+import { highlightSelector, setOutlineRule } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapter.ts';
@@ -234,14 +234,8 @@ export function Walkthrough() {
 
   // The outline follows the views through re-renders because it is a style rule, not a class on a node.
   useEffect(() => {
-    let style = document.getElementById('walk-highlight') as HTMLStyleElement | null;
-    if (!style) {
-      style = document.createElement('style');
-      style.id = 'walk-highlight';
-      document.head.appendChild(style);
-    }
     const selector = highlight ? highlightSelector(highlight) : null;
-    style.textContent = selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '';
+    setOutlineRule('walk-highlight', selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '');
     document.body.dataset.walkHighlight = highlight ?? '';
     // What the chapter points at is brought into view once the views have drawn it, and again while
     // the page settles (a run that lands, a view that grows, a chapter's end) so that it stays there.

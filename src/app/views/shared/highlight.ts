@@ -31,3 +31,18 @@ export function highlightable(id: HighlightId): { 'data-hl': string } {
 export function highlightSelector(id: HighlightId): string {
   return `[data-hl="${id}"]`;
 }
+
+/**
+ * The outline on what a chapter points at, as one style rule in a style element of its own (`id`):
+ * a rule follows the views through re-renders, where a class on a node would be lost. Empty `css`
+ * removes the outline.
+ */
+export function setOutlineRule(id: string, css: string): void {
+  let style = document.getElementById(id) as HTMLStyleElement | null;
+  if (!style) {
+    style = document.createElement('style');
+    style.id = id;
+    document.head.appendChild(style);
+  }
+  style.textContent = css;
+}

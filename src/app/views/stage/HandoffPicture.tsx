@@ -150,7 +150,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
   // Under the transformer, where the focal token's attention went (the token rising, else the last
   // one out), one line per writer: the shares in words, under the answer.
-  const attentionShown = prov.some((p) => p.attention);
+  const attentionShown = useMemo(() => prov.some((p) => p.attention), [prov]);
   const focal = frame.activeToken ?? (frame.tokensShown > 0 ? Math.min(frame.tokensShown, tokens.length) - 1 : null);
   const focalAttention = attentionShown && focal !== null ? prov[focal]?.attention : undefined;
   const attentionLines = focalAttention ? attentionLine(t, lang, focalAttention, detail.response.tenant).split(' · ') : [];
