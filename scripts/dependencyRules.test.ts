@@ -48,6 +48,18 @@ describe('the dependency check', () => {
     expect(r.output).toMatch(/error every-module-in-a-tier: src\/app\/plantedOutsideEveryTier\.ts → src\/app\/state\/store\.ts/);
   }, 60_000);
 
+  it('fails on the transformer importing the engine over it, types only (src/engine/model → src/engine)', () => {
+    const r = checkPlanted('src/engine/model/plantedUpwardImport.ts', "import type { KvPool } from '../kvPool.ts';\nexport type Planted = KvPool;\n");
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/error engine-model-imports-only-lower-tiers: src\/engine\/model\/plantedUpwardImport\.ts → src\/engine\/kvPool\.ts/);
+  }, 60_000);
+
+  it('fails on a chapter naming a type of the timeline that plays it (walkthrough/chapters → walkthrough)', () => {
+    const r = checkPlanted('src/app/walkthrough/chapters/plantedUpwardImport.ts', "import type { Shown } from '../timeline.ts';\nexport type Planted = Shown;\n");
+    expect(r.status).not.toBe(0);
+    expect(r.output).toMatch(/error walkthrough-chapters-imports-only-lower-tiers: src\/app\/walkthrough\/chapters\/plantedUpwardImport\.ts → src\/app\/walkthrough\/timeline\.ts/);
+  }, 60_000);
+
   it('passes the same modules importing downward', () => {
     const r = checkPlanted('src/app/render/plantedDownwardImport.ts', "import { DEFAULT_STATE } from '../state/store.ts';\nexport const planted = DEFAULT_STATE;\n");
     expect(r.output).toMatch(/no dependency violations/);

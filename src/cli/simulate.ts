@@ -23,8 +23,8 @@ import {
   type TrafficOptions,
 } from '../engine/incident/index.ts';
 import { parseArgs } from 'node:util';
-import { LEAK_SHARE_THRESHOLD } from '../engine/model/decoder.ts';
-import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/model/microscope.ts';
+import { LEAK_SHARE_THRESHOLD } from '../engine/transformerDecoder.ts';
+import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/microscopeScenario.ts';
 import type { TransformerWeights } from '../engine/model/transformer.ts';
 import { readModelWeights } from './modelWeights.ts';
 import {

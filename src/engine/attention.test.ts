@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildDecodeModel, cleanContext, generate, generateNaive, type KvContext } from './attention.ts';
 import { INCIDENT_CONFIG } from './config.ts';
-import { TENANT_NAMES, TOPICS, Vocabulary, tenantCorpus } from './vocab.ts';
+import { TENANT_NAMES, TOPICS, Vocabulary, tenantCorpus } from './core/vocab.ts';
 
 const vocab = new Vocabulary(TENANT_NAMES.slice(0, 4));
 const model = buildDecodeModel(vocab.size, INCIDENT_CONFIG.model);

@@ -18,8 +18,8 @@
  * in one pass and each step costs O(groups), not O(context). `generateNaive` is the per-slot
  * reference the grouped version is tested against.
  */
-import { Prng } from './prng.ts';
-import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './vocab.ts';
+import { Prng } from './core/prng.ts';
+import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_ZERO } from './core/vocab.ts';
 import type { DecodeModelConfig } from './config.ts';
 import type { SlotSummary } from './kvPool.ts';
 

@@ -460,7 +460,7 @@ export class KvPool {
   /** Grouped summaries of its segments, read by decode instead of every slot (null: slot by slot). */
   readonly summaries: PoolSummaries | null;
   /**
-   * The real model's per-layer K and V of every slot, when the transformer decodes (model/decoder.ts
+   * The real model's per-layer K and V of every slot, when the transformer decodes (transformerDecoder.ts
    * attaches them); null under the compressed model, whose KV is the two token ids above. Zeroed and
    * copied with the slots, never on a free without a pool rule.
    */

@@ -9,7 +9,7 @@ import { pagesOf, type EngineEvent } from './events.ts';
 import { ABORT_RACE_TIMING } from './scenarios.ts';
 import { Simulation } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES } from './vocab.ts';
+import { TENANT_NAMES } from './core/vocab.ts';
 import { OVER, SMALL, small } from './smallDeployment.ts';
 
 

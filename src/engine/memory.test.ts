@@ -14,10 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { INCIDENT_CONFIG, withOverrides, type EngineConfig } from './config.ts';
 import { pagesOf, type EngineEvent } from './events.ts';
 import type { KvPool } from './kvPool.ts';
-import { Prng } from './prng.ts';
+import { Prng } from './core/prng.ts';
 import { Simulation, type ResponseRecord, type SimulationOptions } from './simulation.ts';
 import type { TenantSpec, Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES, TOPICS } from './vocab.ts';
+import { TENANT_NAMES, TOPICS } from './core/vocab.ts';
 
 const ADVERTISED = 4096;
 

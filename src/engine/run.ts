@@ -12,7 +12,7 @@ import { DeploymentRefused, prefillInputLimit, type EngineConfig } from './confi
 import type { EngineEvent } from './events.ts';
 import { NO_REQUEST } from './kvPool.ts';
 import { PageOpMapper, PageRecorder, PageSeeker, newPageArrays, nodeLayouts, pageTimelineBuffers, type NodeLayout, type PageArrays, type PageTimelineData } from './pages.ts';
-import type { DecoderKind, ModelDescription } from './model/decoder.ts';
+import type { DecoderKind, ModelDescription } from './transformerDecoder.ts';
 import type { TransformerWeights } from './model/transformer.ts';
 import { DEFAULT_SUMMARY_PAGES, Simulation, answeredFromForeignMemory, type ResponseRecord } from './simulation.ts';
 import type { Trace } from './trace.ts';
@@ -59,7 +59,7 @@ export interface RunSpec {
   kinds?: Uint8Array;
   /** End of the window the views show; default: the last thing that happens. */
   endMs?: number;
-  /** The decoder that turns pages into text (model/decoder.ts); default the compressed model. */
+  /** The decoder that turns pages into text (transformerDecoder.ts); default the compressed model. */
   decoder?: DecoderKind;
 }
 

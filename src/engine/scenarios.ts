@@ -1,6 +1,6 @@
 /** Built-in traces. Tenants, volumes and timings here are assumptions made for the demonstration. */
 import type { Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES, TOPICS } from './vocab.ts';
+import { TENANT_NAMES, TOPICS } from './core/vocab.ts';
 
 /**
  * A warm cluster, then over-capacity prompts: twelve 200,000-token prompts from six tenants arrive

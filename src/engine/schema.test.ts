@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError, parseConfigFile, parseTrace } from './schema.ts';
 import { simulate } from './simulation.ts';
 import { INCIDENT_CONFIG } from './config.ts';
-import { MAX_VOCABULARY } from './vocab.ts';
+import { MAX_VOCABULARY } from './core/vocab.ts';
 
 const problemsOf = (f: () => unknown): string[] => {
   try {

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { MITIGATION_KEYS, type MitigationKey } from './switches.ts';
-import { MAX_VOCABULARY, TOPICS, splitWords, traceTexts, vocabularyOverflow } from './vocab.ts';
+import { MAX_VOCABULARY, TOPICS, splitWords, traceTexts, vocabularyOverflow } from './core/vocab.ts';
 import type { ConfigOverrides } from './config.ts';
 import type { Trace } from './trace.ts';
 

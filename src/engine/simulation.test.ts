@@ -6,7 +6,7 @@ import { pagesOf, type EngineEvent } from './events.ts';
 import { demoTrace } from './scenarios.ts';
 import { Simulation, UnansweredRequests, answeredFromForeignMemory, simulate } from './simulation.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './vocab.ts';
+import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './core/vocab.ts';
 import { RESERVED_PAGE } from './kvPool.ts';
 import { OVER, SMALL, small } from './smallDeployment.ts';
 

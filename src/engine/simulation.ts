@@ -12,12 +12,12 @@ import { DeploymentRefused, configProblems, pagesFor, poolTokens, prefillInputLi
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
-import { Prng } from './prng.ts';
-import { LEAK_SHARE_THRESHOLD, TransformerDecoder, describeCompressed, type ModelDescription, type TokenAttention, type TransformerToken } from './model/decoder.ts';
+import { Prng } from './core/prng.ts';
+import { LEAK_SHARE_THRESHOLD, TransformerDecoder, describeCompressed, type ModelDescription, type TokenAttention, type TransformerToken } from './transformerDecoder.ts';
 import type { TransformerWeights } from './model/transformer.ts';
 import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './vocab.ts';
+import { MAX_VOCABULARY, SPECIAL_TOKEN_COUNT, TOKEN_BOS, TOKEN_PLACEHOLDER, TOPICS, Vocabulary, canaryWord, splitWords, tenantCorpus, traceTexts, vocabularyOverflow, type TenantProfile } from './core/vocab.ts';
 
 /** 499: the client went away before an answer (a cancellation in the trace). */
 export type Status = 200 | 400 | 499 | 500;
@@ -32,7 +32,7 @@ export interface ProvenanceEntry {
   writerTenant: string | null;
   probability: number;
   foreignShare: number;
-  /** Under the transformer: where the token's attention went, by writer tenant and page (model/decoder.ts). */
+  /** Under the transformer: where the token's attention went, by writer tenant and page (transformerDecoder.ts). */
   attention?: TokenAttention;
 }
 

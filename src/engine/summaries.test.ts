@@ -6,7 +6,7 @@ import { KvPool, NO_REQUEST } from './kvPool.ts';
 import { simulate } from './simulation.ts';
 import { MITIGATION_KEYS, type Mitigations } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
-import { TENANT_NAMES } from './vocab.ts';
+import { TENANT_NAMES } from './core/vocab.ts';
 
 /** The summary a slot-by-slot pass finds: (key, value, writer) in first-seen order, counts, latest offsets. */
 function summaryBySlots(pool: KvPool, base: number, n: number) {

@@ -12,8 +12,7 @@
  */
 import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type FreeListPolicy, type RejectPath, type TokenizerRule } from './config.ts';
 import type { Expectation } from './matrix.ts';
-import type { PropertyId } from './protocol/explore.ts';
-import type { ProtocolConfig } from './protocol/model.ts';
+import type { PropertyId, ProtocolDesign } from './protocolVocabulary.ts';
 
 /** The page's languages: every text shown is given in both. Declared here, the lowest place that has text in both. */
 export type Language = 'en' | 'fr';
@@ -30,7 +29,7 @@ export interface ProtocolCounterpart {
   /** Its title and note in both languages: the page shows them, the CLI prints the English. */
   title: Localised;
   /** Changes to the incident's protocol configuration. */
-  overrides: Partial<Pick<ProtocolConfig, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests' | 'freeList'>> & { mitigations?: Record<string, boolean> };
+  overrides: Partial<Pick<ProtocolDesign, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests' | 'freeList'>> & { mitigations?: Record<string, boolean> };
   expectHolds: Record<PropertyId, boolean>;
   note: Localised;
   /** The public sources (background ids of the facts file) its note names. */

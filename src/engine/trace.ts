@@ -1,5 +1,5 @@
 /** A workload: who sends what, when. The JSON trace format documented in the README. */
-import type { Topic } from './vocab.ts';
+import type { Topic } from './core/vocab.ts';
 
 export interface TenantSpec {
   /** Lower-case name; also the word the tenant's records mention and its canary's suffix. */

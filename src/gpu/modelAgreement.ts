@@ -8,8 +8,8 @@
 import { PageTensors } from '../engine/model/kvTensors.ts';
 import { UNKNOWN_WORD, modelVocabulary } from '../engine/model/train.ts';
 import { DecodeState, argmax, decodeStep, decodeWeights, prefill, type PagedContext, type TransformerWeights } from '../engine/model/transformer.ts';
-import { Prng } from '../engine/prng.ts';
-import { SPECIAL_TOKEN_COUNT, TOKEN_PLACEHOLDER, tenantCorpus } from '../engine/vocab.ts';
+import { Prng } from '../engine/core/prng.ts';
+import { SPECIAL_TOKEN_COUNT, TOKEN_PLACEHOLDER, tenantCorpus } from '../engine/core/vocab.ts';
 import { GpuTransformer } from './modelGpu.ts';
 import type { GpuDeviceLike, GpuLike } from './webgpuTypes.ts';
 

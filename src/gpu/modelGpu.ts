@@ -6,7 +6,7 @@
  * tokens can be compared one for one. The JS engine (transformer.ts `decodeStep`) is the reference
  * and the fallback.
  */
-import { SPECIAL_TOKEN_COUNT } from '../engine/vocab.ts';
+import { SPECIAL_TOKEN_COUNT } from '../engine/core/vocab.ts';
 import type { PageTensors } from '../engine/model/kvTensors.ts';
 import { argmax, flatWeights, ropeFrequencies, type TransformerWeights } from '../engine/model/transformer.ts';
 import { ATTENTION_CHUNK, MODEL_PARAMS_BYTES, modelWgsl, stateLayout } from './modelShaders.ts';

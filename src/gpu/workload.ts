@@ -21,7 +21,7 @@ import {
   type KvContext,
   type WriterClassifier,
 } from '../engine/index.ts';
-import { tenantCorpus } from '../engine/vocab.ts';
+import { tenantCorpus } from '../engine/core/vocab.ts';
 
 /** The advertised context (F14): the longest block table a request could bring. */
 export const FULL_CONTEXT_TOKENS = ADVERTISED_CONTEXT_TOKENS;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SWITCHES } from '../../engine/switches.ts';
 import { ASSUMPTIONS } from '../../engine/incident/index.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { captionsOf } from '../walkthrough/steps.ts';
+import { captionsOf } from '../walkthrough/chapters/steps.ts';
 import { readFileSync } from 'node:fs';
 import { MESSAGES, SAME_IN_BOTH, frenchTypography, translate, type MessageKey } from './messages.ts';
 

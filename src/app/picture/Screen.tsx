@@ -16,7 +16,7 @@ import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO } from '../../engine/incident/ind
 import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
 import { highlightSelector, setOutlineRule, type HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import type { Chapter } from '../walkthrough/chapter.ts';
+import type { Chapter } from '../walkthrough/chapters/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
 import './screen.css';
 

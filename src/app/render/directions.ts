@@ -3,8 +3,8 @@
  * needs that a person at the page does not: the two weeks are swept, not jumped, so the leak
  * counter is seen climbing (the same captions, the same instants of the report).
  */
-import type { Chapter } from '../walkthrough/chapter.ts';
-import type { Step } from '../walkthrough/steps.ts';
+import type { Chapter } from '../walkthrough/chapters/chapter.ts';
+import type { Step } from '../walkthrough/chapters/steps.ts';
 
 /** How long the sweep across the two weeks takes in the video. */
 export const WINDOW_SWEEP_MS = 9000;

@@ -11,8 +11,8 @@
  *
  * Pure: no DOM, no Node. The page (render/driver.ts) and the recorder (scripts/record.ts) both use it.
  */
-import type { Chapter } from '../walkthrough/chapter.ts';
-import type { Step } from '../walkthrough/steps.ts';
+import type { Chapter } from '../walkthrough/chapters/chapter.ts';
+import type { Step } from '../walkthrough/chapters/steps.ts';
 import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
 import { revealSteps } from '../walkthrough/reveal.ts';

@@ -20,7 +20,7 @@ import { shownAt } from '../walkthrough/timeline.ts';
 import { Screen } from '../picture/Screen.tsx';
 import { useSinceChange } from './useLiveClock.ts';
 import { revealSteps } from '../walkthrough/reveal.ts';
-import { checkpointIndex } from '../walkthrough/steps.ts';
+import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 
 /** The predict beat's countdown (the video's are 6–8 s). */

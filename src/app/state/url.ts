@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import { MECHANISMS, MITIGATIONS, DEFECTS, SWITCHES, type Switch, type SwitchKey } from '../../engine/switches.ts';
 import { SCENARIO_NAMES } from '../../engine/runs/index.ts';
-import { TENANT_NAMES } from '../../engine/vocab.ts';
+import { TENANT_NAMES } from '../../engine/core/vocab.ts';
 import { GPU_FAULTS } from '../../gpu/reports.ts';
 import { HANDOFF_SPEEDS } from './handoffSpeeds.ts';
 import { DEFAULT_STATE, type Language, type UrlState, type ViewName } from './store.ts';

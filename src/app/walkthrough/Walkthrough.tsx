@@ -14,7 +14,7 @@ import { useApp, type Language } from '../state/store.ts';
 import { highlightSelector, setOutlineRule } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
-import type { Chapter, Paragraph } from './chapter.ts';
+import type { Chapter, Paragraph } from './chapters/chapter.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
 import { walkthroughKeyOf } from './keys.ts';

@@ -8,8 +8,8 @@ import { MILESTONE_T, WINDOW_START_MS } from '../../engine/incident/index.ts';
 import type { RunSummary } from '../run/summary.ts';
 import { handoffScript, handoffTimeOf, positionAtInstant } from '../views/stage/handoff.ts';
 import { stageSteps } from '../views/stage/stageFrame.ts';
-import type { Chapter } from './chapter.ts';
-import type { Instant } from './steps.ts';
+import type { Chapter } from './chapters/chapter.ts';
+import type { Instant } from './chapters/steps.ts';
 
 export function scenarioOf(chapter: Chapter) {
   return chapter.scenario ?? 'demo';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAPTERS } from './chapters/index.ts';
-import { checkpointIndex, type Step } from './steps.ts';
+import { checkpointIndex, type Step } from './chapters/steps.ts';
 import { revealSteps } from './reveal.ts';
 
 describe('the answer\'s reveal', () => {

@@ -4,7 +4,7 @@
  * picture it describes: the video lays its frames out by this (render/schedule.ts) and the live
  * screen applies them on the key that reveals the answer (LiveScreen.tsx).
  */
-import type { Step } from './steps.ts';
+import type { Step } from './chapters/steps.ts';
 
 /** The steps from `from` (the one after a checkpoint) that the reveal plays, and the index after them. */
 export function revealSteps(steps: readonly Step[], from: number): { steps: Step[]; next: number } {

@@ -16,7 +16,7 @@ import { nextFrame } from '../state/clock.ts';
 import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
-import type { Caption } from './steps.ts';
+import type { Caption } from './chapters/steps.ts';
 import { baseOf, beatsOf, compileChapter, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
 
 export { handoffIn, instantIn, scenarioOf } from './resolve.ts';

@@ -13,11 +13,11 @@
  * because each of its steps eases itself, views/stage/handoff.ts).
  */
 import type { RunSummary } from '../run/summary.ts';
-import { CHAPTER_BASE, type Caption, type Step } from './steps.ts';
+import { CHAPTER_BASE, type Caption, type Step } from './chapters/steps.ts';
 import type { UrlState } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { ease } from '../views/stage/handoff.ts';
-import type { Chapter } from './chapter.ts';
+import type { Chapter } from './chapters/chapter.ts';
 import { handoffAtInstant, handoffIn, instantIn, requestIn, scenarioOf } from './resolve.ts';
 
 export { ease };

@@ -3,9 +3,9 @@
  * below names the assumption (assumptions.ts) it rests on. Seeded, so one seed gives one trace.
  */
 import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../config.ts';
-import { Prng } from '../prng.ts';
+import { Prng } from '../core/prng.ts';
 import type { TenantSpec, Trace, TraceRequest } from '../trace.ts';
-import { TENANT_NAMES, TOPICS } from '../vocab.ts';
+import { TENANT_NAMES, TOPICS } from '../core/vocab.ts';
 import {
   DAY_MS,
   REPORTED_AFFECTED_RESPONSES,

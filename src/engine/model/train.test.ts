@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../prng.ts';
-import { tenantCorpus } from '../vocab.ts';
-import { TransformerDecoder } from './decoder.ts';
+import { Prng } from '../core/prng.ts';
+import { tenantCorpus } from '../core/vocab.ts';
+import { TransformerDecoder } from '../transformerDecoder.ts';
 import { TRAINING_RECIPE, WEIGHTS_CARD_PATH, WEIGHTS_PATH } from './recipe.ts';
 import { gradientCheck, initialParameters, modelVocabulary, sampleWindow, train } from './train.ts';
 import { decodeWeights, encodeWeights, parameterCount, weightsFromFlat, type TransformerShape } from './transformer.ts';

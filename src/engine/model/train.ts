@@ -10,8 +10,8 @@
  * can only be known from the context: the model has to learn to copy them (an induction circuit),
  * and the grammar of the seven record templates. Deterministic: one seeded PRNG, fixed loop order.
  */
-import { Prng } from '../prng.ts';
-import { TENANT_NAMES, TOPICS, Vocabulary, tenantCorpus, type TenantProfile } from '../vocab.ts';
+import { Prng } from '../core/prng.ts';
+import { TENANT_NAMES, TOPICS, Vocabulary, tenantCorpus, type TenantProfile } from '../core/vocab.ts';
 import { RMS_EPS, parameterCount, parameterLayout, weightsFromFlat, type TransformerShape, type TransformerWeights } from './transformer.ts';
 
 /** The model's vocabulary: every built-in word, every tenant name and canary, and the unknown word. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../prng.ts';
+import { Prng } from '../core/prng.ts';
 import { PageTensors } from './kvTensors.ts';
 import { WEIGHTS_PATH } from './recipe.ts';
 import { initialParameters, modelVocabulary, sampleWindow } from './train.ts';

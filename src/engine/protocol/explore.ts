@@ -18,7 +18,9 @@ import {
   type TransitionKind,
 } from './model.ts';
 
-export type PropertyId = 'confidentiality' | 'integrity' | 'exclusiveOwnership';
+import type { PropertyId } from '../protocolVocabulary.ts';
+
+export type { PropertyId };
 
 export const PROPERTIES: readonly PropertyId[] = ['confidentiality', 'integrity', 'exclusiveOwnership'];
 

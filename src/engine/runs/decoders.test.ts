@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FLAG_LEAK_PROVENANCE, runScenario, singlePhaseSpec, type RunResult } from '../run.ts';
-import { scaledDemo } from '../model/microscope.ts';
+import { scaledDemo } from '../microscopeScenario.ts';
 import { WEIGHTS_PATH } from '../model/recipe.ts';
 import { decodeWeights } from '../model/transformer.ts';
 import { MODEL_START_EPOCH_MS, decoderOf, runKeyOf, runSpecOf } from './index.ts';

@@ -7,8 +7,8 @@
 import { INCIDENT_CONFIG, withOverrides, type ConfigOverrides } from '../config.ts';
 import { incidentRunSpec } from '../incident/replay.ts';
 import { incidentTraffic, type TrafficOptions } from '../incident/traffic.ts';
-import type { DecoderKind } from '../model/decoder.ts';
-import { MICROSCOPE_CONFIG, microscopeTrace } from '../model/microscope.ts';
+import type { DecoderKind } from '../transformerDecoder.ts';
+import { MICROSCOPE_CONFIG, microscopeTrace } from '../microscopeScenario.ts';
 import { singlePhaseSpec, type RunSpec } from '../run.ts';
 import { demoTrace, matrixTrace } from '../scenarios.ts';
 import type { Trace } from '../trace.ts';

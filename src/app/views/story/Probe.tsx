@@ -8,7 +8,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
 import { demoTrace, DEMO_REQUESTS } from '../../../engine/scenarios.ts';
-import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from '../../../engine/model/microscope.ts';
+import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from '../../../engine/microscopeScenario.ts';
 import { overridesOf } from '../../../engine/switches.ts';
 import type { RunRequest } from '../../../engine/runs/index.ts';
 import { formatNumber } from '../../i18n/format.ts';

@@ -1,4 +1,4 @@
-import type { Chapter } from '../chapter.ts';
+import type { Chapter } from './chapter.ts';
 import { IDLE, WARM } from './demo.ts';
 
 export const chapter: Chapter = {

@@ -1,7 +1,7 @@
-import type { Chapter } from '../chapter.ts';
+import type { Chapter } from './chapter.ts';
 import { ANSWERED, OVER_LONG } from './demo.ts';
 import type { StageStepId } from '../../views/stage/stageFrame.ts';
-import type { Instant } from '../steps.ts';
+import type { Instant } from './steps.ts';
 
 /** A moment of the over-long request's handoff on the stage: a step, and a share of it. */
 const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG, stage, into });

@@ -1,4 +1,4 @@
-import type { Chapter } from '../chapter.ts';
+import type { Chapter } from './chapter.ts';
 
 export const chapter: Chapter = {
   id: 'response-9-sep',

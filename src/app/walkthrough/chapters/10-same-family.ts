@@ -1,4 +1,4 @@
-import type { Chapter } from '../chapter.ts';
+import type { Chapter } from './chapter.ts';
 import { OVER_LONG, TRANSFER_DONE } from './demo.ts';
 
 export const chapter: Chapter = {

@@ -3,7 +3,7 @@
  * engine logs them: a chapter never retypes a time.
  */
 import { DEMO_REQUESTS } from '../../../engine/scenarios.ts';
-import type { Instant } from '../steps.ts';
+import type { Instant } from './steps.ts';
 
 export const OVER_LONG = DEMO_REQUESTS.overLong;
 /** A short request, served as it should be. */

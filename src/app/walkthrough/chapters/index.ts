@@ -1,5 +1,5 @@
 /** The walkthrough's chapters, in order: one file each, registered here. */
-import type { Chapter } from '../chapter.ts';
+import type { Chapter } from './chapter.ts';
 import { chapter as kvPages } from './01-kv-pages.ts';
 import { chapter as stalePages } from './02-stale-pages.ts';
 import { chapter as capacityGap } from './03-capacity-gap.ts';

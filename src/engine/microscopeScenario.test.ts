@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { withOverrides } from '../config.ts';
-import { Simulation, type ResponseRecord, type SimulationOptions } from '../simulation.ts';
-import type { Trace } from '../trace.ts';
-import { Vocabulary, tenantCorpus } from '../vocab.ts';
-import { LEAK_SHARE_THRESHOLD } from './decoder.ts';
-import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from './microscope.ts';
-import { WEIGHTS_PATH } from './recipe.ts';
-import { decodeWeights } from './transformer.ts';
+import { withOverrides } from './config.ts';
+import { Simulation, type ResponseRecord, type SimulationOptions } from './simulation.ts';
+import type { Trace } from './trace.ts';
+import { Vocabulary, tenantCorpus } from './core/vocab.ts';
+import { LEAK_SHARE_THRESHOLD } from './transformerDecoder.ts';
+import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from './microscopeScenario.ts';
+import { WEIGHTS_PATH } from './model/recipe.ts';
+import { decodeWeights } from './model/transformer.ts';
 
-const weights = decodeWeights(new Uint8Array(readFileSync(new URL(`../../../public/${WEIGHTS_PATH}`, import.meta.url)))).weights;
+const weights = decodeWeights(new Uint8Array(readFileSync(new URL(`../../public/${WEIGHTS_PATH}`, import.meta.url)))).weights;
 
 /** The microscope's shape at a third of its size, for properties that run it several times. */
 const SMALL = withOverrides(MICROSCOPE_CONFIG, { advertisedContextTokens: 4096, prefillCapacityTokens: 1024, decodeCapacityTokens: 2048, outputTokens: 10 });

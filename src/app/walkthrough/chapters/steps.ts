@@ -10,13 +10,13 @@
  * tweens, so skipping it (or reduced motion) is the same list with every wait and tween made
  * instant; leaving a chapter aborts the run, and the next chapter starts from its own known state.
  */
-import type { EngineEventType } from '../../engine/index.ts';
-import type { MilestoneKey } from '../../engine/incident/index.ts';
-import type { Localised } from '../../engine/switches.ts';
-import { INCIDENT_SWITCHES, type SwitchKey } from '../../engine/switches.ts';
-import type { ScenarioName, UrlState } from '../state/store.ts';
-import type { HighlightId } from '../views/shared/highlight.ts';
-import type { StageStepId } from '../views/stage/stageFrame.ts';
+import type { EngineEventType } from '../../../engine/index.ts';
+import type { MilestoneKey } from '../../../engine/incident/index.ts';
+import type { Localised } from '../../../engine/switches.ts';
+import { INCIDENT_SWITCHES, type SwitchKey } from '../../../engine/switches.ts';
+import type { ScenarioName, UrlState } from '../../state/store.ts';
+import type { HighlightId } from '../../views/shared/highlight.ts';
+import type { StageStepId } from '../../views/stage/stageFrame.ts';
 
 export type { Localised };
 

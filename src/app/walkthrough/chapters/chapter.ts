@@ -8,7 +8,7 @@
  * French quote is shown from public/facts.json, never retyped here; figures that the report does not
  * give (page counts, tenant names, prompt lengths of the demo) are said to be the model's.
  */
-import type { ScenarioName } from '../state/store.ts';
+import type { ScenarioName } from '../../state/store.ts';
 import type { Localised, Step } from './steps.ts';
 
 export type Evidence = { facts: string[] } | { background: string[] } | { model: true };

@@ -12,12 +12,12 @@
  * prompt into its pages and returns the first token; decode runs greedy steps over a block table
  * and attributes each token's attention to pages and writers (after the arithmetic, from the tags).
  */
-import type { DecodeModel } from '../attention.ts';
-import type { KvPool } from '../kvPool.ts';
-import { SPECIAL_TOKEN_COUNT, type Vocabulary } from '../vocab.ts';
-import { PageTensors } from './kvTensors.ts';
-import { DecodeState, argmax, decodeStep, parameterCount, prefill, type PagedContext, type StepAttention, type TransformerWeights } from './transformer.ts';
-import { UNKNOWN_WORD } from './train.ts';
+import type { DecodeModel } from './attention.ts';
+import type { KvPool } from './kvPool.ts';
+import { SPECIAL_TOKEN_COUNT, type Vocabulary } from './core/vocab.ts';
+import { PageTensors } from './model/kvTensors.ts';
+import { DecodeState, argmax, decodeStep, parameterCount, prefill, type PagedContext, type StepAttention, type TransformerWeights } from './model/transformer.ts';
+import { UNKNOWN_WORD } from './model/train.ts';
 
 export type DecoderKind = 'compressed' | 'transformer';
 

@@ -8,10 +8,10 @@
  * placeholder token and decode reads the rest of its 188 pages as they were left. A short request
  * after it is served normally.
  */
-import { INCIDENT_CONFIG, withOverrides, type EngineConfig } from '../config.ts';
-import { demoTrace } from '../scenarios.ts';
-import type { Trace, TraceRequest } from '../trace.ts';
-import { TENANT_NAMES, TOPICS } from '../vocab.ts';
+import { INCIDENT_CONFIG, withOverrides, type EngineConfig } from './config.ts';
+import { demoTrace } from './scenarios.ts';
+import type { Trace, TraceRequest } from './trace.ts';
+import { TENANT_NAMES, TOPICS } from './core/vocab.ts';
 
 /** 16-token pages, a 2,048-token prefill cache, one 4,096-token decode pool. Model, not the incident's figures. */
 export const MICROSCOPE_CONFIG: EngineConfig = withOverrides(INCIDENT_CONFIG, {
