@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
+import { videoSteps } from './directions.ts';
 import { allCues, cueRate, MAX_CUE_CHARS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
 
 const words = { chapter: 'Chapter {n}', predict: 'Predict:', answer: 'Answer:' };
@@ -7,6 +8,18 @@ const all = CHAPTERS.map((chapter, i) => ({ n: i + 1, chapter }));
 
 /** A stand-in voice: 14 characters a second, as espeak-ng at 160 words a minute roughly speaks. */
 const spokenMs = (lang: 'en' | 'fr') => Object.fromEntries(allCues(scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, { heading: 'H', fixes: [{ id: 'F23', text: 'x' }] })).map((c) => [c.key, (c.text.length / 14) * 1000]));
+
+describe('the steps the video plays', () => {
+  const captions = (steps: ReturnType<typeof videoSteps>) => steps.flatMap((s) => ('caption' in s ? [s.caption] : []));
+  it('are the walkthrough\'s, but where a chapter declares its own: chapter 7 sweeps the two weeks where the page jumps, saying the same', () => {
+    const twoWeeks = CHAPTERS.find((c) => c.id === 'two-weeks')!;
+    expect(videoSteps(twoWeeks)).not.toBe(twoWeeks.steps);
+    expect(videoSteps(twoWeeks).some((s) => 'tween' in s && 'milestone' in s.tween.to && s.tween.to.milestone === 'private')).toBe(true);
+    expect(twoWeeks.steps.some((s) => 'seek' in s && 'fraction' in s.seek)).toBe(true);
+    expect(captions(videoSteps(twoWeeks))).toEqual(captions(twoWeeks.steps));
+    for (const c of CHAPTERS.filter((c) => !c.videoSteps)) expect(videoSteps(c)).toBe(c.steps);
+  });
+});
 
 describe('the video timeline', () => {
   it('splits long cues at sentence or clause ends, never mid-word, and keeps every word', () => {

@@ -1,4 +1,21 @@
 import type { Chapter } from './chapter.ts';
+import type { Step } from './steps.ts';
+
+/** How long the video's sweep across the two weeks takes. */
+const WINDOW_SWEEP_MS = 9000;
+
+const OPENING: Step[] = [
+  { set: { view: 'cluster' } },
+  { seek: { milestone: 'windowStart' } },
+  { highlight: 'timeline' },
+  { caption: { en: 'The replayed window: each mark is a leaked response of the model\'s traffic; the milestones are the report\'s.', fr: 'La période reconstituée : chaque marque est une réponse touchée du trafic modélisé ; les jalons viennent du rapport.' } },
+  { wait: 2500 },
+];
+
+const ACCUMULATE: Step[] = [
+  { caption: { en: 'Leaked responses accumulate, each with HTTP 200.', fr: 'Les réponses touchées s\'accumulent, toutes en HTTP 200.' } },
+  { highlight: 'counters' },
+];
 
 export const chapter: Chapter = {
   id: 'two-weeks',
@@ -26,15 +43,8 @@ export const chapter: Chapter = {
     fr: 'Zoomer la chronologie avec + et −. Chaque marque de la ligne des réponses touchées est une réponse touchée dans la reconstitution. Le total rejoint les 155 du rapport parce que le modèle envoie 155 requêtes trop longues (A5) ; l\'emplacement des marques est celui du modèle.',
   },
   scenario: 'incident',
-  steps: [
-    { set: { view: 'cluster' } },
-    { seek: { milestone: 'windowStart' } },
-    { highlight: 'timeline' },
-    { caption: { en: 'The replayed window: each mark is a leaked response of the model\'s traffic; the milestones are the report\'s.', fr: 'La période reconstituée : chaque marque est une réponse touchée du trafic modélisé ; les jalons viennent du rapport.' } },
-    { wait: 2500 },
-    { seek: { fraction: 0.5 } },
-    { caption: { en: 'Leaked responses accumulate, each with HTTP 200.', fr: 'Les réponses touchées s\'accumulent, toutes en HTTP 200.' } },
-    { highlight: 'counters' },
-    { wait: 3500 },
-  ],
+  steps: [...OPENING, { seek: { fraction: 0.5 } }, ...ACCUMULATE, { wait: 3500 }],
+  // The video sweeps the two weeks instead of jumping to their middle, so the leak counter is seen
+  // climbing while it is pointed at: up to the moment the model went private (the last leak is before it).
+  videoSteps: [...OPENING, ...ACCUMULATE, { tween: { to: { milestone: 'private' }, ms: WINDOW_SWEEP_MS } }, { wait: 3500 }],
 };

@@ -47,4 +47,6 @@ export interface Chapter {
   /** The picture the screen layout and the video draw (default: `view`). */
   picture?: Picture;
   steps: Step[];
+  /** Where the video directs this chapter differently from the live walkthrough (default: `steps`). */
+  videoSteps?: Step[];
 }
