@@ -32,6 +32,36 @@ test.describe('the opening run', () => {
     await expect(page.locator('main.layout')).toHaveAttribute('aria-busy', 'false');
   });
 
+  test('one switch flipped from the opening run starts no worker while its file loads: the probe waits for the new picture', async ({ page }) => {
+    await page.goto('./');
+    await expect(page.getByTestId('count-leaked')).toHaveText('155');
+    // The probe has run for the opening switches.
+    await expect(page.getByTestId('probe-outcome')).not.toHaveAttribute('data-outcome', 'pending', { timeout: 60_000 });
+    await openExplore(page);
+    // The flipped run's file is held until the page has been looked at while it loads.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const fileAsked = new Promise<void>((resolve) => (asked = resolve));
+    await page.route('**/runs/*.run', async (route) => {
+      asked();
+      await released;
+      await route.continue();
+    });
+    const started: string[] = [];
+    page.on('worker', (w) => started.push(w.url()));
+    await page.getByRole('switch', { name: /Clear pages on free/ }).check();
+    await fileAsked;
+    await expect(page.getByTestId('replay-progress')).toBeVisible();
+    // Two frames after the flip's render: a probe run started beside the file would have its worker by now.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(started).toEqual([]);
+    release();
+    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await expect(page.getByTestId('count-breach')).toHaveText('155');
+    await expect(page.getByTestId('replay-progress')).toHaveCount(0);
+  });
+
   test('is replayed live in the worker, with progress, when the file cannot be had', async ({ page }) => {
     await page.route('**/runs/*.run', (route) => route.abort());
     await page.goto('./');

@@ -324,7 +324,7 @@ function Dashboard() {
         </Suspense>
       ) : null}
       <div className="story-probe">
-        <ProbeSlot after={settled ? run : undefined} />
+        <ProbeSlot after={settled ? run : undefined} paused={main.progress !== null} />
       </div>
       <main className="layout layout-views" aria-busy={main.recomputing} data-recomputing={main.recomputing || undefined}>
         <div className="views panel" id="views">

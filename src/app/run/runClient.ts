@@ -52,6 +52,15 @@ export function fetchRunAhead(runKey: string): void {
   while (fetchedAhead.size > MAX_FETCHED_AHEAD) fetchedAhead.delete(fetchedAhead.keys().next().value!);
 }
 
+/**
+ * Resolves once the browser has painted what React last committed (a frame's callbacks, then a task
+ * after its paint); at once in a hidden page, where no frame comes until it is shown again.
+ */
+function afterNextPaint(): Promise<void> {
+  if (typeof requestAnimationFrame === 'undefined' || document.visibilityState === 'hidden') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 /** The prebuilt run's file, inflated and decoded; null when this run key has none or the browser cannot inflate it. */
 async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined, onProgress?: (p: RunProgress) => void) {
   const file = __PREBUILT_RUNS__[runKey];
@@ -76,6 +85,8 @@ async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined, onP
         )
       : response.body;
   const bytes = await new Response(counted.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  // Decoding and drawing the run hold the main thread for a while: the progress line goes up first.
+  await afterNextPaint();
   const asset = decodeRunAsset(bytes);
   if (asset.runKey !== runKey) throw new Error(`prebuilt run ${file} holds another run`);
   return asset;

@@ -60,10 +60,14 @@ export function probeRequest(promptTokens: number, overrides: RunRequest['overri
 
 export type ProbeOutcome = 'pending' | 'served' | 'leaking' | 'refused' | 'error';
 
-/** `after`: the main run; the probe waits for it, so that the two never share the CPU at first load. */
-export function Probe({ after }: { after: unknown }) {
+/**
+ * `after`: the main run; the probe waits for it, so that the two never share the CPU at first load.
+ * `paused`: the main run is being computed again (a switch flipped); the probe's run for the new
+ * switches starts once the main one is there, not beside it (on two cores the two halved each other).
+ */
+export function Probe({ after, paused = false }: { after: unknown; paused?: boolean }) {
   const kind = useApp((s) => (s.scenario === 'microscope' ? 'microscope' : 'demo'));
-  return <ProbeAt key={kind} after={after} scale={PROBE_SCALES[kind]} />;
+  return <ProbeAt key={kind} after={paused ? null : after} scale={PROBE_SCALES[kind]} />;
 }
 
 function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {

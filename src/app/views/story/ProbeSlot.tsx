@@ -24,12 +24,15 @@ function ProbeWaiting() {
   );
 }
 
-/** `after`: the main run, once the first screen is drawn; the probe loads and runs after it. */
-export function ProbeSlot({ after }: { after: unknown }) {
+/**
+ * `after`: the main run, once the first screen is drawn; the probe loads and runs after it.
+ * `paused`: the main run is being computed (a switch flipped): the probe's own run waits for it.
+ */
+export function ProbeSlot({ after, paused = false }: { after: unknown; paused?: boolean }) {
   if (!after) return <ProbeWaiting />;
   return (
     <Suspense fallback={<ProbeWaiting />}>
-      <Probe after={after} />
+      <Probe after={after} paused={paused} />
     </Suspense>
   );
 }
