@@ -15,6 +15,8 @@ const Chapter = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(99));
 const Beat = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
 /** A question's key: a chapter's predict question (`ch:N`) or a pre/post quiz item (`pre:i`, `post:i`). */
 export const QuestionKey = v.pipe(v.string(), v.regex(/^(ch:\d{1,2}|pre:[0-2]|post:[0-2])$/));
+/** What the presenter opens or reveals: one question, or a whole quiz (`pre`, `post`: its three items at once). */
+const OpenKey = v.pipe(v.string(), v.regex(/^(ch:\d{1,2}|pre|post|pre:[0-2]|post:[0-2])$/));
 const Choice = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(7));
 
 export const ClientMessage = v.variant('type', [
@@ -23,9 +25,11 @@ export const ClientMessage = v.variant('type', [
   /** An answer; `answerId` makes a resend after reconnect idempotent. */
   v.object({ type: v.literal('answer'), token: Id, answerId: Id, question: QuestionKey, choice: Choice }),
   /** Presenter-only messages carry the presenter key; the server checks it before acting. */
+  v.object({ type: v.literal('presenter'), key: Id }),
   v.object({ type: v.literal('goto'), key: Id, chapter: Chapter, beat: Beat }),
-  v.object({ type: v.literal('open'), key: Id, question: QuestionKey }),
-  v.object({ type: v.literal('reveal'), key: Id, question: QuestionKey }),
+  v.object({ type: v.literal('open'), key: Id, question: OpenKey }),
+  v.object({ type: v.literal('close'), key: Id }),
+  v.object({ type: v.literal('reveal'), key: Id, question: OpenKey }),
 ]);
 export type ClientMessage = v.InferOutput<typeof ClientMessage>;
 
@@ -46,6 +50,10 @@ export function parseClientMessage(raw: string): ClientMessage | undefined {
 export type ServerMessage =
   | { type: 'welcome'; token: string }
   | { type: 'ack'; answerId: string }
+  /** Sent once to a socket that proved the presenter key. */
+  | { type: 'presenter' }
+  /** An answer the room did not take (its question is not open, or the token is not this socket's). */
+  | { type: 'refused'; answerId: string }
   | {
       type: 'room';
       chapter: number;

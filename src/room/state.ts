@@ -15,7 +15,7 @@ export interface Answer {
 /** One line of the data file: every change that must survive a restart. */
 export type RoomEvent =
   | { kind: 'goto'; chapter: number; beat: number }
-  | { kind: 'open'; question: string }
+  | { kind: 'open'; question: string | null }
   | { kind: 'reveal'; question: string }
   | ({ kind: 'answer' } & Answer);
 
@@ -72,6 +72,23 @@ export function distribution(state: RoomState, question: string, size: number): 
     if (a.choice < size) counts[a.choice] = (counts[a.choice] ?? 0) + 1;
   }
   return counts;
+}
+
+/** Whether answers to `question` are taken now: it is open itself, or its quiz (`pre`, `post`) is. */
+export const isOpen = (state: RoomState, question: string): boolean =>
+  state.open !== null && (state.open === question || question.startsWith(`${state.open}:`));
+
+/** Answer counts of every question, and the distributions of the revealed ones: what the room sees. */
+export function publicView(state: RoomState, options = 8): { counts: Record<string, number>; revealed: Record<string, number[]> } {
+  const counts: Record<string, number> = {};
+  const revealed: Record<string, number[]> = {};
+  for (const [question, byAttendee] of state.answers) counts[question] = byAttendee.size;
+  for (const group of state.revealed) {
+    for (const question of state.answers.keys()) {
+      if (question === group || question.startsWith(`${group}:`)) revealed[question] = distribution(state, question, options);
+    }
+  }
+  return { counts, revealed };
 }
 
 export const answerCount = (state: RoomState, question: string): number => state.answers.get(question)?.size ?? 0;
