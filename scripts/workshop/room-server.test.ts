@@ -60,7 +60,7 @@ describe('room server', () => {
     await alice.next('ack');
     alice.send({ type: 'answer', token, answerId: 'ans_alice001', question: 'ch:2', choice: 1 });
     await alice.next('ack');
-    alice.send('{"type":"answer"');
+    alice.ws.send('{"type":"answer"');
     await new Promise((r) => setTimeout(r, 20));
     expect(server.stats.dropped).toBe(1);
     expect(distribution(server.state(), 'ch:2', 3)).toEqual([0, 1, 0]);
