@@ -56,6 +56,7 @@ const TIERS = [
     { name: 'run', path: dir('src/app/run'), why: 'workers, their clients, data hooks' },
   ],
   [{ name: 'state', path: dir('src/app/state'), why: 'the store, the URL codec, the frame clock' }],
+  [{ name: 'room', path: dir('src/room'), why: 'the workshop room\u2019s protocol, state machine, gain and export: pure TS shared by the room server and the page' }],
   [
     { name: 'gpu', path: dir('src/gpu'), why: 'WebGPU decode backends' },
     { name: 'data', path: dir('src/data'), why: 'facts.json schema and loader' },
