@@ -19,7 +19,7 @@ import { useCompareRun, useMainRun, useRequestDetail, type RunSummary } from '..
 import { useApp } from '../state/store.ts';
 import { ClusterView } from '../views/cluster/ClusterView.tsx';
 import { ResponseView } from '../views/response/ResponseView.tsx';
-import { highlightable } from '../views/shared/highlight.ts';
+import { highlightable, type HighlightId } from '../views/shared/highlight.ts';
 import { Timeline } from '../views/timeline/Timeline.tsx';
 import { timelineMilestones } from '../views/timeline/milestones.ts';
 import { TransferView } from '../views/transfer/TransferView.tsx';
@@ -144,17 +144,17 @@ function DayStrip({ run }: { run: RunSummary }) {
 }
 
 /** One outcome of the selected request: its HTTP status, whether it answered, whose pages it read. */
-function Outcome({ run, id, heading, hint, testId }: { run: RunSummary; id: string; heading: string; hint?: string; testId: string }) {
+function Outcome({ run, id, heading, hint, testId, part }: { run: RunSummary; id: string; heading: string; hint?: string; testId: string; part: HighlightId }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const req = run.requests.ids.indexOf(id);
   const detail = useRequestDetail(run, req >= 0 ? req : null);
   const r = detail.data?.response;
-  if (!r) return <div className="screen-outcome" data-testid={testId} />;
+  if (!r) return <div className="screen-outcome" data-testid={testId} {...highlightable(part)} />;
   const answered = r.status === 200;
   const leak = r.leakedFrom.length > 0;
   return (
-    <div className={`screen-outcome ${answered ? 'answered' : 'stopped'}${leak ? ' leak' : ''}`} data-testid={testId} data-status={r.status}>
+    <div className={`screen-outcome ${answered ? 'answered' : 'stopped'}${leak ? ' leak' : ''}`} data-testid={testId} data-status={r.status} {...highlightable(part)}>
       <h3>{heading}</h3>
       {hint ? <p className="outcome-hint">{hint}</p> : null}
       <p className="outcome-status">
@@ -188,8 +188,8 @@ function Comparison({ run, compare }: { run: RunSummary; compare: RunSummary | n
         {t('screenCompareTitle')} <span className="outcome-id">{id}</span>
       </h3>
       <div className="screen-compare-row">
-        <Outcome run={run} id={id} heading={t('screenCompareAsHappened')} testId="screen-outcome-actual" />
-        <Outcome run={compare} id={id} heading={t('screenCompareWithFix', { fix: t(`switch.${fix}.fix`) })} hint={t(`switch.${fix}.hint`)} testId="screen-outcome-fixed" />
+        <Outcome run={run} id={id} heading={t('screenCompareAsHappened')} testId="screen-outcome-actual" part="outcome-actual" />
+        <Outcome run={compare} id={id} heading={t('screenCompareWithFix', { fix: t(`switch.${fix}.fix`) })} hint={t(`switch.${fix}.hint`)} testId="screen-outcome-fixed" part="outcome-fixed" />
       </div>
     </div>
   );

@@ -19,6 +19,8 @@ export const HIGHLIGHTS = [
   'timeline',
   'stage',
   'stage-caption',
+  'outcome-actual',
+  'outcome-fixed',
 ] as const;
 
 /** A part of a view, or one node's page grid (`node-decode-0`). */

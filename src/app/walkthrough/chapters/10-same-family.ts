@@ -1,5 +1,5 @@
 import type { Chapter } from './chapter.ts';
-import { OVER_LONG, TRANSFER_DONE } from './demo.ts';
+import { ANSWERED, OVER_LONG, TRANSFER_DONE } from './demo.ts';
 
 export const chapter: Chapter = {
   id: 'same-family',
@@ -46,5 +46,19 @@ export const chapter: Chapter = {
     { highlight: 'timeline' },
     { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.' } },
     { wait: 4000 },
+  ],
+  // The video points at each outcome as it is said, so the picture follows the sentence instead of
+  // holding still under two lines of narration.
+  videoSteps: [
+    { set: { scenario: 'demo', view: 'cluster', compare: 'perReadIntegrityCheck' } },
+    { select: OVER_LONG },
+    { seek: TRANSFER_DONE },
+    { caption: { en: 'As it happened, the over-long request got a successful answer built from other customers\' pages.', fr: 'Tel que cela s\'est passé, la demande trop longue a reçu une réponse réussie, bâtie sur les pages d\'autres clients.' } },
+    { highlight: 'outcome-actual' },
+    // The answer leaves while it is said: the counter of leaked responses sent turns over.
+    { tween: { to: ANSWERED, ms: 3000 } },
+    { caption: { en: 'With a per-read ownership check, the same request stops: HTTP 500, no leak.', fr: 'Avec un contrôle de propriété à chaque lecture, la même requête s\'arrête : erreur HTTP 500, aucune fuite.', model: true } },
+    { highlight: 'outcome-fixed' },
+    { wait: 2000 },
   ],
 };
