@@ -698,6 +698,27 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
   let z1 = z[1]!;
   let zv0 = zv[0]!;
   let zv1 = zv[1]!;
+  // First the page's weights, in place of its scores: no running sum is live across Math.exp (a
+  // call that would spill them), and each sum below still sees its additions in slot order.
+  for (let j = 0; j < n; j++) {
+    const e = Math.exp(sc[j]! - m0);
+    const f = Math.exp(sc[block + j]! - m1);
+    sc[j] = e;
+    sc[block + j] = f;
+    z0 += e;
+    z1 += f;
+  }
+  if (X) {
+    for (let j = 0; j < n; j++) {
+      const slot = base + j;
+      const x = sc[j]! * norms[slot * 2]!;
+      const y = sc[block + j]! * norms[slot * 2 + 1]!;
+      X[first + j] = x;
+      X[total + first + j] = y;
+      zv0 += x;
+      zv1 += y;
+    }
+  }
   // Head by head: a head's 16 running sums stay in locals (registers) through the page; the heads
   // share nothing, so each sum sees the same additions in the same order as slot by slot.
   {
@@ -720,8 +741,7 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
     for (let j = 0; j < n; j++) {
       const slot = base + j;
       const v = slot * 32;
-      const e = Math.exp(sc[j]! - m0);
-      z0 += e;
+      const e = sc[j]!;
       c0 += e * V[v]!;
       c1 += e * V[v + 1]!;
       c2 += e * V[v + 2]!;
@@ -738,11 +758,6 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
       c13 += e * V[v + 13]!;
       c14 += e * V[v + 14]!;
       c15 += e * V[v + 15]!;
-      if (X) {
-        const x = e * norms[slot * 2]!;
-        X[first + j] = x;
-        zv0 += x;
-      }
     }
     acc[0] = c0;
     acc[1] = c1;
@@ -781,8 +796,7 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
     for (let j = 0; j < n; j++) {
       const slot = base + j;
       const v = slot * 32;
-      const f = Math.exp(sc[block + j]! - m1);
-      z1 += f;
+      const f = sc[block + j]!;
       c16 += f * V[v + 16]!;
       c17 += f * V[v + 17]!;
       c18 += f * V[v + 18]!;
@@ -799,11 +813,6 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
       c29 += f * V[v + 29]!;
       c30 += f * V[v + 30]!;
       c31 += f * V[v + 31]!;
-      if (X) {
-        const x = f * norms[slot * 2 + 1]!;
-        X[total + first + j] = x;
-        zv1 += x;
-      }
     }
     acc[16] = c16;
     acc[17] = c17;
