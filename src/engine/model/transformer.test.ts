@@ -4,7 +4,7 @@ import { Prng } from '../core/prng.ts';
 import { PageTensors } from './kvTensors.ts';
 import { WEIGHTS_PATH } from './recipe.ts';
 import { initialParameters, modelVocabulary, sampleWindow } from './train.ts';
-import { DecodeState, decodeStep, decodeWeights, prefill, weightsFromFlat, type TransformerWeights } from './transformer.ts';
+import { DecodeState, attentionExp, decodeStep, decodeWeights, prefill, weightsFromFlat, type TransformerWeights } from './transformer.ts';
 
 const committed = decodeWeights(new Uint8Array(readFileSync(new URL(`../../../public/${WEIGHTS_PATH}`, import.meta.url)))).weights;
 const vocab = modelVocabulary();
@@ -44,4 +44,20 @@ describe('the transformer: paged decode is attention over the block table', () =
       expect(total).toBeCloseTo(1, 10);
     });
   }
+});
+
+describe("the attention weights' exponential", () => {
+  it('is within 5e-16 of Math.exp (relative) over [−700, 0], exact at 0, and Math.exp outside', () => {
+    const rng = new Prng('exp');
+    let worst = 0;
+    for (let i = 0; i < 200_000; i++) {
+      const x = -rng.next() * [1e-9, 0.02, 1, 40, 700][i % 5]!;
+      worst = Math.max(worst, Math.abs(attentionExp(x) - Math.exp(x)) / Math.exp(x));
+    }
+    expect(worst).toBeLessThan(5e-16);
+    expect(attentionExp(0)).toBe(1);
+    expect(attentionExp(-0)).toBe(1);
+    for (const x of [-720, -800, -Infinity, 3, Infinity]) expect(attentionExp(x)).toBe(Math.exp(x));
+    expect(attentionExp(NaN)).toBeNaN();
+  });
 });

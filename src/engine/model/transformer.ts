@@ -10,7 +10,8 @@
  * wrote a slot: writers are read afterwards, only to attribute the attention (provenance.ts).
  *
  * Arithmetic: weights and KV in float32, dot products and softmax sums in float64 (JS numbers),
- * stored back as float32. Deterministic: same weights and memory → same bits.
+ * stored back as float32; attention weights through `attentionExp` (only + − × and tables, so the
+ * same bits in every JS engine). Deterministic: same weights and memory → same bits.
  */
 import type { PageTensors } from './kvTensors.ts';
 
@@ -361,7 +362,7 @@ function causalAttention(q: Float32Array, qAt: number, keys: Float32Array, value
     for (let u = 0; u < n; u++) {
       const vo = u * d;
       for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
-        const e = Math.exp(scores[hh * n + u]! - max[hh]!);
+        const e = attentionExp(scores[hh * n + u]! - max[hh]!);
         z[hh]! += e;
         axpy8(acc, off, e, values, vo + off, dh);
       }
@@ -581,7 +582,7 @@ function attendPaged(state: DecodeState, l: number, q: Float32Array, ctx: PagedC
       const slot = base + j;
       const vo = slot * d;
       for (let hh = 0, off = 0; hh < H; hh++, off += dh) {
-        const e = Math.exp(sc[hh * block + j]! - m[hh]!);
+        const e = attentionExp(sc[hh * block + j]! - m[hh]!);
         z[hh]! += e;
         axpy8(acc, off, e, Vp, vo + off, dh);
         if (X) {
@@ -631,6 +632,40 @@ function attendPaged(state: DecodeState, l: number, q: Float32Array, ctx: PagedC
       }
     }
   }
+}
+
+/** 2^(i/64), i < 64 (the nearest doubles, written out so that every engine holds the same bits). */
+const EXP_FRACTION = Float64Array.of(
+  1, 1.0108892860517005, 1.0218971486541166, 1.0330248790212284, 1.0442737824274138, 1.0556451783605572, 1.0671404006768237, 1.0787607977571199,
+  1.0905077326652577, 1.102382583307841, 1.1143867425958924, 1.1265216186082418, 1.1387886347566916, 1.1511892299529827, 1.1637248587775775, 1.1763969916502812,
+  1.189207115002721, 1.202156731452703, 1.215247359980469, 1.22848053610687, 1.241857812073484, 1.255380757024691, 1.2690509571917332, 1.2828700160787783,
+  1.2968395546510096, 1.3109612115247644, 1.3252366431597413, 1.339667524053303, 1.3542555469368927, 1.3690024229745905, 1.3839098819638318, 1.398979672538311,
+  1.4142135623730951, 1.42961333839197, 1.4451808069770467, 1.4609177941806468, 1.4768261459394993, 1.4929077282912648, 1.5091644275934228, 1.5255981507445382,
+  1.542210825407941, 1.559004400237837, 1.5759808451078865, 1.593142151342267, 1.6104903319492543, 1.6280274218573478, 1.6457554781539647, 1.6636765803267364,
+  1.6817928305074292, 1.7001063537185235, 1.718619298122478, 1.7373338352737062, 1.7562521603732995, 1.7753764925265212, 1.7947090750031072, 1.8142521755003989,
+  1.8340080864093424, 1.8539791250833857, 1.8741676341103, 1.8945759815869656, 1.9152065613971474, 1.9360617934922946, 1.9571441241754002, 1.978456026387951,
+);
+/** 2^j for j from −EXP_TWO_BIAS to 0, exactly (halving a power of two is exact down to 2^−1022). */
+const EXP_TWO_BIAS = 1022;
+const EXP_TWO = new Float64Array(EXP_TWO_BIAS + 1);
+for (let j = 0, x = 1; j <= EXP_TWO_BIAS; j++, x /= 2) EXP_TWO[EXP_TWO_BIAS - j] = x;
+/** 64 / ln 2, and ln 2 / 64 in two parts (the high part's trailing bits zero: k · it is exact). */
+const EXP_K = 92.33248261689366;
+const EXP_LN2HI_64 = 6.93147180369123816490e-1 / 64;
+const EXP_LN2LO_64 = 1.90821492927058770002e-10 / 64;
+
+/**
+ * e^x for an attention weight (x = score − running maximum ≤ 0): x = k·ln2/64 + r with |r| ≤ ln2/64,
+ * e^x = 2^(k>>6) · 2^((k&63)/64) · (a degree-6 polynomial of r); within 5e-16 of Math.exp (relative),
+ * the same bits on every engine (only + − × and tables), and about twice as fast in V8 when written
+ * out in a loop (the decode kernel does). Outside [−700, 0] it is Math.exp.
+ */
+export function attentionExp(x: number): number {
+  if (!(x >= -700 && x <= 0)) return Math.exp(x);
+  const k = (x * EXP_K - 0.5) | 0;
+  const r = x - k * EXP_LN2HI_64 - k * EXP_LN2LO_64;
+  const r2 = r * r;
+  return EXP_FRACTION[k & 63]! * (1 + r + r2 * (0.5 + r * (1 / 6)) + r2 * r2 * (1 / 24 + r * (1 / 120) + r2 * (1 / 720))) * EXP_TWO[(k >> 6) + EXP_TWO_BIAS]!;
 }
 
 /** Σ a[ao + e] · b[bo + e] for e < n (n a multiple of 8, as every head width here is: shapeProblems). */
@@ -698,6 +733,43 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
   let z1 = z[1]!;
   let zv0 = zv[0]!;
   let zv1 = zv[1]!;
+  // First the page's weights, in place of its scores (attentionExp, written out: a call would box
+  // its result), so no running sum is live across them, and each sum below still sees its
+  // additions in slot order.
+  for (let j = 0; j < n; j++) {
+    const x0 = sc[j]! - m0;
+    const x1 = sc[block + j]! - m1;
+    let e: number;
+    let f: number;
+    if (x0 >= -700 && x0 <= 0 && x1 >= -700 && x1 <= 0) {
+      const k0 = (x0 * EXP_K - 0.5) | 0;
+      const k1 = (x1 * EXP_K - 0.5) | 0;
+      const r = x0 - k0 * EXP_LN2HI_64 - k0 * EXP_LN2LO_64;
+      const u = x1 - k1 * EXP_LN2HI_64 - k1 * EXP_LN2LO_64;
+      const r2 = r * r;
+      const u2 = u * u;
+      e = EXP_FRACTION[k0 & 63]! * (1 + r + r2 * (0.5 + r * (1 / 6)) + r2 * r2 * (1 / 24 + r * (1 / 120) + r2 * (1 / 720))) * EXP_TWO[(k0 >> 6) + EXP_TWO_BIAS]!;
+      f = EXP_FRACTION[k1 & 63]! * (1 + u + u2 * (0.5 + u * (1 / 6)) + u2 * u2 * (1 / 24 + u * (1 / 120) + u2 * (1 / 720))) * EXP_TWO[(k1 >> 6) + EXP_TWO_BIAS]!;
+    } else {
+      e = attentionExp(x0);
+      f = attentionExp(x1);
+    }
+    sc[j] = e;
+    sc[block + j] = f;
+    z0 += e;
+    z1 += f;
+  }
+  if (X) {
+    for (let j = 0; j < n; j++) {
+      const slot = base + j;
+      const x = sc[j]! * norms[slot * 2]!;
+      const y = sc[block + j]! * norms[slot * 2 + 1]!;
+      X[first + j] = x;
+      X[total + first + j] = y;
+      zv0 += x;
+      zv1 += y;
+    }
+  }
   // Head by head: a head's 16 running sums stay in locals (registers) through the page; the heads
   // share nothing, so each sum sees the same additions in the same order as slot by slot.
   {
@@ -720,8 +792,7 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
     for (let j = 0; j < n; j++) {
       const slot = base + j;
       const v = slot * 32;
-      const e = Math.exp(sc[j]! - m0);
-      z0 += e;
+      const e = sc[j]!;
       c0 += e * V[v]!;
       c1 += e * V[v + 1]!;
       c2 += e * V[v + 2]!;
@@ -738,11 +809,6 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
       c13 += e * V[v + 13]!;
       c14 += e * V[v + 14]!;
       c15 += e * V[v + 15]!;
-      if (X) {
-        const x = e * norms[slot * 2]!;
-        X[first + j] = x;
-        zv0 += x;
-      }
     }
     acc[0] = c0;
     acc[1] = c1;
@@ -781,8 +847,7 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
     for (let j = 0; j < n; j++) {
       const slot = base + j;
       const v = slot * 32;
-      const f = Math.exp(sc[block + j]! - m1);
-      z1 += f;
+      const f = sc[block + j]!;
       c16 += f * V[v + 16]!;
       c17 += f * V[v + 17]!;
       c18 += f * V[v + 18]!;
@@ -799,11 +864,6 @@ function weighPage2x16(sc: Float64Array, block: number, m: Float64Array, z: Floa
       c29 += f * V[v + 29]!;
       c30 += f * V[v + 30]!;
       c31 += f * V[v + 31]!;
-      if (X) {
-        const x = f * norms[slot * 2 + 1]!;
-        X[total + first + j] = x;
-        zv1 += x;
-      }
     }
     acc[16] = c16;
     acc[17] = c17;
