@@ -1290,7 +1290,7 @@ const fr: Record<BaseKey, string> = {
   stageComputed: 'calcul : {tokens} {tokenWord}',
   stageResponse: 'Réponse',
   stageTokensOut: '{shown} jetons sur {count}',
-  stageZoomTitle: 'La page 0, emplacement par emplacement',
+  stageZoomTitle: 'La page 0 de la table des pages, emplacement par emplacement',
   stageZoomPage: '{node}, page {page}',
   stageZoomPlaceholder: 'emplacement 0 : le jeton provisoire',
   stageZoomCopied: 'emplacements 1 à {last} : copiés avec lui depuis la page de préparation',
