@@ -18,7 +18,7 @@ export const FIXED_PREFILL_CAPACITY_TOKENS = 2_040_000;
 
 export type RejectPath = 'buggy' | 'fixed';
 /**
- * `report`: reject prompts longer than the prefill capacity (the report's threshold, F4).
+ * `report`: reject prompts longer than the prefill capacity (the report's 681,280: the capacity, F14, and the threshold every affected request exceeded, F4).
  * `sglang`: SGLang's `max_req_input_len = min(context − 1, capacity − 1) − 5`, rejecting at or over it.
  */
 export type ThresholdRule = 'report' | 'sglang';

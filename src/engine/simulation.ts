@@ -599,7 +599,7 @@ export class Simulation {
     const c = this.config;
     this.emit({ t: this.now, type: 'arrive', req, tenant: this.tenantNames[r.tenant]!, tokens: r.prompt });
 
-    // The tokenizer checks only the advertised context length (by the report's rule or upstream's).
+    // The tokenizer checks only the advertised context length (by the default rule or upstream's; the article never mentions a tokenizer).
     const refusal = tokenizerRefusal(c, r.prompt, r.outputTokens);
     if (refusal !== null) return this.reject(r, 'tokenizer', refusal);
     r.prefillNode = this.routeCounter % c.prefillNodes;

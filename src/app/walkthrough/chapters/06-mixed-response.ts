@@ -62,7 +62,7 @@ export const chapter: Chapter = {
     { caption: { en: 'Decode reads every reserved page: each lights in the colour of the customer who last wrote it. Each word is joined to the page it drew on most, tinted by whose KV that was.', fr: 'La génération lit chaque page réservée : chacune s\'allume de la couleur du client qui l\'a écrite en dernier. Chaque mot est relié à la page qui a le plus compté, teintée selon le client dont c\'était le KV.' } },
     { tween: { to: stageAt('stream', 0.99), ms: 11000 } },
     { wait: 400 },
-    { caption: { en: 'HTTP 200 reaches the client.', fr: 'HTTP 200 arrive chez le client.' } },
+    { caption: { en: 'HTTP 200 reaches the client.', fr: 'HTTP 200 arrive chez le client.', model: true } },
     { tween: { to: stageAt('response', 0.99), ms: 4200 } },
     { wait: 400 },
     { set: { view: 'response' } },

@@ -13,7 +13,7 @@ const OPENING: Step[] = [
 ];
 
 const ACCUMULATE: Step[] = [
-  { caption: { en: 'Leaked responses accumulate, each with HTTP 200.', fr: 'Les réponses touchées s\'accumulent, toutes en HTTP 200.' } },
+  { caption: { en: 'Leaked responses accumulate, each with HTTP 200.', fr: 'Les réponses touchées s\'accumulent, toutes en HTTP 200.', model: true } },
   { highlight: 'counters' },
 ];
 

@@ -81,7 +81,7 @@ export const chapter: Chapter = {
     {
       caption: {
         en: 'At 19:40, GLM 5.3 is public again, after configuration and engine changes (F13). They were tested with the researcher\u2019s script and Cloudflare\u2019s own markers.',
-        fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ils ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
+        fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ces changements ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
       },
     },
     { tween: { to: { milestone: 'public' }, ms: 10500 } },

@@ -62,7 +62,7 @@ export const chapter: Chapter = {
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
     { seek: { request: OVER_LONG, stage: 'stream', into: 0.5 } },
-    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite, en HTTP 200.' } },
+    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite, en HTTP 200.', model: true } },
     { tween: { to: { request: OVER_LONG, stage: 'response', into: 0.99 }, ms: 4200 } },
     { set: { view: 'response' } },
     { seek: ANSWERED },
