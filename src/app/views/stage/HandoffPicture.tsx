@@ -6,7 +6,7 @@
  * slot it drew on. Drawn in CSS pixels of its own width, so its labels render at the size written.
  * A pure function of its props: the stage computes them from the handoff clock or the incident's.
  */
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
@@ -347,6 +347,20 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   });
   const microPaint: MicroPaint | null = micro.length > 0 ? { width: f.width, top: microTop, bottom: ml.bottom, narrow: f.narrow, labelW: ml.labelW, chipW: ml.chipW, wordsX: ml.wordsX, wordsW: ml.wordsW, pageRowH: ml.pageRowH, rows: paintRows } : null;
   const microCanvas = useRef<HTMLCanvasElement>(null);
+  // Canvas text takes the page's fonts as they are when drawn: drawn again once they have loaded,
+  // and when the colour scheme changes (the theme's tokens with it).
+  const [, setRedraw] = useState(0);
+  useEffect(() => {
+    let live = true;
+    const again = () => live && setRedraw((n) => n + 1);
+    void document.fonts?.ready.then(again);
+    const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
+    scheme?.addEventListener('change', again);
+    return () => {
+      live = false;
+      scheme?.removeEventListener('change', again);
+    };
+  }, []);
   useLayoutEffect(() => {
     const c = microCanvas.current;
     if (!c || !microPaint) return;

@@ -255,7 +255,8 @@ export function drawMicroscope(canvas: HTMLCanvasElement, paint: MicroPaint, sca
   const ctx = canvas.getContext('2d');
   if (!ctx) return false;
   const k = ink(canvas);
-  const key = `${k.fg}/${k.panel}/${scale}:${JSON.stringify(paint)}`;
+  const fonts = typeof document !== 'undefined' && document.fonts ? document.fonts.status : '';
+  const key = `${k.fg}/${k.panel}/${fonts}/${scale}:${JSON.stringify(paint)}`;
   const w = Math.max(1, Math.round((paint.width + 2 * MICRO_PAD) * scale));
   const h = Math.max(1, Math.round((paint.bottom - paint.top + 2 * MICRO_PAD) * scale));
   if (canvas.width === w && canvas.height === h && drawnKeys.get(canvas) === key) return false;
