@@ -57,8 +57,8 @@ function tenantOfRequest(run: RunSummary, writer: number): number {
 
 const lerp = (a: number, b: number, k: number) => a + (b - a) * k;
 
-/** Band counts by writer, per run, instant, node, request and band (a few kept; a new instant adds its own). */
-const bandCache = new Map<string, [number, number][]>();
+/** Band counts by writer, per run, node, request and band, with the snapshot they were counted for. */
+const bandCache = new Map<string, { seq: number; counts: [number, number][] }>();
 
 /** The part of a row's words shown: from `start`, as many as fit in `width` (monospaced, one space apart). */
 function wordWindow(words: readonly string[], start: number, width: number): { from: number; to: number } {
@@ -208,13 +208,38 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const before = frame.stepIndex <= 0 || !previousStep ? group : (CAMERA_GROUP[previousStep] ?? 0);
   const cameraY = screen ? Math.min(maxOffset, lerp(cameraOf(before), cameraOf(group), ease(Math.min(1, frame.progress / 0.4)))) : 0;
 
-  // Band counts by writer: the pages' last writers at the instant shown (the same for every frame
-  // at that instant: kept until the instant changes).
+  // Each of the decode pool's pages' position in the block table (−1: not in it).
+  const tablePos = useMemo(() => {
+    if (!reserve || reserve.type !== 'decode-reserve') return null;
+    let n = 0;
+    for (const [first, count] of reserve.pages) n = Math.max(n, first + count);
+    const out = new Int32Array(n).fill(-1);
+    let pos = 0;
+    for (const [first, count] of reserve.pages) for (let k = 0; k < count; k++) out[first + k] = pos++;
+    return out;
+  }, [reserve]);
+  // Band counts by writer: the pages' last writers at the instant shown. Kept from one snapshot to
+  // the next while none of the pages that changed between them lies in the band (the snapshot's
+  // change list), so a frame recounts a band only when its pages' writers can differ.
   const bandCounts = (from: number, to: number): [number, number][] => {
     if (!decodeNode || !snapshot || !reserve || reserve.type !== 'decode-reserve') return [];
-    const key = `${snapshot.runKey}|${snapshot.t}|${decodeName}|${req}|${from}|${to}`;
+    const key = `${snapshot.runKey}|${decodeName}|${req}|${from}|${to}`;
+    const ch = decodeNode.changes;
     const known = bandCache.get(key);
-    if (known) return known;
+    if (known && ch) {
+      if (known.seq === ch.seq) return known.counts;
+      if (known.seq === ch.since && ch.pages && tablePos) {
+        let touched = false;
+        for (let i = 0; i < ch.pages.length && !touched; i++) {
+          const at = ch.pages[i]! < tablePos.length ? tablePos[ch.pages[i]!]! : -1;
+          touched = at >= from && at < to;
+        }
+        if (!touched) {
+          known.seq = ch.seq;
+          return known.counts;
+        }
+      }
+    }
     const counts = new Map<number, number>();
     let pos = 0;
     for (const [first, count] of reserve.pages) {
@@ -229,7 +254,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     }
     const out = [...counts].sort((x, y) => y[1] - x[1]);
     if (bandCache.size > 64) bandCache.clear();
-    bandCache.set(key, out);
+    if (ch) bandCache.set(key, { seq: ch.seq, counts: out });
     return out;
   };
 
