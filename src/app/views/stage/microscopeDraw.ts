@@ -83,9 +83,11 @@ interface Ink {
 }
 
 let inkRead: { scheme: string; ink: Ink } | null = null;
+let darkQuery: MediaQueryList | null = null;
 /** The theme's tokens and fonts, read again only when the colour scheme changes. */
 function ink(el: HTMLElement): Ink {
-  const scheme = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  if (!darkQuery && typeof matchMedia === 'function') darkQuery = matchMedia('(prefers-color-scheme: dark)');
+  const scheme = darkQuery?.matches ? 'dark' : 'light';
   if (inkRead && inkRead.scheme === scheme) return inkRead.ink;
   const sans = (typeof getComputedStyle === 'function' ? getComputedStyle(el).fontFamily : '') || 'sans-serif';
   const value = {
