@@ -6,7 +6,7 @@
  * slot it drew on. Drawn in CSS pixels of its own width, so its labels render at the size written.
  * A pure function of its props: the stage computes them from the handoff clock or the incident's.
  */
-import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
@@ -17,7 +17,8 @@ import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';
 import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
 import { ease } from './handoff.ts';
-import { microscopeRows, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
+import { microscopePlan, microscopeRowsAt, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
+import { drawMicroscope, MICRO_PAD, type MicroPaint, type MicroPaintRow } from './microscopeDraw.ts';
 import { attentionLine } from '../shared/attentionText.ts';
 
 export interface HandoffPictureProps {
@@ -55,6 +56,9 @@ function tenantOfRequest(run: RunSummary, writer: number): number {
 }
 
 const lerp = (a: number, b: number, k: number) => a + (b - a) * k;
+
+/** Band counts by writer, per run, node, request and band, with the snapshot they were counted for. */
+const bandCache = new Map<string, { seq: number; counts: [number, number][] }>();
 
 /** The part of a row's words shown: from `start`, as many as fit in `width` (monospaced, one space apart). */
 function wordWindow(words: readonly string[], start: number, width: number): { from: number; to: number } {
@@ -135,16 +139,54 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   // A response token hovered or focused: the microscope shows page 0 and the page it drew on, near
   // the top, so the token, its slot and its page on the context map are on one screen.
   const linkedSampled = !!(sample && linkedPage && linkedPage.node === decodeName && sample.pages.indexOf(linkedPage.page) >= sample.before.count);
-  // The microscope's rows at this position (none for a request decode never reserved pages for).
-  const micro: MicroRow[] = sample && tableLength > 0 && !frame.refusedAt
-    ? microscopeRows({ sample, frame, req, tableLength, firstPages: linkedSampled ? 1 : FIRST_PAGES, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1), drewOnRows: screen || linkedSampled ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0, mustShow: linkedSampled ? linkedPage!.page : null })
-    : [];
+  // The microscope's rows: which pages and bands it shows depends on the request and the layout only
+  // (planned once); their states, on the frame.
+  const showMicro = !!sample && tableLength > 0 && !frame.refusedAt;
+  const mustShow = linkedSampled ? linkedPage!.page : null;
+  const drewOnRows = screen || linkedSampled ? 1 : DREW_ON_ROWS;
+  const plan = useMemo(
+    () => (sample && tableLength > 0 ? microscopePlan({ sample, tableLength, firstPages: linkedSampled ? 1 : FIRST_PAGES, drewOnRows, drawsOf: (p) => draws.get(p) ?? 0, mustShow }) : []),
+    [sample, tableLength, linkedSampled, drewOnRows, draws, mustShow],
+  );
+  const micro: MicroRow[] = showMicro && sample ? microscopeRowsAt(plan, { sample, frame, req, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1) }) : [];
   const microTop = f.height + 8;
-  const ml = microLayout(f.width, microTop, micro.map((r) => r.kind));
+  const ml = useMemo(() => microLayout(f.width, microTop, showMicro ? plan.map((r) => r.kind) : []), [f.width, microTop, plan, showMicro]);
   // Where a page row's slot strip lies (x, width, and y relative to the first row's top).
   const stripX = f.narrow ? 6 : ml.wordsX;
   const stripW = f.narrow ? f.width - 10 : ml.wordsW;
   const stripY = (ml.rowY[0] ?? 0) + (f.narrow ? 40 : 21);
+  // Per page row and side of the transfer (the words before it, or after): its words, the window of
+  // them shown and its slots' runs of one tenant. A function of the request and the layout: computed
+  // once, on the first frame that shows it.
+  const drewStart = useMemo(() => {
+    const m = new Map<number, number>();
+    if (sample) for (const p of prov) m.set(p.page, Math.min(m.get(p.page) ?? sample.pageSize, p.slot % sample.pageSize));
+    return m;
+  }, [prov, sample]);
+  const rowText = useMemo(() => new Map<string, { words: string[]; from: number; to: number; runs: number[] }>(), [sample, words, drewStart, ml.wordsW, run]);
+  const rowTextOf = (r: MicroPageRow) => {
+    const after = r.written >= 0.5 || r.sample >= sample!.before.count;
+    const key = `${r.sample}:${after ? 1 : 0}:${r.position < FIRST_PAGES ? 0 : 1}`;
+    let got = rowText.get(key);
+    if (!got) {
+      const rowWords = Array.from(r.tokens, (id) => words[id] ?? String(id));
+      // Drew-on rows start a few slots before the first slot the response drew on there.
+      const start = r.position < FIRST_PAGES ? 0 : Math.max(0, Math.min(drewStart.get(r.page) ?? sample!.pageSize, sample!.pageSize) - 3);
+      const win = wordWindow(rowWords, start, ml.wordsW);
+      const runs: number[] = [];
+      const n = r.writers.length;
+      for (let i = 0; i < n; ) {
+        const tn = tenantOfRequest(run, r.writers[i]!);
+        let j = i + 1;
+        while (j < n && tenantOfRequest(run, r.writers[j]!) === tn) j++;
+        runs.push(i, j, tn);
+        i = j;
+      }
+      got = { words: rowWords, from: win.from, to: win.to, runs };
+      rowText.set(key, got);
+    }
+    return got;
+  };
   const responseTop = micro.length > 0 ? ml.bottom + 4 : microTop;
   const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
   const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
@@ -166,9 +208,38 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const before = frame.stepIndex <= 0 || !previousStep ? group : (CAMERA_GROUP[previousStep] ?? 0);
   const cameraY = screen ? Math.min(maxOffset, lerp(cameraOf(before), cameraOf(group), ease(Math.min(1, frame.progress / 0.4)))) : 0;
 
-  // Band counts by writer: the pages' last writers at the instant shown (valid until the next seek).
+  // Each of the decode pool's pages' position in the block table (−1: not in it).
+  const tablePos = useMemo(() => {
+    if (!reserve || reserve.type !== 'decode-reserve') return null;
+    let n = 0;
+    for (const [first, count] of reserve.pages) n = Math.max(n, first + count);
+    const out = new Int32Array(n).fill(-1);
+    let pos = 0;
+    for (const [first, count] of reserve.pages) for (let k = 0; k < count; k++) out[first + k] = pos++;
+    return out;
+  }, [reserve]);
+  // Band counts by writer: the pages' last writers at the instant shown. Kept from one snapshot to
+  // the next while none of the pages that changed between them lies in the band (the snapshot's
+  // change list), so a frame recounts a band only when its pages' writers can differ.
   const bandCounts = (from: number, to: number): [number, number][] => {
-    if (!decodeNode || !reserve || reserve.type !== 'decode-reserve') return [];
+    if (!decodeNode || !snapshot || !reserve || reserve.type !== 'decode-reserve') return [];
+    const key = `${snapshot.runKey}|${decodeName}|${req}|${from}|${to}`;
+    const ch = decodeNode.changes;
+    const known = bandCache.get(key);
+    if (known && ch) {
+      if (known.seq === ch.seq) return known.counts;
+      if (known.seq === ch.since && ch.pages && tablePos) {
+        let touched = false;
+        for (let i = 0; i < ch.pages.length && !touched; i++) {
+          const at = ch.pages[i]! < tablePos.length ? tablePos[ch.pages[i]!]! : -1;
+          touched = at >= from && at < to;
+        }
+        if (!touched) {
+          known.seq = ch.seq;
+          return known.counts;
+        }
+      }
+    }
     const counts = new Map<number, number>();
     let pos = 0;
     for (const [first, count] of reserve.pages) {
@@ -181,7 +252,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       pos += count;
       if (pos >= to) break;
     }
-    return [...counts].sort((x, y) => y[1] - x[1]);
+    const out = [...counts].sort((x, y) => y[1] - x[1]);
+    if (bandCache.size > 64) bandCache.clear();
+    if (ch) bandCache.set(key, { seq: ch.seq, counts: out });
+    return out;
   };
 
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -263,12 +337,61 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const landAt = firstRow >= 0 ? { x: stripX + 11, y: ml.rowY[firstRow]! + 10 } : { x: f.decode.x + 20, y: f.decode.y + f.decode.h - 20 };
   const freeStep = detail.events.find((e) => e.type === 'decode-free');
   const reuseFrom = freeStep ? freeStep.t : null;
+  const activeRow = activeProv ? micro.findIndex((x) => x.kind === 'page' && x.page === activeProv.page) : -1;
   const linkedRow = linkedPage && linkedPage.node === decodeName ? micro.findIndex((x) => x.kind === 'page' && x.page === linkedPage.page) : -1;
   const decodePool = pools.find((p) => p.node === decodeName);
   const hereRings = decodePool && frame.reserved.length > 0 ? micro.filter((x): x is MicroPageRow => x.kind === 'page').map((x) => pageCenter(decodePool, x.page)) : [];
   const linkedCenter = decodePool && linkedPage && linkedPage.node === decodeName && linkedPage.page < decodePool.pageCount ? pageCenter(decodePool, linkedPage.page) : null;
 
   const tenantName = (w: number) => (w >= 0 ? (run.tenants[tenantOfRequest(run, w)] ?? '?') : t('hpZeros'));
+
+  // The microscope's rows as one canvas drawing, and the same in words for assistive technology.
+  const paintRows: MicroPaintRow[] = [];
+  const spoken: { key: string; text: string; words?: string; page?: number; state?: string }[] = [];
+  micro.forEach((r, i) => {
+    const y = ml.rowY[i]!;
+    if (r.kind === 'band') {
+      const counts = bandCounts(r.from, r.to);
+      const total = r.to - r.from;
+      const label = t('hpBand', { pages: fmt(r.litPages > 0 ? r.litPages : total) });
+      const countsText = counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`).join(' \u00b7 ');
+      paintRows.push({ kind: 'band', y, dim: r.litPages <= 0, label, counts: countsText, bars: counts.flat(), total });
+      spoken.push({ key: `b${i}`, text: `${label}: ${countsText}` });
+      return;
+    }
+    const text = rowTextOf(r);
+    const writerT = tenantOfRequest(run, r.writer);
+    const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample!.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample!.pageSize : -1;
+    const chipTenant = r.placeholderPage ? tenant : writerT;
+    const title = t('hpPageN', { n: fmt(r.position) });
+    const sub = `#${fmt(r.page)} \u00b7 ${t(r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed' ? 'hpStatePlaceholder' : `hpState.${r.state}`)}`;
+    const chip = r.placeholderPage ? detail.response.tenant : tenantName(r.writer);
+    const shown = text.words.slice(text.from, text.to);
+    paintRows.push({ kind: 'page', y, state: r.state, scanned: r.scanned, linked: linkedRow === i, title, sub, chipTenant, chip, words: shown, from: text.from, lead: text.from > 0, trail: text.to < text.words.length, active: activeHere, placeholder: r.placeholderPage, runs: text.runs, slots: r.writers.length });
+    spoken.push({ key: `p${r.sample}`, text: `${title} \u00b7 ${sub} \u00b7 ${chip}: `, words: `${text.from > 0 ? '\u2026 ' : ''}${shown.join(' ')}${text.to < text.words.length ? ' \u2026' : ''}`, page: r.page, state: r.state });
+  });
+  const microPaint: MicroPaint | null = micro.length > 0 ? { width: f.width, top: microTop, bottom: ml.bottom, narrow: f.narrow, labelW: ml.labelW, chipW: ml.chipW, wordsX: ml.wordsX, wordsW: ml.wordsW, pageRowH: ml.pageRowH, rows: paintRows } : null;
+  const microCanvas = useRef<HTMLCanvasElement>(null);
+  // Canvas text takes the page's fonts as they are when drawn: drawn again once they have loaded,
+  // and when the colour scheme changes (the theme's tokens with it).
+  const [, setRedraw] = useState(0);
+  useEffect(() => {
+    let live = true;
+    const again = () => live && setRedraw((n) => n + 1);
+    void document.fonts?.ready.then(again);
+    const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
+    scheme?.addEventListener('change', again);
+    return () => {
+      live = false;
+      scheme?.removeEventListener('change', again);
+    };
+  }, []);
+  useLayoutEffect(() => {
+    const c = microCanvas.current;
+    if (!c || !microPaint) return;
+    drawMicroscope(c, microPaint, dpr * zoom);
+    c.dataset.drawnT = String(frame.t);
+  });
 
   return (
     <div
@@ -286,6 +409,19 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       data-camera={cameraY.toFixed(1)}
     >
       <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width * zoom, height: f.height * zoom, top: -cameraY * zoom }} />
+      {microPaint ? (
+        <div className="hp-micro" data-testid={row === 'main' ? 'stage-microscope' : undefined} style={{ top: (microTop - cameraY) * zoom, width: f.width * zoom, height: (ml.bottom - microTop) * zoom }}>
+          <canvas ref={microCanvas} className="hp-micro-canvas" aria-hidden="true" style={{ left: -MICRO_PAD * zoom, top: -MICRO_PAD * zoom, width: (f.width + 2 * MICRO_PAD) * zoom, height: (ml.bottom - microTop + 2 * MICRO_PAD) * zoom }} />
+          <ul className="visually-hidden" aria-label={t('hpMicroHead')}>
+            {spoken.map((x) => (
+              <li key={x.key} data-page={x.page} data-state={x.state}>
+                {x.text}
+                {x.words !== undefined ? <span lang="en">{x.words}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
         <FlowStatic f={f} tenantName={detail.response.tenant} />
         {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
@@ -417,82 +553,20 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
 
         {/* The microscope */}
         {micro.length > 0 && sample ? (
-          <g data-testid={row === 'main' ? 'stage-microscope' : undefined}>
+          <g>
             <text x={0} y={microTop + 16} className="hp-title">
               {t('hpMicroHead')}
             </text>
             <text x={0} y={microTop + 34} className="hp-sub">
               {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
             </text>
-            {micro.map((r, i) => {
-              const y = ml.rowY[i]!;
-              if (r.kind === 'band') {
-                const counts = bandCounts(r.from, r.to);
-                const total = r.to - r.from;
-                let x = ml.wordsX;
-                return (
-                  <g key={`b${i}`} className={`hp-band${r.scanned ? ' hp-scanned' : ''}`} opacity={r.litPages > 0 ? 1 : 0.55}>
-                    <text x={0} y={y + 14} className="hp-sub">{'\u22ee'}</text>
-                    <text x={ml.labelW - 80 > 0 ? 14 : 14} y={y + 14} className="hp-sub">
-                      {t('hpBand', { pages: fmt(r.litPages > 0 ? r.litPages : total) })}
-                    </text>
-                    {counts.map(([w, n], j) => {
-                      const bw = (ml.wordsW * n) / Math.max(1, total);
-                      const el = <rect key={j} x={x} y={y + 18} width={Math.max(1, bw)} height={8} fill={w >= 0 ? tenantCss(w) : undefined} className={w >= 0 ? 'hp-slot' : 'hp-slot hp-zero'} />;
-                      x += bw;
-                      return el;
-                    })}
-                    <text x={ml.wordsX} y={y + 14} className="hp-sub">
-                      {counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`).join(' \u00b7 ')}
-                    </text>
-                  </g>
-                );
-              }
-              const rowWords = Array.from(r.tokens, (id) => words[id] ?? String(id));
-              // Drew-on rows start a few slots before the first slot the response drew on there.
-              const drewSlots = prov.filter((p) => p.page === r.page).map((p) => p.slot % sample.pageSize);
-              const start = r.position < FIRST_PAGES ? 0 : Math.max(0, Math.min(...drewSlots, sample.pageSize) - 3);
-              const win = wordWindow(rowWords, start, ml.wordsW);
-              const writerT = tenantOfRequest(run, r.writer);
-              const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample.pageSize : -1;
-              const chipTenant = r.placeholderPage ? tenant : writerT;
-              return (
-                <g key={`p${r.sample}`} className={`hp-row hp-${r.state}${r.scanned ? ' hp-scanned' : ''}${linkedRow === i ? ' hp-linked-row' : ''}`} data-page={r.page} data-state={r.state}>
-                  <rect x={0} y={y} width={f.width} height={ml.pageRowH - 4} rx={4} className="hp-row-ground" />
-                  <text x={6} y={y + 15} className="hp-strong">
-                    {t('hpPageN', { n: fmt(r.position) })}
-                  </text>
-                  <text x={6} y={y + (f.narrow ? 33 : 42)} className="hp-sub">
-                    {`#${fmt(r.page)} \u00b7 `}
-                    {t(r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed' ? 'hpStatePlaceholder' : `hpState.${r.state}`)}
-                  </text>
-                  <rect x={ml.labelW} y={y + 4} width={ml.chipW - 6} height={18} rx={9} fill={chipTenant >= 0 ? tenantCss(chipTenant) : undefined} className={chipTenant >= 0 ? 'hp-chip' : 'hp-chip hp-zero'} />
-                  <text x={ml.labelW + (ml.chipW - 6) / 2} y={y + 17} textAnchor="middle" className="hp-chip-text" style={chipTenant >= 0 ? { fill: tenantInk(chipTenant) } : undefined}>
-                    {r.placeholderPage ? detail.response.tenant : tenantName(r.writer)}
-                  </text>
-                  {/* The words the slots hold, one space apart */}
-                  <text x={ml.wordsX} y={y + 15} className="hp-words" lang="en" xmlSpace="preserve">
-                    {win.from > 0 ? '\u2026 ' : ''}
-                    {rowWords.slice(win.from, win.to).map((w, j) => {
-                      const slot = win.from + j;
-                      const ph = r.placeholderPage && slot === 0;
-                      return (
-                        <tspan key={j} className={slot === activeHere ? 'hp-word-active' : ph ? 'hp-word-placeholder' : undefined}>
-                          {`${w} `}
-                        </tspan>
-                      );
-                    })}
-                    {win.to < rowWords.length ? '\u2026' : ''}
-                  </text>
-                  {/* The page's slots, each tinted by its writer; slot 0 of the placeholder page marked */}
-                  <SlotStrip x={f.narrow ? 6 : ml.wordsX} y={f.narrow ? y + 40 : y + 21} w={f.narrow ? f.width - 10 : ml.wordsW} writers={r.writers} tenantOf={(w) => tenantOfRequest(run, w)} placeholder={r.placeholderPage} inferred={r.placeholderPage} />
-                  {linkedRow === i && linkedPage?.slot !== undefined ? (
-                    <rect x={stripX + ((linkedPage.slot % sample.pageSize) * stripW) / sample.pageSize - 3} y={stripY - ml.rowY[0]! + y - 4} width={stripW / sample.pageSize + 6} height={16} className="hp-linked-slot" data-testid={row === 'main' ? 'stage-linked-slot' : undefined} />
-                  ) : null}
-                  {activeHere >= 0 && activeProv && activeProv.page === r.page ? <rect x={stripX + (activeHere * stripW) / sample.pageSize - 2} y={y + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" /> : null}
-                </g>
-              );
-            })}
+            {/* Over the rows drawn on the canvas: the linked slot and the slot the token in flight drew on */}
+            {linkedRow >= 0 && linkedPage?.slot !== undefined ? (
+              <rect x={stripX + ((linkedPage.slot % sample.pageSize) * stripW) / sample.pageSize - 3} y={stripY - ml.rowY[0]! + ml.rowY[linkedRow]! - 4} width={stripW / sample.pageSize + 6} height={16} className="hp-linked-slot" data-testid={row === 'main' ? 'stage-linked-slot' : undefined} />
+            ) : null}
+            {activeRow >= 0 && activeProv ? (
+              <rect x={stripX + ((activeProv.slot % sample.pageSize) * stripW) / sample.pageSize - 2} y={ml.rowY[activeRow]! + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" />
+            ) : null}
             {/* Decode's query scanning the block table */}
             {frame.step === 'scan' ? (
               <line x1={ml.wordsX - 4} x2={f.width} y1={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} y2={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} className="hp-scan" />
@@ -549,38 +623,3 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     </div>
   );
 }
-
-interface StripProps {
-  x: number;
-  y: number;
-  w: number;
-  writers: ArrayLike<number>;
-  tenantOf: (writer: number) => number;
-  placeholder: boolean;
-  inferred: boolean;
-}
-
-/** A page's slots as one strip of cells, runs of one writer merged into one rectangle. */
-const SlotStrip = memo(function SlotStrip({ x, y, w, writers, tenantOf, placeholder }: StripProps) {
-  const n = writers.length;
-  const cell = w / n;
-  const runs: { from: number; to: number; writer: number }[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && writers[j] === writers[i]) j++;
-    runs.push({ from: i, to: j, writer: writers[i]! });
-    i = j;
-  }
-  return (
-    <g>
-      {runs.map((r, k) => {
-        const tn = tenantOf(r.writer);
-        return <rect key={k} x={x + r.from * cell} y={y} width={(r.to - r.from) * cell} height={8} fill={tn >= 0 ? tenantCss(tn) : undefined} className={tn >= 0 ? 'hp-slot' : 'hp-slot hp-zero'} />;
-      })}
-      {Array.from({ length: Math.floor(n / 8) - 1 }, (_, k) => (
-        <line key={`t${k}`} x1={x + (k + 1) * 8 * cell} x2={x + (k + 1) * 8 * cell} y1={y} y2={y + 8} className="hp-slot-tick" />
-      ))}
-      {placeholder ? <rect x={x - 1} y={y - 3} width={cell + 2} height={14} className="hp-placeholder-slot" /> : null}
-    </g>
-  );
-});

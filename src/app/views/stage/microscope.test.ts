@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../../engine/run.ts';
 import { runSpecOf } from '../../../engine/runs/index.ts';
 import { handoffScript, positionAtHandoff } from './handoff.ts';
-import { microscopeRows, type MicroPageRow } from './microscope.ts';
+import { microscopePlan, microscopeRows, microscopeRowsAt, type MicroPageRow } from './microscope.ts';
 import { stageFrameAt } from './stageFrame.ts';
 
 const spec = runSpecOf({ scenario: 'demo', overrides: {} });
@@ -50,6 +50,19 @@ describe('the microscope', () => {
     expect(after[0]!.writers[0]).toBe(LEAK);
     // Page 1 received nothing: the same words as before the transfer.
     expect(wordsOf(after[1]!)).toEqual(wordsOf(before[1]!));
+  });
+
+  it('plans its rows once: every frame of the handoff has the plan\u2019s rows, in its order, as the rows computed whole', () => {
+    const plan = microscopePlan({ sample, tableLength, firstPages: 2 });
+    for (const s of script.steps) {
+      for (const f of [0.1, 0.5, 0.9]) {
+        const p = positionAtHandoff(script, s.at + s.dur * f);
+        const frame = stageFrameAt(events, script.steps, p.index, p.progress, p.engineT, { tokenCount: response.tokens.length, steps: script.steps });
+        const rows = microscopeRowsAt(plan, { sample, frame, req: LEAK, ownerOf: () => -1 });
+        expect(rows.map((r) => (r.kind === 'page' ? `p${r.sample}` : `b${r.from}-${r.to}`)), `${s.id} ${f}`).toEqual(plan.map((r) => (r.kind === 'page' ? `p${r.k}` : `b${r.from}-${r.to}`)));
+        expect(rows).toEqual(microscopeRows({ sample, frame, req: LEAK, tableLength, firstPages: 2, ownerOf: () => -1 }));
+      }
+    }
   });
 
   it('has the reservation sweep down the rows and the free sweep after it', () => {

@@ -99,9 +99,15 @@ export interface MicroscopeInput {
   mustShow?: number | null;
 }
 
-/** The rows in block-table order, each a function of the frame. */
-export function microscopeRows({ sample, frame, req, tableLength, firstPages, ownerOf, drewOnRows = Infinity, drawsOf = () => 0, mustShow = null }: MicroscopeInput): MicroRow[] {
-  const P = sample.pageSize;
+/** Which rows the microscope has: the sampled pages shown and the bands between them, in block-table order. */
+export type MicroPlanItem = { kind: 'page'; k: number } | { kind: 'band'; from: number; to: number };
+
+/**
+ * The rows' plan: which sampled pages are shown and which bands lie between them. It depends on the
+ * sample, the table and the choice of pages only (not on the frame), so a view computes it once per
+ * request and layout, and only `microscopeRowsAt` on each frame.
+ */
+export function microscopePlan({ sample, tableLength, firstPages, drewOnRows = Infinity, drawsOf = () => 0, mustShow = null }: Omit<MicroscopeInput, 'frame' | 'req' | 'ownerOf'>): MicroPlanItem[] {
   const shownFirst = Math.min(firstPages, sample.before.count);
   const shown: number[] = [];
   for (let k = 0; k < shownFirst; k++) shown.push(k);
@@ -112,7 +118,7 @@ export function microscopeRows({ sample, frame, req, tableLength, firstPages, ow
   extra.sort((a, b) => rank(b) - rank(a) || a - b);
   shown.push(...extra.slice(0, drewOnRows).sort((a, b) => a - b));
   // Rows and bands in block-table order.
-  const layout: ({ kind: 'page'; k: number } | { kind: 'band'; from: number; to: number })[] = [];
+  const layout: MicroPlanItem[] = [];
   let next = 0;
   for (const k of shown) {
     const pos = sample.positions[k]!;
@@ -121,7 +127,17 @@ export function microscopeRows({ sample, frame, req, tableLength, firstPages, ow
     next = pos + 1;
   }
   if (next < tableLength) layout.push({ kind: 'band', from: next, to: tableLength });
+  return layout;
+}
 
+/** The rows in block-table order, each a function of the frame. */
+export function microscopeRows(input: MicroscopeInput): MicroRow[] {
+  return microscopeRowsAt(microscopePlan(input), input);
+}
+
+/** The rows of a plan at one frame (what the handoff time changes: states, the sweep, the scan, the writes). */
+export function microscopeRowsAt(layout: readonly MicroPlanItem[], { sample, frame, req, ownerOf }: Pick<MicroscopeInput, 'sample' | 'frame' | 'req' | 'ownerOf'>): MicroRow[] {
+  const P = sample.pageSize;
   const reserving = frame.step === 'reserve';
   const reservedDone = frame.reserved.length > 0 && !reserving;
   // The sweep shares the reservation's progress equally among the rows, in block-table order.

@@ -57,9 +57,11 @@ let PACKED_DOT = 0;
 let PACKED_CLEARED = 0;
 /** Reads the theme's grounds; returns what they are, so a drawing made under other ones is redrawn. */
 let themeRead: string | null = null;
+let darkQuery: MediaQueryList | null = null;
 function readTheme(): string {
   // The tokens change only with the colour scheme: read them again only then (not on every frame).
-  const scheme = typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  if (!darkQuery && typeof matchMedia === 'function') darkQuery = matchMedia('(prefers-color-scheme: dark)');
+  const scheme = darkQuery?.matches ? 'dark' : 'light';
   if (themeRead !== null && themeRead.startsWith(scheme)) return themeRead;
   PACKED_GROUND = pack(themeRgb('--canvas', [246, 245, 241]));
   PACKED_TABLE_GROUND = pack(themeRgb('--panel', [255, 255, 255]));
