@@ -4,6 +4,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { FACTS_URL } from './src/data/loadFacts.ts';
 import { runKeyOf } from './src/engine/runs/index.ts';
 import { catalogueChunks } from './scripts/catalogueChunks.ts';
+import { firstScreenChunk } from './scripts/firstScreenChunk.ts';
 import { DEFAULT_RUN_REQUEST, prebuiltRunFile, prebuiltRuns } from './scripts/prebuiltRuns.ts';
 
 /**
@@ -23,7 +24,7 @@ function preloadOpeningData(): Plugin {
 export default defineConfig({
   // Relative asset URLs: the built site works from any sub-path (and from a file server offline).
   base: './',
-  plugins: [react(), prebuiltRuns(), catalogueChunks(), preloadOpeningData()],
+  plugins: [react(), prebuiltRuns(), catalogueChunks(), preloadOpeningData(), firstScreenChunk()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   test: {

@@ -4,6 +4,8 @@
  * in two parts: `virtual:catalogue/<lang>` holds the entries the first screen can show, and
  * `virtual:catalogue/<lang>/later` the rest (the drawer's, the walkthrough's, the Transfer and
  * Response tabs', the panels'), which the page loads with those views (src/app/i18n/catalogue.ts).
+ * A language's first part stands alone (English fills any entry it lacks): the page loads only its
+ * own language's first part before its first render.
  * A visitor reading English never downloads the French text, and nobody downloads the panels' text
  * before the first screen is usable. The tables are read from messages.ts as this config loads it;
  * Vite restarts the dev server when a file the config imports changes, so an edit shows at once.
@@ -91,7 +93,11 @@ export function catalogueChunks(entry = ENTRY): Plugin {
       const lang = part.replace(LATER, '') as Language;
       // Read at each load, so that the dev server splits by the sources as they are now.
       const first = firstKeys();
-      const table = Object.fromEntries(Object.entries(MESSAGES[lang]).filter(([key]) => first.has(key) !== later));
+      const inPart = ([key]: [string, string]) => first.has(key) !== later;
+      // Another language's first part is complete on its own: English for any entry it lacks, so
+      // that a page opened in that language need not load English's first part as its fallback.
+      const fallback = later || lang === 'en' ? [] : Object.entries(MESSAGES.en).filter((e) => inPart(e) && !(e[0] in MESSAGES[lang]));
+      const table = Object.fromEntries([...fallback, ...Object.entries(MESSAGES[lang]).filter(inPart)]);
       // JSON.parse of a string literal: faster for V8 to read than the same object as code.
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(table))});`;
     },

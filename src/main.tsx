@@ -9,8 +9,10 @@ import { openingUrl } from './app/state/urlSync.ts';
 import './app/ui/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-// The page's one store; the URL fills it once mounted (state/urlSync.ts).
-const store = createAppStore();
+// The page's one store; the URL fills it once mounted (state/urlSync.ts). Its language is the
+// link's from the start, so that the page fetches no other language's text meanwhile.
+const lang = openingUrl().state.lang ?? 'en';
+const store = createAppStore({ lang });
 followLanguage(store);
 
 function render() {
@@ -25,8 +27,9 @@ function render() {
   );
 }
 
-// A page opened in another language than English fetches its text first, so that its first
-// render is already in that language; if the text cannot be fetched it opens in English (the
-// store's subscription in i18n.ts then says why).
-const lang = openingUrl().state.lang ?? 'en';
-loadLanguage(lang).then(render, render);
+// The page fetches its language's first-screen text first (only that language's: a page opened in
+// French does not download English's), so that its first render is already in that language; if
+// the text cannot be fetched it opens in English (the store's subscription in i18n.ts then says why).
+loadLanguage(lang)
+  .catch(() => loadLanguage('en'))
+  .then(render, render);

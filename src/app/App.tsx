@@ -6,7 +6,7 @@ import { formatUtcDayRange } from './i18n/format.ts';
 import { linkNotice } from './i18n/linkNotice.ts';
 import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
-import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/index.ts';
+import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/timeline.ts';
 import { useCompareRun, useMainRun } from './run/hooks.ts';
 import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';

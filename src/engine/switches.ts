@@ -1,7 +1,9 @@
 /**
  * The registry of switches: each defect and each mitigation is declared once, here — its key, its
  * URL codes, its evidence, its labels in both languages, how it changes the engine's deployment,
- * its row of the outcome matrix and its counterpart in the protocol model. The URL codec, the
+ * its row of the outcome matrix and its counterpart in the protocol model (whose title and note,
+ * by its id, are in protocol/counterpartText.ts, beside: the page's first screen imports this
+ * registry and shows none of them). The URL codec, the
  * switches on the page, the CLI's config schema, the matrix, the protocol configurations and the
  * UI catalogue all derive from this list; a test fails when an entry lacks any of them.
  *
@@ -24,14 +26,15 @@ export type SwitchEvidence = { fact: string } | { background: string } | { model
 
 /** What the protocol model checks for the design with this switch's fix applied to the incident. */
 export interface ProtocolCounterpart {
-  /** Configuration id in `npm run verify` and docs/VERIFY.md. */
+  /**
+   * Configuration id in `npm run verify` and docs/VERIFY.md. Its title and note in both languages
+   * (the page shows them, the CLI prints the English) are in protocol/counterpartText.ts, by this id:
+   * the page's first screen, which shows none of them, does not carry them.
+   */
   id: string;
-  /** Its title and note in both languages: the page shows them, the CLI prints the English. */
-  title: Localised;
   /** Changes to the incident's protocol configuration. */
   overrides: Partial<Pick<ProtocolDesign, 'rejectPath' | 'prefillPages' | 'advertisedPages' | 'tokenizerRule' | 'chunkPages' | 'decodeAbort' | 'requests' | 'freeList'>> & { mitigations?: Record<string, boolean> };
   expectHolds: Record<PropertyId, boolean>;
-  note: Localised;
   /** The public sources (background ids of the facts file) its note names. */
   sources?: readonly string[];
 }
@@ -116,7 +119,7 @@ const defects = [
     isOn: (c) => c.prefillCapacityTokens < c.advertisedContextTokens,
     // The gap alone: over-long prompts meet a correct reject path and get a clean 400.
     expect: 'rejected-400',
-    protocol: { id: 'no-gap', title: { en: 'Buggy reject path, no capacity gap', fr: 'Chemin de rejet défectueux, sans écart de capacité' }, overrides: { prefillPages: 3 }, expectHolds: SAFE, note: { en: 'With a prefill cache as large as the advertised context nothing is over the limit: it takes both defects.', fr: 'Avec un cache de préparation aussi grand que le contexte annoncé, rien ne dépasse la limite : il faut les deux défauts.' } },
+    protocol: { id: 'no-gap', overrides: { prefillPages: 3 }, expectHolds: SAFE },
   },
   {
     key: 'buggyRejectPath',
@@ -131,7 +134,7 @@ const defects = [
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
     expect: 'served-correctly',
-    protocol: { id: 'fixed', title: { en: 'Fixed reject path, capacity gap', fr: 'Chemin de rejet corrigé, écart de capacité' }, overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, note: { en: 'Rejected requests stop before any reservation or transfer, the change the report says Cloudflare made to SGLang (F24); stopping them at admission on both sides is PR #38935\u2019s way (described 10 Sep), which calls itself a waste-and-latency fix. Upstream, the stale-KV symptom no longer reproduces after PR #36988 (retire aborted results without KV send).', fr: 'Les requêtes rejetées s\u2019arrêtent avant toute réservation ou transmission, le changement que le rapport dit que Cloudflare a apporté à SGLang (F24) ; les arrêter dès l\u2019admission des deux côtés est la manière de la PR #38935 (décrite le 10 septembre), qui se présente comme une correction de gaspillage et de latence. En amont, le symptôme du KV périmé ne se reproduit plus après la PR #36988 (retrait des résultats abandonnés sans envoi de KV).' }, sources: ['B3', 'B2'] },
+    protocol: { id: 'fixed', overrides: { rejectPath: 'fixed' }, expectHolds: SAFE, sources: ['B3', 'B2'] },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
 
@@ -151,10 +154,8 @@ const mitigations = [
     expect: 'wrong-output-200',
     protocol: {
       id: 'clear-on-free',
-      title: { en: 'Buggy path + gap + clear pages on free', fr: 'Chemin défectueux + écart + effacement des pages libérées' },
       overrides: { mitigations: { clearPagesOnFree: true } },
       expectHolds: { confidentiality: true, integrity: false, exclusiveOwnership: true },
-      note: { en: 'Nothing of another tenant is left to read, but the request is still answered 200 over zeros.', fr: 'Il ne reste rien d\u2019un autre client à lire, mais la requête reçoit quand même 200, sur des zéros.' },
     },
   },
   {
@@ -172,7 +173,7 @@ const mitigations = [
     overrides: (on) => ({ mitigations: { perReadIntegrityCheck: on } }),
     isOn: (c) => c.mitigations.perReadIntegrityCheck === true,
     expect: 'failed-closed',
-    protocol: { id: 'per-read', title: { en: 'Buggy path + gap + per-read integrity check', fr: 'Chemin défectueux + écart + contrôle d\u2019intégrité à chaque lecture' }, overrides: { mitigations: { perReadIntegrityCheck: true } }, expectHolds: SAFE, note: { en: 'Decode checks every page it reads was written for this request in this handoff, and fails closed.', fr: 'La génération vérifie que chaque page lue a été écrite pour cette requête lors de ce transfert, et s\u2019arrête sur erreur sinon.' } },
+    protocol: { id: 'per-read', overrides: { mitigations: { perReadIntegrityCheck: true } }, expectHolds: SAFE },
   },
   {
     key: 'transferredLengthCheck',
@@ -186,7 +187,7 @@ const mitigations = [
     overrides: (on) => ({ mitigations: { transferredLengthCheck: on } }),
     isOn: (c) => c.mitigations.transferredLengthCheck === true,
     expect: 'failed-closed',
-    protocol: { id: 'length-check', title: { en: 'Buggy path + gap + transferred-length check', fr: 'Chemin défectueux + écart + contrôle de la longueur transférée' }, overrides: { mitigations: { transferredLengthCheck: true } }, expectHolds: SAFE, note: { en: 'Decode compares pages written with pages reserved (the idea of PR #38704, still open) and fails closed.', fr: 'La génération compare les pages écrites aux pages réservées (l\u2019idée de la PR #38704, encore ouverte) et s\u2019arrête sur erreur.' }, sources: ['B4'] },
+    protocol: { id: 'length-check', overrides: { mitigations: { transferredLengthCheck: true } }, expectHolds: SAFE, sources: ['B4'] },
   },
   {
     key: 'deploymentCapacityCheck',
@@ -201,7 +202,7 @@ const mitigations = [
     isOn: (c) => c.mitigations.deploymentCapacityCheck === true,
     expect: 'deployment-refused',
     refusesDeploymentWith: 'capacityGap',
-    protocol: { id: 'deploy-check', title: { en: 'Buggy path + gap + deployment capacity check', fr: 'Chemin défectueux + écart + contrôle de capacité au déploiement' }, overrides: { mitigations: { deploymentCapacityCheck: true } }, expectHolds: SAFE, note: { en: 'The deployment is refused before it serves: nothing runs, so nothing can leak.', fr: 'Le déploiement est refusé avant de servir : rien ne s\u2019exécute, donc rien ne peut fuir.' } },
+    protocol: { id: 'deploy-check', overrides: { mitigations: { deploymentCapacityCheck: true } }, expectHolds: SAFE },
   },
   {
     key: 'zeroPagesOnAllocate',
@@ -219,10 +220,8 @@ const mitigations = [
     expect: 'wrong-output-200',
     protocol: {
       id: 'zero-on-allocate',
-      title: { en: 'Buggy path + gap + zero pages on allocate', fr: 'Chemin défectueux + écart + mise à zéro à l\u2019allocation' },
       overrides: { mitigations: { zeroPagesOnAllocate: true } },
       expectHolds: { confidentiality: true, integrity: false, exclusiveOwnership: true },
-      note: { en: 'Decode\u2019s reserved pages are zeroed before anything is written: nothing foreign is read, but the request is still answered 200 over zeros.', fr: 'Les pages réservées par la génération sont mises à zéro avant toute écriture : rien d\u2019étranger n\u2019est lu, mais la requête reçoit quand même 200, sur des zéros.' },
     },
   },
   {
@@ -242,10 +241,9 @@ const mitigations = [
     expect: 'failed-closed',
     protocol: {
       id: 'retire',
-      title: { en: 'Buggy path + gap + aborted results retired without KV send', fr: 'Chemin défectueux + écart + résultats abandonnés retirés sans envoi de KV' },
       overrides: { mitigations: { retireWithoutSend: true } },
       expectHolds: SAFE,
-      note: { en: 'Prefill still marks the request aborted and computes the placeholder, but retires the result without sending a page and reports Failed; decode answers 500 (PR #36988, A14).', fr: 'La préparation marque toujours la requête comme abandonnée et calcule le jeton provisoire, mais retire le résultat sans envoyer de page et annonce Failed ; la génération répond 500 (PR #36988, A14).' }, sources: ['B2'],
+      sources: ['B2'],
     },
   },
   {
@@ -266,10 +264,9 @@ const mitigations = [
     expect: 'served-correctly',
     protocol: {
       id: 'abort-fenced',
-      title: { en: 'Fixed path + gap + decode abort, late writes fenced', fr: 'Chemin corrigé + écart + abandon en génération, écritures tardives bloquées' },
       overrides: { rejectPath: 'fixed', decodeAbort: true, mitigations: { fenceLateWrites: true } },
       expectHolds: SAFE,
-      note: { en: 'Decode keeps an aborted request\u2019s pages until prefill confirms it will write no more.', fr: 'La génération garde les pages d\u2019une requête abandonnée jusqu\u2019à ce que la préparation confirme ne plus rien écrire.' }, sources: ['B11'],
+      sources: ['B11'],
     },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
@@ -293,10 +290,8 @@ const mechanisms = [
     expect: 'leaked-200',
     protocol: {
       id: 'chunked',
-      title: { en: 'Buggy path + gap, prefill sends page by page (chunked)', fr: 'Chemin défectueux + écart, la préparation envoie page par page (par morceaux)' },
       overrides: { chunkPages: 1 },
       expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
-      note: { en: 'One page per chunk, each sent as it is computed (the model always did this; `unchunked` sends a whole prompt at once): the placeholder still sends one page and decode reads the rest.', fr: 'Une page par morceau, envoyée dès qu\u2019elle est calculée (le modèle a toujours fait ainsi ; `unchunked` envoie une demande entière d\u2019un coup) : le jeton provisoire envoie toujours une page et la génération lit le reste.' },
     },
   },
   {
@@ -317,10 +312,8 @@ const mechanisms = [
     expect: 'leaked-200-unless-tokenizer-400',
     protocol: {
       id: 'tokenizer-sglang',
-      title: { en: 'Buggy path + gap + upstream tokenizer rule', fr: 'Chemin défectueux + écart + règle de SGLang pour le découpage en jetons' },
       overrides: { tokenizerRule: 'sglang', advertisedPages: 4 },
       expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
-      note: { en: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).', fr: 'Avec un contexte de 4 pages, la demande de 3 pages reste en dessous selon la règle de SGLang aussi : le découpage en jetons la laisse passer et elle fuit comme avant (une demande de 4 pages serait désormais refusée).' },
     },
   },
   {
@@ -341,10 +334,9 @@ const mechanisms = [
     expect: 'leaked-200',
     protocol: {
       id: 'staged-free-list',
-      title: { en: 'Buggy path + gap + staged free list', fr: 'Chemin défectueux + écart + liste de pages libres en attente' },
       overrides: { freeList: 'staged' },
       expectHolds: { confidentiality: false, integrity: false, exclusiveOwnership: true },
-      note: { en: 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.', fr: 'Les pages libérées attendent derrière la liste libre et n\u2019y sont fusionnées et triées que lorsqu\u2019elle vient à manquer : la requête hors limite reçoit d\u2019autres pages périmées, et la génération les lit tout de même.' }, sources: ['B12'],
+      sources: ['B12'],
     },
   },
 ] as const satisfies readonly SwitchSpec<string>[];
@@ -359,6 +351,8 @@ export type MitigationKey = (typeof mitigations)[number]['key'];
 export type MechanismKey = (typeof mechanisms)[number]['key'];
 export type SwitchKey = DefectKey | MitigationKey | MechanismKey;
 export type Switch = SwitchSpec<SwitchKey>;
+/** The ids of the switches' protocol counterparts. */
+export type CounterpartId = (typeof SWITCHES)[number]['protocol']['id'];
 
 /** Mitigations switched on in a deployment; an absent key is off. */
 export type Mitigations = Partial<Record<MitigationKey, boolean>>;

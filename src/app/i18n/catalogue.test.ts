@@ -1,11 +1,25 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { TEXT_PENDING, languageLoaded, loadLanguage, loadLaterText, subscribeCatalogue, translate } from './catalogue.ts';
 import { MESSAGES, type MessageKey } from './messages.ts';
 
 describe('the catalogue as the page loads it', () => {
   const keys = Object.keys(MESSAGES.en) as MessageKey[];
 
-  test('English’s first part is there at once, the later part when asked for, French reads as English until its text arrives', async () => {
+  test('a page opened in French loads French only: its first part stands alone, English is not fetched for it', async () => {
+    // A fresh catalogue, as a page opened with lang=fr has it.
+    vi.resetModules();
+    const page = await import('./catalogue.ts');
+    await page.loadLanguage('fr');
+    expect(page.languageLoaded('fr')).toBe(true);
+    expect(page.languageLoaded('en')).toBe(false);
+    // Every entry of the first part reads in French, none is pending.
+    const first = keys.filter((k) => page.translate('fr', k) !== page.TEXT_PENDING);
+    expect(first.length).toBeGreaterThan(50);
+    for (const key of first) expect(page.translate('fr', key), key).toBe(MESSAGES.fr[key]);
+  });
+
+  test('English’s first part once loaded, the later part when asked for, French reads as English until its text arrives', async () => {
+    await loadLanguage('en');
     // A lookup of a later entry reads as pending, and asks for the later part.
     const first = keys.filter((k) => translate('en', k) !== TEXT_PENDING);
     const later = keys.filter((k) => !first.includes(k));

@@ -1,14 +1,14 @@
 /**
  * The catalogue as the page holds it, each language in two parts (scripts/catalogueChunks.ts): the
- * entries the first screen can show, and the rest. English's first part comes with the first screen
- * and is the fallback of every lookup; another language's first part is loaded the first time it is
- * asked for (a page opened in French asks before its first render: main.tsx). The later parts come
+ * entries the first screen can show, and the rest. The page loads its language's first part before
+ * its first render (main.tsx): a page opened in French loads the French part only, which the build
+ * completes with English for any first-screen entry French lacks, so it never downloads the English
+ * table it would not show. English is the fallback of every lookup once loaded. The later parts come
  * with the views that need them: every lazy view of the page loads through `withLaterText`, and the
  * page asks for them once its first screen is drawn (App.tsx). Both tables are messages.ts's
  * MESSAGES, typeset: messages.ts stays the one place the text is written and checked.
  */
 /// <reference path="./catalogue.d.ts" />
-import englishFirst from 'virtual:catalogue/en';
 import type { Language, MessageKey } from './messages.ts';
 import { fill } from './text.ts';
 
@@ -17,18 +17,18 @@ type Part = 'first' | 'later';
 type Loader = () => Promise<{ default: Table }>;
 
 const LOADERS: Record<Language, Partial<Record<Part, Loader>>> = {
-  en: { later: () => import('virtual:catalogue/en/later') },
+  en: { first: () => import('virtual:catalogue/en'), later: () => import('virtual:catalogue/en/later') },
   fr: { first: () => import('virtual:catalogue/fr'), later: () => import('virtual:catalogue/fr/later') },
 };
 
 /** What a lookup shows while the part of the catalogue that holds its entry is on its way. */
 export const TEXT_PENDING = '…';
 
-const tables: Record<Language, Table> = { en: { ...englishFirst }, fr: {} };
-const loaded = new Set<string>(['en first']);
+const tables: Record<Language, Table> = { en: {}, fr: {} };
+const loaded = new Set<string>();
 const pending = new Map<string, Promise<void>>();
 const listeners = new Set<() => void>();
-let loadedCount = 1;
+let loadedCount = 0;
 /** Set once the later text has been asked for: a language switched to afterwards comes whole. */
 let laterWanted = false;
 
@@ -68,10 +68,13 @@ export function loadLanguage(lang: Language): Promise<void> {
   return laterWanted ? loadLaterText(lang) : loadPart(lang, 'first');
 }
 
-/** Loads the rest of the catalogue in `lang` and in English (its fallback): the text of the views that load later. */
+/**
+ * Loads the rest of the catalogue in `lang` and in English (the fallback of its later entries): the
+ * text of the views that load later. Another language's first part carries its own fallbacks.
+ */
 export function loadLaterText(lang: Language): Promise<void> {
   laterWanted = true;
-  return Promise.all(lang === 'en' ? [loadPart('en', 'later')] : [loadPart('en', 'later'), loadPart(lang, 'first'), loadPart(lang, 'later')]).then(() => undefined);
+  return Promise.all(lang === 'en' ? [loadPart('en', 'first'), loadPart('en', 'later')] : [loadPart('en', 'later'), loadPart(lang, 'first'), loadPart(lang, 'later')]).then(() => undefined);
 }
 
 /** The language the page shows (followLanguage in i18n.ts keeps it): the catalogue is the page's, one for all its stores. */

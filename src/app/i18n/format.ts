@@ -7,7 +7,6 @@
  * Times are always UTC, as the report gives them; the helpers say so ("UTC") where a reader could
  * take them for local time. Formatters are cached per language and options.
  */
-import { utcDay, utcHour, utcMinute, utcMonth, utcSecond, utcYear } from 'd3';
 import type { Language as Lang } from '../../engine/switches.ts';
 
 /** The page's language (declared once, in the registry of switches). */
@@ -137,6 +136,7 @@ export function timeAxisFormat(lang: Lang): (date: Date) => string {
   const monthName = dateFormat(lang, { month: 'long' });
   const month = (d: Date) => monthName.format(d);
   const year = (d: Date) => String(d.getUTCFullYear());
+  // The finest UTC boundary the instant is not on picks the format (d3's rule, without d3-time).
   return (date) =>
-    (utcSecond(date) < date ? ms : utcMinute(date) < date ? sec : utcHour(date) < date ? hm : utcDay(date) < date ? hm : utcMonth(date) < date ? day : utcYear(date) < date ? month : year)(date);
+    (date.getUTCMilliseconds() ? ms : date.getUTCSeconds() ? sec : date.getUTCMinutes() || date.getUTCHours() ? hm : date.getUTCDate() !== 1 ? day : date.getUTCMonth() ? month : year)(date);
 }

@@ -1,5 +1,5 @@
 /**
- * UI text for React: the catalogue (catalogue.ts: English at once, French when shown) and the hook
+ * UI text for React: the catalogue (catalogue.ts: the page's language before its first render, another when shown) and the hook
  * that picks the page's language. `{name}` placeholders are filled by `t(key, { name })`; `<Tx>` fills them with elements.
  * Incident facts are not here: they come from the facts file.
  */

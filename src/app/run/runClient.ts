@@ -5,7 +5,8 @@
  * theirs. The matrix has a worker of its own. A run the build prebuilt (`__PREBUILT_RUNS__`) is
  * loaded from its file instead, and replayed in a worker only when one request's detail is asked for.
  */
-import { WEIGHTS_PATH, type RunProgress } from '../../engine/index.ts';
+import type { RunProgress } from '../../engine/index.ts';
+import { WEIGHTS_PATH } from '../../engine/model/recipe.ts';
 import type { RunRequest } from '../../engine/runs/index.ts';
 import { rpcClient, type RpcClient } from './rpc.ts';
 import type { RunProtocol } from './runProtocol.ts';

@@ -4,7 +4,8 @@
  * context is 3, decode holds 3 (larger than prefill, as in the incident).
  */
 import { NO_MITIGATIONS, type Mitigations } from '../config.ts';
-import { SWITCHES, designOf, type Localised, type Switch } from '../switches.ts';
+import { SWITCHES, designOf, type CounterpartId, type Localised, type Switch } from '../switches.ts';
+import { COUNTERPART_TEXT } from './counterpartText.ts';
 import type { ProtocolConfig, RequestSpec } from './model.ts';
 import type { PropertyId } from './explore.ts';
 
@@ -85,10 +86,9 @@ export const CHECKED_CONFIGS: CheckedConfig[] = [
   ),
   ...(SWITCHES as readonly Switch[]).map((s) => ({
     // The abort-race design has its own requests: see RACE_REQUESTS.
-    config: config(s.protocol.id, s.protocol.title.en, designOf(s.key) === 'abort-race' ? { requests: RACE_REQUESTS, ...s.protocol.overrides } : s.protocol.overrides),
+    config: config(s.protocol.id, COUNTERPART_TEXT[s.protocol.id as CounterpartId].title.en, designOf(s.key) === 'abort-race' ? { requests: RACE_REQUESTS, ...s.protocol.overrides } : s.protocol.overrides),
     expectHolds: s.protocol.expectHolds,
-    title: s.protocol.title,
-    note: s.protocol.note,
+    ...COUNTERPART_TEXT[s.protocol.id as CounterpartId],
     sources: s.protocol.sources ?? [],
   })),
   checked(

@@ -4,7 +4,7 @@
  * the over-long customer prompts on A5, batch jobs on A13, ordinary traffic on A1–A4. Other
  * scenarios (the demo, the matrix) are the model's throughout and name no sender.
  */
-import { KIND_BATCH, KIND_LONG, KIND_ORDINARY, KIND_REPRODUCTION, KIND_RESEARCHER } from '../../../engine/incident/index.ts';
+import { KIND_BATCH, KIND_LONG, KIND_ORDINARY, KIND_REPRODUCTION, KIND_RESEARCHER } from '../../../engine/incident/traffic.ts';
 import type { MessageKey } from '../../i18n/i18n.ts';
 
 export interface Sender {

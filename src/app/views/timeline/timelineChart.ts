@@ -425,7 +425,7 @@ export class TimelineChart {
       if (px < left || px > this.width - MARGIN.right) continue;
       buckets[Math.min(buckets.length - 1, Math.floor((px - left) / bucketPx))]!++;
     }
-    const max = d3.max(buckets) || 1;
+    const max = Math.max(0, ...buckets) || 1;
     const y0 = this.laneY('traffic') + LANE_H - 2;
     this.svg.select('path.density').attr('d', stepAreaPath(left, bucketPx, y0, buckets.map((v) => y0 - (v / max) * (LANE_H - 4))));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scaleUtc } from 'd3';
-import { utcScale } from './utcScale.ts';
+import { scaleUtc, utcTicks as d3UtcTicks } from 'd3';
+import { utcScale, utcTicks } from './utcScale.ts';
 
 describe('the timeline’s time scale', () => {
   const start = Date.UTC(2026, 7, 27);
@@ -18,5 +18,25 @@ describe('the timeline’s time scale', () => {
     expect(a.domain().map(Number)).toEqual([start, end]);
     expect(b(new Date(start + 43_200_000))).toBeCloseTo(50, 9);
     expect(a.range()).toEqual([0, 100]);
+  });
+});
+
+describe('utcTicks, the page’s own', () => {
+  it('places the ticks d3-time’s utcTicks places, from a second to decades, at any count', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const spans = [800, 20_000, 400_000, 7_200_000, 86_400_000, 4 * 86_400_000, 14 * 86_400_000, 60 * 86_400_000, 400 * 86_400_000, 30 * 365 * 86_400_000];
+    for (const span of spans) {
+      for (let i = 0; i < 40; i++) {
+        const a = Date.UTC(2026, 7, 27) + Math.floor((rand() - 0.5) * 40 * 86_400_000);
+        const b = a + Math.floor(span * (0.2 + rand() * 1.6));
+        const count = 1 + Math.floor(rand() * 30);
+        expect(utcTicks(new Date(a), new Date(b), count).map(Number), `${a} ${b} ${count}`).toEqual(d3UtcTicks(new Date(a), new Date(b), count).map(Number));
+      }
+    }
+    // Reversed, and a range of nothing.
+    const a = new Date(Date.UTC(2026, 8, 9, 13)), b = new Date(Date.UTC(2026, 8, 1));
+    expect(utcTicks(a, b, 10).map(Number)).toEqual(d3UtcTicks(a, b, 10).map(Number));
+    expect(utcTicks(a, a, 10).map(Number)).toEqual(d3UtcTicks(a, a, 10).map(Number));
   });
 });
