@@ -22,6 +22,8 @@ import { useSinceChange } from './useLiveClock.ts';
 import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
+import { RoomTally } from '../picture/RoomTally.tsx';
+import { roomClientOf } from '../run/roomClient.ts';
 
 /** The predict beat's countdown (the video's are 6–8 s). */
 export const LIVE_BEAT_MS = 8000;
@@ -56,6 +58,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   const t = useT();
   const { chapter, status, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
   const store = useAppStore();
+  const inRoom = useApp((s) => s.roomView?.role === 'presenter');
   const ch = chapter === null ? null : CHAPTERS[chapter - 1];
   const waiting = ch?.checkpoint && chapter !== null && status === 'checkpoint' && !answers.has(chapter) ? `${chapter}` : null;
   // The answer on screen (the option chosen, or none when the room answered aloud): the runner
@@ -74,6 +77,8 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   const reveal = (value: Answer) => {
     if (chapter === null || !ch) return;
     setShown({ chapter, value });
+    // In a room, the reveal reaches every phone (and the room's split shows beside the answer).
+    roomClientOf(store)?.reveal(`ch:${chapter}`);
     if (!timeline) return;
     // The one interpreter (walkthrough/timeline.ts): the picture with the reveal's steps played.
     const after = shownAt(timeline, revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).next);
@@ -129,7 +134,17 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     beat: waiting ? { secondsLeft: Math.ceil((LIVE_BEAT_MS - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / LIVE_BEAT_MS, revealed: showAnswer } : null,
     highlight: showAnswer && revealHighlight ? revealHighlight.id : highlight,
   };
-  return <Screen frame={frame} />;
+  const cp = ch.checkpoint;
+  return (
+    <>
+      <Screen frame={frame} />
+      {inRoom && cp && waiting ? (
+        <aside className="screen-room" aria-label={t('roomDistribution')}>
+          <RoomTally big question={`ch:${chapter}`} options={cp.options.map((o) => pick(lang, o.label.en, o.label.fr))} correct={cp.options.findIndex((o) => o.id === cp.answer)} />
+        </aside>
+      ) : null}
+    </>
+  );
 }
 
 export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
