@@ -25,7 +25,9 @@ export function RoomTally({ question, options, correct, big, hideCount }: RoomTa
   const t = useT();
   const count = useApp((s) => s.roomView?.counts[question] ?? 0);
   const open = useApp((s) => s.roomView !== null && s.roomView.open !== null && (s.roomView.open === question || question.startsWith(`${s.roomView.open}:`)));
-  const dist = useApp((s) => (s.roomView ? revealedCounts(s.roomView, question, options.length) : null));
+  // The store's own array (a selector that made a new one on every call would never settle).
+  const revealed = useApp((s) => s.roomView?.revealed[question]);
+  const dist = revealed ? revealedCounts({ revealed: { [question]: revealed } }, question, options.length) : null;
   const total = dist ? dist.reduce((a, b) => a + b, 0) : 0;
   const max = dist ? Math.max(1, ...dist) : 1;
   return (
