@@ -17,6 +17,11 @@ import { replay } from '../src/room/state.ts';
 import { expect, test } from './fixtures.ts';
 
 const KEY = 'e2e_presenter_key';
+/** ROOM_SHOTS=dir: screenshots of the room's views go there (for a person to look at). */
+const SHOTS = process.env.ROOM_SHOTS;
+const shot = async (p: Page, name: string) => {
+  if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`) });
+};
 const ROOM = 'talk';
 
 /** A free port on loopback (asked of the system, then released for the server). */
@@ -101,7 +106,8 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
     // Five attendees wait in the room before the talk starts; one is a phone, one reads French.
     const attendeeOptions: Parameters<Browser['newContext']>[0][] = [
       { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-      {},
+      // The French one reads on a phone in dark mode too.
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'dark' },
       {},
       {},
       {},
@@ -137,7 +143,8 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
     // Three answer (the phone by touch, the others by click and by keyboard), and the room acknowledges them.
     const choices = [1, 0, 1, 2, 1];
     await question(attendees[0]!.page).getByTestId('room-option').nth(choices[0]!).tap();
-    await question(attendees[1]!.page).getByTestId('room-option').nth(choices[1]!).click();
+    await shot(attendees[0]!.page, 'phone-en-question');
+    await question(attendees[1]!.page).getByTestId('room-option').nth(choices[1]!).tap();
     const kb = question(attendees[2]!.page).getByTestId('room-option').nth(choices[2]!);
     await kb.focus();
     await attendees[2]!.page.keyboard.press('Enter');
@@ -164,6 +171,8 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
     for (const a of attendees) await expect(question(a.page)).toHaveAttribute('data-state', 'acked');
     await expect(tally).toHaveAttribute('data-count', '5');
     await expect(tally.getByTestId('room-count')).toContainText('5 answered');
+    await shot(presenter.page, 'presenter-count');
+    await shot(attendees[1]!.page, 'phone-fr-dark-acked');
 
     // The presenter reveals (Next twice: point at the question, then reveal): the split reaches every phone.
     await presenter.page.getByTestId('walk-next').click();
@@ -181,6 +190,12 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       await expect(panel(a.page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     }
     await expect(panel(attendees[1]!.page).getByTestId('room-distribution')).toContainText('bonne réponse');
+    await tally.scrollIntoViewIfNeeded();
+    await shot(presenter.page, 'presenter-distribution');
+    for (const [i, name] of [[0, 'phone-en-revealed'], [1, 'phone-fr-dark-revealed']] as const) {
+      await panel(attendees[i]!.page).getByTestId('room-tally').scrollIntoViewIfNeeded();
+      await shot(attendees[i]!.page, name);
+    }
 
     // A late joiner lands on the presenter's beat.
     const late = await open(browser, base, `./?room=${ROOM}`, 'late');
@@ -192,6 +207,81 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
       expect(p.cspErrors, `${p.name}: CSP errors`).toEqual([]);
     }
+  } finally {
+    await Promise.all(people.map((p) => p.page.context().close()));
+    await kill(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the three questions before and after: phones answer, the presenter reveals, the room\u2019s gain and its CSV; the screen layout counts a chapter\u2019s answers', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const server = await startServer(port, join(dir, 'room.jsonl'));
+  const people: Person[] = [];
+  try {
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
+    const phones = await Promise.all([0, 1].map((i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })));
+    people.push(presenter, ...phones);
+    const pre = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="pre"]');
+    await expect(pre.getByTestId('room-quiz-open')).toBeEnabled();
+    await pre.getByTestId('room-quiz-open').click();
+    // Before: phone 0 gets one of three right, phone 1 none.
+    const answersPre = [[1, 0, 0], [0, 0, 0]];
+    const answersPost = [[1, 2, 1], [1, 2, 0]];
+    const answerQuiz = async (phase: string, answers: number[][]) => {
+      for (const [i, p] of phones.entries()) {
+        const quiz = p.page.locator(`[data-testid="room-quiz"][data-phase="${phase}"]`);
+        await expect(quiz).toBeVisible();
+        for (let q = 0; q < 3; q++) await quiz.getByTestId('room-question').nth(q).getByTestId('room-option').nth(answers[i]![q]!).tap();
+        for (let q = 0; q < 3; q++) await expect(quiz.getByTestId('room-question').nth(q)).toHaveAttribute('data-state', 'acked');
+      }
+    };
+    await answerQuiz('pre', answersPre);
+    await expect(pre.getByTestId('room-tally').first()).toHaveAttribute('data-count', '2');
+    await pre.getByTestId('room-quiz-reveal').click();
+    await expect(phones[1]!.page.getByTestId('room-quiz').getByTestId('room-distribution').first()).toContainText('bonne réponse');
+    await shot(phones[1]!.page, 'phone-fr-quiz-revealed');
+    await phones[0]!.page.getByTestId('room-quiz-hide').click();
+    await expect(phones[0]!.page.getByTestId('room-quiz')).toHaveCount(0);
+
+    // The screen layout of the room, at a chapter's question: the count shows beside the picture.
+    await presenter.page.goto(`./?room=${ROOM}&ch=2&screen#key=${KEY}`);
+    // The layout takes keys once it is up: from the chapter's card to its body.
+    const live = presenter.page.getByTestId('screen-live');
+    await expect(live).toHaveAttribute('data-scene', 'card', { timeout: 30_000 });
+    await expect(async () => {
+      if ((await live.getAttribute('data-scene')) === 'card') await presenter.page.keyboard.press('ArrowRight');
+      await expect(live).toHaveAttribute('data-scene', 'body', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    const screenTally = presenter.page.locator('.screen-room').getByTestId('room-tally');
+    await expect(screenTally).toHaveAttribute('data-count', '0', { timeout: 60_000 });
+    await expect(phones[0]!.page.getByTestId('room-question')).toHaveAttribute('data-open', 'true', { timeout: 60_000 });
+    await phones[0]!.page.getByTestId('room-question').getByTestId('room-option').nth(1).tap();
+    await expect(screenTally).toHaveAttribute('data-count', '1');
+    await presenter.page.keyboard.press('PageDown');
+    await expect(screenTally).toHaveAttribute('data-revealed', '0,1,0');
+    await shot(presenter.page, 'screen-layout-revealed');
+
+    // After the last chapter: the same three, then the gain and its CSV.
+    await presenter.page.goto(`./?room=${ROOM}&ch=10#key=${KEY}`);
+    const post = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="post"]');
+    await expect(post.getByTestId('room-quiz-open')).toBeEnabled({ timeout: 30_000 });
+    await post.getByTestId('room-quiz-open').click();
+    await answerQuiz('post', answersPost);
+    await post.getByTestId('room-quiz-reveal').click();
+    // Before: 1 right of 6; after: 5 of 6. g = (5/6 - 1/6) / (1 - 1/6) = 0.8.
+    await expect(post.getByTestId('room-gain')).toContainText('0.80');
+    await post.getByTestId('room-gain').scrollIntoViewIfNeeded();
+    await shot(presenter.page, 'presenter-gain');
+    const [download] = await Promise.all([presenter.page.waitForEvent('download'), post.getByTestId('room-export').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain('pre,1,2,1,0.5000');
+    expect(csv).toContain('post,3,2,1,0.5000');
+    expect(csv.trim().split('\n').at(-1)).toBe('gain,,,,0.8000');
+    for (const p of people) expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
   } finally {
     await Promise.all(people.map((p) => p.page.context().close()));
     await kill(server);
