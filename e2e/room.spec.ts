@@ -256,7 +256,7 @@ test('the three questions before and after: phones answer, the presenter reveals
       if ((await live.getAttribute('data-scene')) === 'card') await presenter.page.keyboard.press('ArrowRight');
       await expect(live).toHaveAttribute('data-scene', 'body', { timeout: 2_000 });
     }).toPass({ timeout: 30_000 });
-    const screenTally = presenter.page.locator('.screen-room').getByTestId('room-tally');
+    const screenTally = presenter.page.getByTestId('screen-predict').getByTestId('room-tally');
     await expect(screenTally).toHaveAttribute('data-count', '0', { timeout: 60_000 });
     await expect(phones[0]!.page.getByTestId('room-question')).toHaveAttribute('data-open', 'true', { timeout: 60_000 });
     await phones[0]!.page.getByTestId('room-question').getByTestId('room-option').nth(1).tap();

@@ -22,7 +22,6 @@ import { useSinceChange } from './useLiveClock.ts';
 import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
-import { RoomTally } from '../picture/RoomTally.tsx';
 import { roomClientOf } from '../run/roomClient.ts';
 
 /** The predict beat's countdown (the video's are 6–8 s). */
@@ -58,7 +57,6 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   const t = useT();
   const { chapter, status, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
   const store = useAppStore();
-  const inRoom = useApp((s) => s.roomView?.role === 'presenter');
   const ch = chapter === null ? null : CHAPTERS[chapter - 1];
   const waiting = ch?.checkpoint && chapter !== null && status === 'checkpoint' && !answers.has(chapter) ? `${chapter}` : null;
   // The answer on screen (the option chosen, or none when the room answered aloud): the runner
@@ -134,17 +132,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     beat: waiting ? { secondsLeft: Math.ceil((LIVE_BEAT_MS - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / LIVE_BEAT_MS, revealed: showAnswer } : null,
     highlight: showAnswer && revealHighlight ? revealHighlight.id : highlight,
   };
-  const cp = ch.checkpoint;
-  return (
-    <>
-      <Screen frame={frame} />
-      {inRoom && cp && waiting ? (
-        <aside className="screen-room" aria-label={t('roomDistribution')}>
-          <RoomTally big question={`ch:${chapter}`} options={cp.options.map((o) => pick(lang, o.label.en, o.label.fr))} correct={cp.options.findIndex((o) => o.id === cp.answer)} />
-        </aside>
-      ) : null}
-    </>
-  );
+  return <Screen frame={frame} />;
 }
 
 export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
