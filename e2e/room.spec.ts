@@ -12,9 +12,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { replay } from '../src/room/state.ts';
 import { expect, test } from './fixtures.ts';
+import { smallestText } from './textSize.ts';
 
 const KEY = 'e2e_presenter_key';
 /** ROOM_SHOTS=dir: screenshots of the room's views go there (for a person to look at). */
@@ -190,6 +192,7 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       await expect(panel(a.page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     }
     await expect(panel(attendees[1]!.page).getByTestId('room-distribution')).toContainText('bonne réponse');
+    expect((await smallestText(attendees[2]!.page, { within: '[data-testid="walkthrough"]', under: 12 })).under).toEqual([]);
     await tally.scrollIntoViewIfNeeded();
     await shot(presenter.page, 'presenter-distribution');
     for (const [i, name] of [[0, 'phone-en-revealed'], [1, 'phone-fr-dark-revealed']] as const) {
@@ -244,6 +247,10 @@ test('the three questions before and after: phones answer, the presenter reveals
     await pre.getByTestId('room-quiz-reveal').click();
     await expect(phones[1]!.page.getByTestId('room-quiz').getByTestId('room-distribution').first()).toContainText('bonne réponse');
     await shot(phones[1]!.page, 'phone-fr-quiz-revealed');
+    for (const p of [presenter, phones[1]!]) {
+      const axe = await new AxeBuilder({ page: p.page }).include('[data-testid="room-bar"]').include('[data-testid="room-quiz"]').include('[data-testid="room-presenter-quiz"]').analyze();
+      expect(axe.violations.map((v) => `${p.name} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
     await phones[0]!.page.getByTestId('room-quiz-hide').click();
     await expect(phones[0]!.page.getByTestId('room-quiz')).toHaveCount(0);
 
@@ -276,6 +283,10 @@ test('the three questions before and after: phones answer, the presenter reveals
     await expect(post.getByTestId('room-gain')).toContainText('0.80');
     await post.getByTestId('room-gain').scrollIntoViewIfNeeded();
     await shot(presenter.page, 'presenter-gain');
+    // No room text under 12 px at 1280×720: the bar, the quiz, the bars and the gain.
+    for (const within of ['[data-testid="room-presenter-quiz"]', '[data-testid="room-bar"]']) {
+      expect((await smallestText(presenter.page, { within, under: 12 })).under, within).toEqual([]);
+    }
     const [download] = await Promise.all([presenter.page.waitForEvent('download'), post.getByTestId('room-export').click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv).toContain('pre,1,2,1,0.5000');

@@ -5,7 +5,7 @@
  * normalised gain and its CSV. Views read the room through the store's selectors; what they send
  * goes through the room's client.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { gainCsv, averageCorrect, hakeGain } from '../../room/gain.ts';
 import { pick, useT } from '../i18n/i18n.ts';
 import { formatFixed, formatNumber } from '../i18n/format.ts';
@@ -26,9 +26,14 @@ export function RoomQuestion({ question, prompt, options, badge }: { question: s
   const takes = useApp((s) => (s.roomView ? roomTakes(s.roomView, question) : false));
   const revealed = useApp((s) => s.roomView?.revealed[question] !== undefined);
   const id = useId();
+  // Opened for answers: brought into view (on a phone, in the walkthrough's sheet).
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (takes) box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [takes]);
   const status = mine?.state === 'sending' ? t('roomSending') : mine?.state === 'acked' ? t('roomAcked') : mine?.state === 'refused' ? t('roomRefused') : mine?.state === 'lost' ? t('roomLost') : takes ? t('roomChoose') : t('roomWaitOpen');
   return (
-    <div className="room-question" data-testid="room-question" data-question={question} data-state={mine?.state ?? ''} data-open={takes ? 'true' : 'false'}>
+    <div ref={box} className="room-question" data-testid="room-question" data-question={question} data-state={mine?.state ?? ''} data-open={takes ? 'true' : 'false'}>
       <p className="room-prompt" id={id}>
         {badge ? <span className="badge checkpoint-badge">{badge}</span> : null} {prompt}
       </p>
