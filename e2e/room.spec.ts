@@ -228,6 +228,11 @@ test('the three questions before and after: phones answer, the presenter reveals
     const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
     const phones = await Promise.all([0, 1].map((i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })));
     people.push(presenter, ...phones);
+    // The presenter shows the phones' address, written and as a QR code drawn in the page.
+    await presenter.page.getByTestId('room-address-toggle').click();
+    await expect(presenter.page.getByTestId('room-address').getByRole('img')).toHaveAttribute('aria-label', new RegExp(`${base.replace(/[/.]/g, '\\$&')}\\?room=${ROOM}`));
+    await shot(presenter.page, 'presenter-address-qr');
+    await presenter.page.getByTestId('room-address-toggle').click();
     const pre = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="pre"]');
     await expect(pre.getByTestId('room-quiz-open')).toBeEnabled();
     await pre.getByTestId('room-quiz-open').click();

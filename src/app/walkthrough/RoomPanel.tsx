@@ -6,6 +6,7 @@
  * goes through the room's client.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import { generate } from 'lean-qr';
 import { gainCsv, averageCorrect, hakeGain } from '../../room/gain.ts';
 import { pick, useT } from '../i18n/i18n.ts';
 import { formatFixed, formatNumber } from '../i18n/format.ts';
@@ -101,6 +102,43 @@ function AttendeeQuiz({ phase, onHide }: { phase: QuizPhase; onHide: () => void 
   );
 }
 
+/** The attendees' address as a QR code, drawn here (one SVG path of its modules, in the theme's colours; no service). */
+function RoomQr({ text, label }: { text: string; label: string }) {
+  const code = generate(text);
+  const pad = 2;
+  const n = code.size + pad * 2;
+  let d = '';
+  for (let y = 0; y < code.size; y++) for (let x = 0; x < code.size; x++) if (code.get(x, y)) d += `M${x + pad} ${y + pad}h1v1h-1z`;
+  return (
+    <svg className="room-qr" viewBox={`0 0 ${n} ${n}`} role="img" aria-label={label} shapeRendering="crispEdges">
+      <rect width={n} height={n} className="room-qr-bg" />
+      <path d={d} className="room-qr-fg" />
+    </svg>
+  );
+}
+
+/** The presenter's way to let phones in: the attendees' address, written and as a QR code. */
+function RoomAddress({ name }: { name: string }) {
+  const t = useT();
+  const [open, setOpen] = useState(false);
+  const address = `${window.location.origin}/?room=${encodeURIComponent(name)}`;
+  return (
+    <>
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} data-testid="room-address-toggle">
+        {t('roomAddress')}
+      </button>
+      {open ? (
+        <div className="room-address" data-testid="room-address">
+          <RoomQr text={address} label={t('roomQrLabel', { address })} />
+          <p>
+            <code>{address}</code>
+          </p>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 /** The room's bar: its name and link, and for an attendee who looked around, the way back. */
 export function RoomBar() {
   const t = useT();
@@ -126,6 +164,7 @@ export function RoomBar() {
         <span className="room-link" role="status" data-testid="room-link">
           {link}
         </span>
+        {view.role === 'presenter' ? <RoomAddress name={view.name} /> : null}
         {away ? (
           <button type="button" className="room-back" onClick={() => backToPresenter(store)} data-testid="room-back">
             {t('roomBack')}
