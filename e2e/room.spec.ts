@@ -259,6 +259,12 @@ test('the three questions before and after: phones answer, the presenter reveals
     await phones[0]!.page.getByTestId('room-quiz-hide').click();
     await expect(phones[0]!.page.getByTestId('room-quiz')).toHaveCount(0);
 
+    // The screen layout's title shows the questions before and the room's split.
+    await presenter.page.goto(`./?room=${ROOM}&screen#key=${KEY}`);
+    const screenQuiz = presenter.page.getByTestId('screen-quiz');
+    await expect(screenQuiz).toHaveAttribute('data-phase', 'pre');
+    await expect(screenQuiz.getByTestId('room-tally').first()).toHaveAttribute('data-revealed', '1,1,0');
+
     // The screen layout of the room, at a chapter's question: the count shows beside the picture.
     await presenter.page.goto(`./?room=${ROOM}&ch=2&screen#key=${KEY}`);
     // The layout takes keys once it is up: from the chapter's card to its body.
@@ -292,6 +298,18 @@ test('the three questions before and after: phones answer, the presenter reveals
     for (const within of ['[data-testid="room-presenter-quiz"]', '[data-testid="room-bar"]']) {
       expect((await smallestText(presenter.page, { within, under: 12 })).under, within).toEqual([]);
     }
+    // And the screen layout's end card: the same three, the room's split and the gain.
+    await presenter.page.goto(`./?room=${ROOM}&ch=10&screen#key=${KEY}`);
+    const endLive = presenter.page.getByTestId('screen-live');
+    await expect(endLive).toHaveAttribute('data-scene', 'card', { timeout: 30_000 });
+    await expect(async () => {
+      if ((await endLive.getAttribute('data-scene')) !== 'end') await presenter.page.keyboard.press('ArrowRight');
+      await expect(endLive).toHaveAttribute('data-scene', 'end', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(presenter.page.getByTestId('screen-gain')).toContainText('0.80');
+    await shot(presenter.page, 'screen-layout-end-gain');
+    await presenter.page.goto(`./?room=${ROOM}&ch=10#key=${KEY}`);
+    await expect(post.getByTestId('room-export')).toBeEnabled({ timeout: 30_000 });
     const [download] = await Promise.all([presenter.page.waitForEvent('download'), post.getByTestId('room-export').click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     expect(csv).toContain('pre,1,2,1,0.5000');

@@ -23,6 +23,7 @@ import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { roomClientOf } from '../run/roomClient.ts';
+import { ScreenQuiz } from '../picture/ScreenQuiz.tsx';
 
 /** The predict beat's countdown (the video's are 6–8 s). */
 export const LIVE_BEAT_MS = 8000;
@@ -221,6 +222,7 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
       ) : (
         <Screen frame={cardFrame(scene, scene === 'title' ? null : chapter, card.elapsedMs, reduced)} />
       )}
+      {scene === 'title' ? <ScreenQuiz phase="pre" /> : scene === 'end' ? <ScreenQuiz phase="post" /> : null}
     </main>
   );
 }

@@ -15,7 +15,7 @@ import { backToPresenter, roomClientOf } from '../run/roomClient.ts';
 import { roomTakes, stateFromRevealed } from '../state/room.ts';
 import { useApp, useAppStore, type Language } from '../state/store.ts';
 import { CHAPTERS } from './chapters/index.ts';
-import { QUIZ, QUIZ_ANSWERS, type QuizPhase } from './quiz.ts';
+import { QUIZ, QUIZ_ANSWERS, type QuizPhase } from './chapters/quiz.ts';
 
 const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FactIndex, parseFactsFile } from '../../data/facts.ts';
 import { CHAPTERS } from './chapters/index.ts';
-import { QUIZ } from './quiz.ts';
+import { QUIZ } from './chapters/quiz.ts';
 
 const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(new URL('../../../public/facts.json', import.meta.url), 'utf8'))));
 

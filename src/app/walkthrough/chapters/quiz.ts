@@ -1,10 +1,10 @@
 /**
  * The workshop room's three questions, asked before chapter 1 (`pre:0…2`) and the same three after
  * the last (`post:0…2`): the room's normalised gain (room/gain.ts) compares the two. Each is built
- * from facts of public/facts.json, named by id (the panel shows them as badges); the report's hedges
+ * from facts of public/facts.json, named by id (a chapter's file in this folder says the same of its own) (the panel shows them as badges); the report's hedges
  * are kept ("according to Cloudflare", "the report says").
  */
-import type { Localised } from './chapters/steps.ts';
+import type { Localised } from './steps.ts';
 
 export interface QuizQuestion {
   question: Localised;
