@@ -14,6 +14,9 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 const lang = openingUrl().state.lang ?? 'en';
 const store = createAppStore({ lang });
 followLanguage(store);
+// A workshop room (`?room=NAME`, npm run workshop): only then is a socket opened, to this page's own origin.
+const room = openingUrl().state.room;
+if (room) void import('./app/run/roomClient.ts').then((m) => m.startRoom(store, room, window.location.hash));
 
 function render() {
   createRoot(document.getElementById('root')!).render(

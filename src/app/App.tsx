@@ -33,6 +33,8 @@ import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture
 
 // The chapters (text in two languages) load only when the walkthrough opens.
 const Walkthrough = lazy(() => withLaterText(() => import('./walkthrough/Walkthrough.tsx')).then((m) => ({ default: m.Walkthrough })));
+// A workshop room's bar and quiz (`?room`) load only in a room.
+const RoomBar = lazy(() => withLaterText(() => import('./walkthrough/RoomPanel.tsx')).then((m) => ({ default: m.RoomBar })));
 // Loaded when a comparison is asked for: it is not needed for the first screen.
 const ComparePanel = lazy(() => withLaterText(() => import('./views/compare/ComparePanel.tsx')).then((m) => ({ default: m.ComparePanel })));
 
@@ -208,6 +210,7 @@ function Dashboard() {
   // The walkthrough (its chapters and runner) loads when a chapter is first opened, and stays
   // mounted after, so that closing and reopening keeps its answers.
   const walking = useApp((s) => s.chapter !== null);
+  const inRoom = useApp((s) => s.roomView !== null);
   const [walkthroughMounted, setWalkthroughMounted] = useState(false);
   if (walking && !walkthroughMounted) setWalkthroughMounted(true);
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
@@ -286,6 +289,11 @@ function Dashboard() {
       </a>
       <Header explore={explore} onExplore={toggleExplore} />
       <Notices />
+      {inRoom ? (
+        <Suspense fallback={null}>
+          <RoomBar />
+        </Suspense>
+      ) : null}
       {walkthroughMounted ? (
         <Suspense fallback={null}>
           <Walkthrough />

@@ -18,6 +18,7 @@ import { highlightSelector, setOutlineRule, type HighlightId } from '../views/sh
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
+import { RoomTally } from './RoomTally.tsx';
 import './screen.css';
 
 const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
@@ -57,19 +58,25 @@ function Caption({ cue, frame }: { cue: NonNullable<ScreenFrame['cue']>; frame: 
 function PredictPanel({ ch, beat, lang }: { ch: Chapter; beat: NonNullable<ScreenFrame['beat']>; lang: Language }) {
   const t = useT();
   const cp = ch.checkpoint!;
+  // In a workshop room (the presenter's page): how many answered, then the room's split in place of the list.
+  const inRoom = useApp((s) => s.roomView?.role === 'presenter');
+  const question = `ch:${CHAPTERS.indexOf(ch) + 1}`;
+  const roomSplit = useApp((s) => s.roomView?.revealed[question] !== undefined);
+  const labels = cp.options.map((o) => L(o.label, lang));
   return (
     <aside className={`screen-predict${beat.revealed ? ' revealed' : ''}`} data-testid="screen-predict">
       <p className="predict-q">
         <b>{t('screenPredict')}</b> {L(cp.question, lang)}
       </p>
-      <ol>
+      {inRoom && roomSplit && beat.revealed ? null : <ol>
         {cp.options.map((o) => (
           <li key={o.id} className={beat.revealed ? (o.id === cp.answer ? 'right' : 'wrong') : ''}>
             {beat.revealed && o.id === cp.answer ? '✓ ' : ''}
             {L(o.label, lang)}
           </li>
         ))}
-      </ol>
+      </ol>}
+      {inRoom ? <RoomTally big question={question} options={labels} correct={cp.options.findIndex((o) => o.id === cp.answer)} /> : null}
       {!beat.revealed ? (
         <div className="countdown" aria-label={t('screenCountdown', { s: String(beat.secondsLeft) })}>
           <span className="countdown-n">{beat.secondsLeft}</span>

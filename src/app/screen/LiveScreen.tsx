@@ -22,6 +22,8 @@ import { useSinceChange } from './useLiveClock.ts';
 import { revealSteps } from '../walkthrough/reveal.ts';
 import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
+import { roomClientOf } from '../run/roomClient.ts';
+import { ScreenQuiz } from '../picture/ScreenQuiz.tsx';
 
 /** The predict beat's countdown (the video's are 6–8 s). */
 export const LIVE_BEAT_MS = 8000;
@@ -74,6 +76,8 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
   const reveal = (value: Answer) => {
     if (chapter === null || !ch) return;
     setShown({ chapter, value });
+    // In a room, the reveal reaches every phone (and the room's split shows beside the answer).
+    roomClientOf(store)?.reveal(`ch:${chapter}`);
     if (!timeline) return;
     // The one interpreter (walkthrough/timeline.ts): the picture with the reveal's steps played.
     const after = shownAt(timeline, revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).next);
@@ -218,6 +222,7 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
       ) : (
         <Screen frame={cardFrame(scene, scene === 'title' ? null : chapter, card.elapsedMs, reduced)} />
       )}
+      {scene === 'title' ? <ScreenQuiz phase="pre" /> : scene === 'end' ? <ScreenQuiz phase="post" /> : null}
     </main>
   );
 }

@@ -12,6 +12,7 @@ import { INCIDENT_SWITCHES, type Language, type SwitchKey, type Switches } from 
 import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
 import type { ScenarioName } from '../../engine/runs/index.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult, GpuFault } from '../../gpu/reports.ts';
+import type { RoomView } from './room.ts';
 
 export type { ScenarioName, SwitchKey, Switches };
 export type ViewName = 'cluster' | 'transfer' | 'response' | 'stage';
@@ -68,6 +69,8 @@ export interface SettingsSlice {
   bench: boolean;
   /** `?screen`: the stage layout for a room or a recording; `?screen=render`: driven frame by frame by the video renderer. */
   screen: ScreenMode;
+  /** `?room=NAME`: the page follows (or, with the presenter key in the fragment, drives) a workshop room (run/roomClient.ts). */
+  room: string | null;
 }
 
 export type ScreenMode = 'off' | 'live' | 'render';
@@ -135,7 +138,16 @@ export interface QuestionSlice {
   questionOpen: boolean;
 }
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & QuestionSlice & {
+/**
+ * The workshop room this page is in (`?room`), as its client last heard it (state/room.ts), or null:
+ * no room, and no socket. Written only by the room's client (run/roomClient.ts); views read it by selector.
+ */
+export interface RoomSlice {
+  roomView: RoomView | null;
+  setRoomView: (view: RoomView | null) => void;
+}
+
+export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & QuestionSlice & RoomSlice & {
   set: (patch: Partial<UrlState & TimelineZoomSlice & QuestionSlice>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
@@ -163,6 +175,7 @@ export const DEFAULT_STATE: UrlState = {
   gpuFault: null,
   bench: false,
   screen: 'off',
+  room: null,
 };
 
 const noticeSlice: StateCreator<AppState, [], [], NoticeSlice> = (set) => ({
@@ -210,6 +223,8 @@ export function createAppStore(initial: Partial<UrlState> = {}): AppStore {
       ...decodeSlice(...a),
       screenFrame: null,
       linkedPage: null,
+      roomView: null,
+      setRoomView: (roomView) => set({ roomView }),
     };
   });
 }

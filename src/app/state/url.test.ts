@@ -26,10 +26,21 @@ describe('URL codec', () => {
       presenter: true,
       bench: true,
       screen: 'render',
+      room: 'talk-1',
     };
     const { state, ignored } = parseUrl(serializeUrl(s));
     expect(ignored).toEqual([]);
     expect({ ...DEFAULT_STATE, ...state }).toEqual(s);
+  });
+
+  it('reads a room name and names a bad one, keeping no room', () => {
+    expect(parseUrl('?room=workshop').state.room).toBe('workshop');
+    const bad = parseUrl('?room=two%20words');
+    expect(bad.state.room).toBeUndefined();
+    expect(bad.ignored).toEqual([{ kind: 'malformed', name: 'room', value: 'two words' }]);
+    expect(parseUrl(`?room=${'x'.repeat(33)}`).state.room).toBeUndefined();
+    // The presenter key is never part of the query string.
+    expect(serializeUrl({ ...DEFAULT_STATE, room: 'talk' })).not.toContain('key');
   });
 
   it('reads the screen layout modes and names a bad one', () => {
@@ -101,7 +112,7 @@ describe('URL codec', () => {
   });
 
   it('knows exactly the parameters it writes (one table), the bench flag bare and last', () => {
-    const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
+    const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', room: 'talk', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
     const query = serializeUrl(every);
     expect(query.endsWith('&bench')).toBe(true);
     expect([...new URLSearchParams(query).keys()]).toEqual(URL_PARAM_NAMES);

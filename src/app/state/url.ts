@@ -135,6 +135,8 @@ export const URL_PARAMS: readonly UrlParam[] = [
   param('pm', v.picklist(['1']), (_, p) => (p.presenter = true), (s) => (s.presenter ? '1' : null)),
   // `?screen` (empty or 1): the stage layout live; `?screen=render`: the video renderer drives it.
   param('screen', v.picklist(['', '1', 'render']), (x, p) => (p.screen = x === 'render' ? 'render' : 'live'), (s) => (s.screen === 'off' ? null : s.screen === 'render' ? 'render' : '1')),
+  // `?room=NAME`: a workshop room to follow (its presenter key, if any, stays in the fragment, never sent).
+  param('room', v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,32}$/)), (x, p) => (p.room = x), (s) => s.room),
   // `?bench`: a hook for the benchmarks; last, bare.
   { name: 'bench', flag: true, read: (_, p) => ((p.bench = true), true), write: (s) => (s.bench ? '' : null) },
 ];

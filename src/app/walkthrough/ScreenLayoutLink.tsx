@@ -10,7 +10,8 @@ import { serializeUrl } from '../state/url.ts';
 export function ScreenLayoutLink() {
   const store = useAppStore();
   const t = useT();
-  const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }));
+  // In a room, the presenter's key (the fragment) goes with it, so the layout on the projector shows the room's answers.
+  const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }) + (s.room ? window.location.hash : ''));
   return (
     <a
       className="walk-screen-link"

@@ -20,6 +20,8 @@ import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
 import { walkthroughKeyOf } from './keys.ts';
 import { useChapterRunner, type Answer } from './runner.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
+import { PresenterQuiz, RoomQuestion } from './RoomPanel.tsx';
+import { RoomTally } from '../picture/RoomTally.tsx';
 import './walkthrough.css';
 
 const CHAPTER_COUNT = CHAPTERS.length;
@@ -215,6 +217,15 @@ export function Walkthrough() {
   const heading = useRef<HTMLHeadingElement>(null);
   const firstOption = useRef<HTMLInputElement>(null);
   const ch = chapter === null ? null : CHAPTERS[chapter - 1]!;
+  const roomRole = useApp((s) => s.roomView?.role ?? null);
+  const roomKey = chapter === null ? '' : `ch:${chapter}`;
+  const roomRevealed = useApp((s) => s.roomView?.revealed[roomKey] !== undefined);
+  const myRoomChoice = useApp((s) => s.roomView?.mine[roomKey]?.choice);
+  // An attendee's question is answered when the room's presenter reveals it: with their own answer, if any.
+  useEffect(() => {
+    if (roomRole !== 'attendee' || chapter === null || !ch?.checkpoint || !roomRevealed || answers.has(chapter)) return;
+    answer(myRoomChoice === undefined ? null : (ch.checkpoint.options[myRoomChoice]?.id ?? null));
+  }, [roomRole, roomRevealed, chapter, ch, answers, answer, myRoomChoice]);
 
   useEffect(() => setNudged(false), [chapter]);
   // Each chapter opens at the panel's top, however far the one before was scrolled (a chapter by
@@ -294,8 +305,8 @@ export function Walkthrough() {
   const next = useCallback(() => {
     if (chapter === null) return;
     // Opened at a beat by a link: go on from it.
-    if (status === 'held') return resume();
-    if (status === 'checkpoint' && !answers.has(chapter)) {
+    if (status === 'held' && roomRole !== 'attendee') return resume();
+    if (status === 'checkpoint' && !answers.has(chapter) && roomRole !== 'attendee') {
       // First press: point at the question. Second press: the room answered aloud, reveal.
       if (!nudged) {
         setNudged(true);
@@ -304,7 +315,7 @@ export function Walkthrough() {
       return;
     }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
-  }, [chapter, status, answers, nudged, answer, go, resume]);
+  }, [chapter, status, answers, nudged, answer, go, resume, roomRole]);
   const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
@@ -324,7 +335,7 @@ export function Walkthrough() {
       else if (key === 'blank') setBlank(true);
       else if (key === 'fullscreen') toggleFullscreen();
       else if (key === 'notes') setNotesOpen((o) => !o);
-      else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter)) {
+      else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter) && roomRole !== 'attendee') {
         const option = ch.checkpoint.options[key.option - 1];
         if (option) answer(option.id);
         else handled = false;
@@ -335,7 +346,7 @@ export function Walkthrough() {
         e.stopPropagation();
       }
     },
-    [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer],
+    [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer, roomRole],
   );
 
   useEffect(() => {
@@ -471,7 +482,16 @@ export function Walkthrough() {
             ),
           )}
         </div>
-        {ch.checkpoint ? <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} /> : null}
+        {roomRole === 'presenter' && chapter === 1 ? <PresenterQuiz phase="pre" /> : null}
+        {ch.checkpoint && roomRole === 'attendee' && answered === undefined ? (
+          <RoomQuestion question={roomKey} prompt={L(ch.checkpoint.question, lang)} options={ch.checkpoint.options.map((o) => L(o.label, lang))} badge={t('walkPredict')} />
+        ) : ch.checkpoint ? (
+          <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} />
+        ) : null}
+        {ch.checkpoint && roomRole !== null && (roomRole === 'presenter' || roomRevealed) ? (
+          <RoomTally question={roomKey} options={ch.checkpoint.options.map((o) => L(o.label, lang))} correct={ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer)} />
+        ) : null}
+        {roomRole === 'presenter' && chapter === CHAPTER_COUNT ? <PresenterQuiz phase="post" /> : null}
         <Sources paragraphs={ch.paragraphs.filter((p) => !held(p))} index={index} lang={lang} />
         {chapter === CHAPTER_COUNT ? (
           <p className="walk-evidence">

@@ -6,12 +6,18 @@
  * frame clock up to the checkpoint (or the end). A link to a beat (`?ch=N&beat=K`) opens the chapter
  * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the session, so
  * coming back to a chapter already answered plays it through.
+ *
+ * In a workshop room (run/roomClient.ts) the presenter's runner sends every beat it reaches to the
+ * room, opens the chapter's question when it reaches it and reveals it with the answer; an attendee's
+ * runner holds at each beat the presenter names (the room client sets it in the store) and never
+ * plays on by itself: an answer there goes to the room, and the reveal is the presenter's.
  */
 import { linkNotice } from '../i18n/linkNotice.ts';
 import type { IgnoredParam } from '../state/url.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ensureRun } from '../run/hooks.ts';
+import { roomClientOf } from '../run/roomClient.ts';
 import { nextFrame } from '../state/clock.ts';
 import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
@@ -92,6 +98,12 @@ export function useChapterRunner() {
   const langRef = useRef(lang);
   langRef.current = lang;
   const controller = useRef<AbortController | null>(null);
+  /** In a room: the presenter drives it, an attendee's runner follows the beat the store names. */
+  const roomRole = useApp((s) => s.roomView?.role ?? null);
+  const followsRoom = roomRole === 'attendee';
+  const followsRef = useRef(followsRoom);
+  followsRef.current = followsRoom;
+  const storeBeat = useApp((s) => s.beat);
   /** Where the chapter is: its timeline and beat. */
   const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
@@ -221,12 +233,46 @@ export function useChapterRunner() {
       const next = new Map(answersRef.current).set(n, value);
       setAnswers(next);
       answersRef.current = next;
+      // An attendee's answer is the room's reveal arriving: the presenter moves on, not this page.
+      if (followsRef.current) return;
+      if (CHAPTERS[n - 1]?.checkpoint) roomClientOf(store)?.reveal(`ch:${n}`);
       const c = controller.current;
       const p = position.current;
       if (c && !c.signal.aborted && p && p.n === n && status === 'checkpoint') void play(n, p.tl, p.beat + 1, c.signal, next);
     },
     [play, status, store],
   );
+
+  // An attendee following the room: the presenter's next beat in this chapter is held at, as a link's.
+  useEffect(() => {
+    const p = position.current;
+    if (!followsRoom || storeBeat === null || !timeline || !p || p.n !== chapter || p.beat === storeBeat) return;
+    controller.current?.abort();
+    const c = new AbortController();
+    controller.current = c;
+    const b = Math.max(0, Math.min(p.tl.beats.length - 1, storeBeat));
+    const answered = answersRef.current;
+    if (b === stopBeat(p.tl.beats, answered.has(p.n)) || p.tl.beats[b]!.kind === 'end') {
+      void play(p.n, p.tl, b, c.signal, answered);
+      return;
+    }
+    position.current = { ...p, beat: b };
+    show(p.n, sample(p.tl, b, 0));
+    setBeat(b);
+    setStatusOf(p.n, 'held');
+  }, [followsRoom, storeBeat, timeline, chapter, play, show, setStatusOf]);
+
+  // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
+  useEffect(() => {
+    if (roomRole !== 'presenter' || chapter === null || beat === null) return;
+    roomClientOf(store)?.goto(chapter, beat);
+  }, [roomRole, chapter, beat, store]);
+  const presenterLinked = useApp((s) => roomRole === 'presenter' && s.roomView?.presenterConfirmed === true);
+  useEffect(() => {
+    if (!presenterLinked || chapter === null || status !== 'checkpoint' || answers.has(chapter) || !CHAPTERS[chapter - 1]?.checkpoint) return;
+    const client = roomClientOf(store);
+    if (client && client.current.open !== `ch:${chapter}` && !client.current.revealed[`ch:${chapter}`]) client.open(`ch:${chapter}`);
+  }, [presenterLinked, chapter, status, answers, store]);
 
   return { chapter, status, beat, caption, highlight, timeline, answers, answer, resume, skip, setSkip };
 }

@@ -1,0 +1,336 @@
+/**
+ * A workshop room end to end: the room server (npm run workshop's, over the built dist/) on a port
+ * of its own with a fresh data file; a presenter and five attendees (one a phone at 390×844, one in
+ * French) follow a chapter, answer its question, the presenter's panel counts them and, on reveal,
+ * every phone shows the room's split beside the right answer. The server is killed mid-way and
+ * started again on the same data file: every acknowledged answer and the beat are still there, the
+ * phones reconnect on their own and the answers given meanwhile arrive. And a page with no room
+ * opens no socket.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
+import { replay } from '../src/room/state.ts';
+import { expect, test } from './fixtures.ts';
+import { smallestText } from './textSize.ts';
+
+const KEY = 'e2e_presenter_key';
+/** ROOM_SHOTS=dir: screenshots of the room's views go there (for a person to look at). */
+const SHOTS = process.env.ROOM_SHOTS;
+const shot = async (p: Page, name: string) => {
+  if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`) });
+};
+const ROOM = 'talk';
+
+/** A free port on loopback (asked of the system, then released for the server). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** Starts the workshop's server (one Node process, so a kill is a real kill) and waits until it listens. */
+function startServer(port: number, data: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/workshop/main.ts', '--port', String(port), '--host', '127.0.0.1', '--room', ROOM, '--data', data, '--key', KEY], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((done, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`room server did not start:\n${out}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Presenter (keep this secret)')) {
+        clearTimeout(timer);
+        done(child);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => fail(new Error(`room server exited (${code}):\n${out}`)));
+  });
+}
+
+function kill(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGKILL');
+  });
+}
+
+interface Person {
+  page: Page;
+  name: string;
+  foreign: string[];
+  cspErrors: string[];
+}
+
+async function open(browser: Browser, base: string, path: string, name: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Person> {
+  const context = await browser.newContext({ baseURL: base, ...options });
+  const page = await context.newPage();
+  const origin = new URL(base).origin;
+  const person: Person = { page, name, foreign: [], cspErrors: [] };
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') person.foreign.push(r.url());
+  });
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) person.cspErrors.push(m.text());
+  });
+  await page.goto(path);
+  return person;
+}
+
+const panel = (p: Page) => p.getByTestId('walkthrough');
+const roomBar = (p: Page) => p.getByTestId('room-bar');
+const question = (p: Page) => panel(p).getByTestId('room-question');
+
+test.describe.configure({ mode: 'serial' });
+
+test('a presenter and five phones: follow, answer, count, reveal; the server killed and restarted loses no acknowledged answer', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
+  const data = join(dir, 'room.jsonl');
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  let server = await startServer(port, data);
+  const people: Person[] = [];
+  try {
+    // Five attendees wait in the room before the talk starts; one is a phone, one reads French.
+    const attendeeOptions: Parameters<Browser['newContext']>[0][] = [
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+      // The French one reads on a phone in dark mode too.
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: 'dark' },
+      {},
+      {},
+      {},
+    ];
+    const attendees = await Promise.all(
+      attendeeOptions.map((o, i) => open(browser, base, `./?room=${ROOM}${i === 1 ? '&lang=fr' : ''}`, `attendee ${i + 1}`, o)),
+    );
+    people.push(...attendees);
+    for (const a of attendees) await expect(roomBar(a.page)).toHaveAttribute('data-link', 'open');
+    await expect(roomBar(attendees[1]!.page)).toContainText('Salle talk');
+
+    // The presenter opens chapter 2 (its question comes first) with the key; reduced motion plays the waits at once.
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=2#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
+    people.push(presenter);
+    await expect(roomBar(presenter.page)).toHaveAttribute('data-role', 'presenter');
+    await expect(panel(presenter.page)).toHaveAttribute('data-status', 'checkpoint', { timeout: 60_000 });
+
+    // Everyone follows: chapter 2, at its question, open for answers.
+    for (const a of attendees) {
+      await expect(panel(a.page)).toHaveAttribute('data-chapter', '2', { timeout: 60_000 });
+      await expect(question(a.page)).toHaveAttribute('data-open', 'true');
+    }
+    await expect(question(attendees[1]!.page)).toContainText('Quand les requêtes de préchauffage se termineront');
+
+    // One looks around (the chapter before), then goes back to the presenter.
+    const looker = attendees[2]!.page;
+    await panel(looker).getByTestId('walk-prev').click();
+    await expect(panel(looker)).toHaveAttribute('data-chapter', '1');
+    await looker.getByTestId('room-back').click();
+    await expect(panel(looker)).toHaveAttribute('data-chapter', '2');
+    await expect(looker.getByTestId('room-back')).toHaveCount(0);
+
+    // Three answer (the phone by touch, the others by click and by keyboard), and the room acknowledges them.
+    const choices = [1, 0, 1, 2, 1];
+    await question(attendees[0]!.page).getByTestId('room-option').nth(choices[0]!).tap();
+    await shot(attendees[0]!.page, 'phone-en-question');
+    await question(attendees[1]!.page).getByTestId('room-option').nth(choices[1]!).tap();
+    const kb = question(attendees[2]!.page).getByTestId('room-option').nth(choices[2]!);
+    await kb.focus();
+    await attendees[2]!.page.keyboard.press('Enter');
+    for (const a of attendees.slice(0, 3)) await expect(question(a.page)).toHaveAttribute('data-state', 'acked');
+    const tally = panel(presenter.page).getByTestId('room-tally');
+    await expect(tally).toHaveAttribute('data-count', '3');
+
+    // The server dies. What it acknowledged, and the beat, are on disk.
+    await kill(server);
+    const onDisk = replay(readFileSync(data, 'utf8'));
+    expect(onDisk.chapter).toBe(2);
+    expect(onDisk.beat).toBe(0);
+    expect(onDisk.answers.get('ch:2')?.size).toBe(3);
+    for (const p of [...attendees, presenter]) await expect(roomBar(p.page)).toHaveAttribute('data-link', 'reconnecting');
+
+    // Two answer while it is down: their answers wait, unacknowledged.
+    await question(attendees[3]!.page).getByTestId('room-option').nth(choices[3]!).click();
+    await question(attendees[4]!.page).getByTestId('room-option').nth(choices[4]!).click();
+    for (const a of attendees.slice(3)) await expect(question(a.page)).toHaveAttribute('data-state', 'sending');
+
+    // Restarted on the same data file: everyone reconnects by themselves and the waiting answers arrive.
+    server = await startServer(port, data);
+    for (const p of [...attendees, presenter]) await expect(roomBar(p.page)).toHaveAttribute('data-link', 'open', { timeout: 20_000 });
+    for (const a of attendees) await expect(question(a.page)).toHaveAttribute('data-state', 'acked');
+    await expect(tally).toHaveAttribute('data-count', '5');
+    await expect(tally.getByTestId('room-count')).toContainText('5 answered');
+    await shot(presenter.page, 'presenter-count');
+    await shot(attendees[1]!.page, 'phone-fr-dark-acked');
+
+    // The presenter reveals (Next twice: point at the question, then reveal): the split reaches every phone.
+    await presenter.page.getByTestId('walk-next').click();
+    await expect(panel(presenter.page).getByTestId('checkpoint').getByRole('status')).toContainText('press Next again');
+    await presenter.page.getByTestId('walk-next').click();
+    await expect(panel(presenter.page)).toHaveAttribute('data-status', /done|running/);
+    const expected = [0, 1, 2].map((o) => choices.filter((c) => c === o).length).join(',');
+    await expect(tally).toHaveAttribute('data-revealed', expected);
+    await expect(tally.locator('[data-right="true"]')).toHaveAttribute('data-count', '3');
+    for (const [i, a] of attendees.entries()) {
+      const t = panel(a.page).getByTestId('room-tally');
+      await expect(t).toHaveAttribute('data-revealed', expected);
+      await expect(panel(a.page).getByTestId('checkpoint-result')).toHaveAttribute('data-correct', choices[i] === 1 ? 'true' : 'false');
+      // And they follow the presenter to the chapter's end.
+      await expect(panel(a.page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    }
+    await expect(panel(attendees[1]!.page).getByTestId('room-distribution')).toContainText('bonne réponse');
+    expect((await smallestText(attendees[2]!.page, { within: '[data-testid="walkthrough"]', under: 12 })).under).toEqual([]);
+    await tally.scrollIntoViewIfNeeded();
+    await shot(presenter.page, 'presenter-distribution');
+    for (const [i, name] of [[0, 'phone-en-revealed'], [1, 'phone-fr-dark-revealed']] as const) {
+      await panel(attendees[i]!.page).getByTestId('room-tally').scrollIntoViewIfNeeded();
+      await shot(attendees[i]!.page, name);
+    }
+
+    // A late joiner lands on the presenter's beat.
+    const late = await open(browser, base, `./?room=${ROOM}`, 'late');
+    people.push(late);
+    await expect(panel(late.page)).toHaveAttribute('data-chapter', '2', { timeout: 60_000 });
+    await expect(panel(late.page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+
+    for (const p of people) {
+      expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
+      expect(p.cspErrors, `${p.name}: CSP errors`).toEqual([]);
+    }
+  } finally {
+    await Promise.all(people.map((p) => p.page.context().close()));
+    await kill(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the three questions before and after: phones answer, the presenter reveals, the room\u2019s gain and its CSV; the screen layout counts a chapter\u2019s answers', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const server = await startServer(port, join(dir, 'room.jsonl'));
+  const people: Person[] = [];
+  try {
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
+    const phones = await Promise.all([0, 1].map((i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })));
+    people.push(presenter, ...phones);
+    // The presenter shows the phones' address, written and as a QR code drawn in the page.
+    await presenter.page.getByTestId('room-address-toggle').click();
+    await expect(presenter.page.getByTestId('room-address').getByRole('img')).toHaveAttribute('aria-label', new RegExp(`${base.replace(/[/.]/g, '\\$&')}\\?room=${ROOM}`));
+    await shot(presenter.page, 'presenter-address-qr');
+    await presenter.page.getByTestId('room-address-toggle').click();
+    const pre = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="pre"]');
+    await expect(pre.getByTestId('room-quiz-open')).toBeEnabled();
+    await pre.getByTestId('room-quiz-open').click();
+    // Before: phone 0 gets one of three right, phone 1 none.
+    const answersPre = [[1, 0, 0], [0, 0, 0]];
+    const answersPost = [[1, 2, 1], [1, 2, 0]];
+    const answerQuiz = async (phase: string, answers: number[][]) => {
+      for (const [i, p] of phones.entries()) {
+        const quiz = p.page.locator(`[data-testid="room-quiz"][data-phase="${phase}"]`);
+        await expect(quiz).toBeVisible();
+        for (let q = 0; q < 3; q++) await quiz.getByTestId('room-question').nth(q).getByTestId('room-option').nth(answers[i]![q]!).tap();
+        for (let q = 0; q < 3; q++) await expect(quiz.getByTestId('room-question').nth(q)).toHaveAttribute('data-state', 'acked');
+      }
+    };
+    await answerQuiz('pre', answersPre);
+    await expect(pre.getByTestId('room-tally').first()).toHaveAttribute('data-count', '2');
+    await pre.getByTestId('room-quiz-reveal').click();
+    await expect(phones[1]!.page.getByTestId('room-quiz').getByTestId('room-distribution').first()).toContainText('bonne réponse');
+    await shot(phones[1]!.page, 'phone-fr-quiz-revealed');
+    for (const p of [presenter, phones[1]!]) {
+      const axe = await new AxeBuilder({ page: p.page }).include('[data-testid="room-bar"]').include('[data-testid="room-quiz"]').include('[data-testid="room-presenter-quiz"]').analyze();
+      expect(axe.violations.map((v) => `${p.name} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await phones[0]!.page.getByTestId('room-quiz-hide').click();
+    await expect(phones[0]!.page.getByTestId('room-quiz')).toHaveCount(0);
+
+    // The screen layout's title shows the questions before and the room's split.
+    await presenter.page.goto(`./?room=${ROOM}&screen#key=${KEY}`);
+    const screenQuiz = presenter.page.getByTestId('screen-quiz');
+    await expect(screenQuiz).toHaveAttribute('data-phase', 'pre');
+    await expect(screenQuiz.getByTestId('room-tally').first()).toHaveAttribute('data-revealed', '1,1,0');
+
+    // The screen layout of the room, at a chapter's question: the count shows beside the picture.
+    await presenter.page.goto(`./?room=${ROOM}&ch=2&screen#key=${KEY}`);
+    // The layout takes keys once it is up: from the chapter's card to its body.
+    const live = presenter.page.getByTestId('screen-live');
+    await expect(live).toHaveAttribute('data-scene', 'card', { timeout: 30_000 });
+    await expect(async () => {
+      if ((await live.getAttribute('data-scene')) === 'card') await presenter.page.keyboard.press('ArrowRight');
+      await expect(live).toHaveAttribute('data-scene', 'body', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    const screenTally = presenter.page.getByTestId('screen-predict').getByTestId('room-tally');
+    await expect(screenTally).toHaveAttribute('data-count', '0', { timeout: 60_000 });
+    await expect(phones[0]!.page.getByTestId('room-question')).toHaveAttribute('data-open', 'true', { timeout: 60_000 });
+    await phones[0]!.page.getByTestId('room-question').getByTestId('room-option').nth(1).tap();
+    await expect(screenTally).toHaveAttribute('data-count', '1');
+    await presenter.page.keyboard.press('PageDown');
+    await expect(screenTally).toHaveAttribute('data-revealed', '0,1,0');
+    await shot(presenter.page, 'screen-layout-revealed');
+
+    // After the last chapter: the same three, then the gain and its CSV.
+    await presenter.page.goto(`./?room=${ROOM}&ch=10#key=${KEY}`);
+    const post = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="post"]');
+    await expect(post.getByTestId('room-quiz-open')).toBeEnabled({ timeout: 30_000 });
+    await post.getByTestId('room-quiz-open').click();
+    await answerQuiz('post', answersPost);
+    await post.getByTestId('room-quiz-reveal').click();
+    // Before: 1 right of 6; after: 5 of 6. g = (5/6 - 1/6) / (1 - 1/6) = 0.8.
+    await expect(post.getByTestId('room-gain')).toContainText('0.80');
+    await post.getByTestId('room-gain').scrollIntoViewIfNeeded();
+    await shot(presenter.page, 'presenter-gain');
+    // No room text under 12 px at 1280×720: the bar, the quiz, the bars and the gain.
+    for (const within of ['[data-testid="room-presenter-quiz"]', '[data-testid="room-bar"]']) {
+      expect((await smallestText(presenter.page, { within, under: 12 })).under, within).toEqual([]);
+    }
+    // And the screen layout's end card: the same three, the room's split and the gain.
+    await presenter.page.goto(`./?room=${ROOM}&ch=10&screen#key=${KEY}`);
+    const endLive = presenter.page.getByTestId('screen-live');
+    await expect(endLive).toHaveAttribute('data-scene', 'card', { timeout: 30_000 });
+    await expect(async () => {
+      if ((await endLive.getAttribute('data-scene')) !== 'end') await presenter.page.keyboard.press('ArrowRight');
+      await expect(endLive).toHaveAttribute('data-scene', 'end', { timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(presenter.page.getByTestId('screen-gain')).toContainText('0.80');
+    await shot(presenter.page, 'screen-layout-end-gain');
+    await presenter.page.goto(`./?room=${ROOM}&ch=10#key=${KEY}`);
+    await expect(post.getByTestId('room-export')).toBeEnabled({ timeout: 30_000 });
+    const [download] = await Promise.all([presenter.page.waitForEvent('download'), post.getByTestId('room-export').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv).toContain('pre,1,2,1,0.5000');
+    expect(csv).toContain('post,3,2,1,0.5000');
+    expect(csv.trim().split('\n').at(-1)).toBe('gain,,,,0.8000');
+    for (const p of people) expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
+  } finally {
+    await Promise.all(people.map((p) => p.page.context().close()));
+    await kill(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('without a room the page opens no socket; a bad room name is named and ignored', async ({ page }) => {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => sockets.push(ws.url()));
+  await page.goto('./?room=bad%20name!');
+  await expect(page.getByTestId('notices')).toContainText('room=bad name!');
+  await expect(page.getByTestId('room-bar')).toHaveCount(0);
+  await page.goto('./?ch=2');
+  await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint', { timeout: 60_000 });
+  await expect(page.getByTestId('room-bar')).toHaveCount(0);
+  expect(sockets).toEqual([]);
+});

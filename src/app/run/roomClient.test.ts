@@ -1,0 +1,161 @@
+/**
+ * The room client against the real room server (scripts/workshop/room-server.ts) on loopback, over
+ * `ws` sockets. A lossy link (a socket that loses the server's acks, then drops) shows the resend:
+ * an answer not acknowledged is sent again once on the next connection, counted once by the server,
+ * and given up after its second send.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { startRoomServer, type RoomServer } from '../../../scripts/workshop/room-server.ts';
+import { answerCount } from '../../room/state.ts';
+import type { RoomView } from '../state/room.ts';
+import { RoomClient, type SocketLike } from './roomClient.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'room-client-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Waits until `check` holds (what the client or server says), polling each event-loop turn. */
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A link that can lose the server's acks and drop: the network a phone on a room's Wi-Fi has. */
+function lossyLink() {
+  const link = { loseAcks: false, sockets: [] as WebSocket[], sent: [] as Record<string, unknown>[] };
+  const factory = (url: string): SocketLike => {
+    const ws = new WebSocket(url);
+    link.sockets.push(ws);
+    const shell: SocketLike = {
+      get readyState() {
+        return ws.readyState;
+      },
+      send: (data: string) => {
+        link.sent.push(JSON.parse(data) as Record<string, unknown>);
+        ws.send(data);
+      },
+      close: () => ws.close(),
+      onopen: null,
+      onmessage: null,
+      onclose: null,
+      onerror: null,
+    };
+    ws.on('open', () => shell.onopen?.({}));
+    ws.on('message', (raw) => {
+      const text = raw.toString();
+      if (link.loseAcks && (JSON.parse(text) as { type: string }).type === 'ack') return;
+      shell.onmessage?.({ data: text });
+    });
+    ws.on('close', () => shell.onclose?.({}));
+    ws.on('error', () => shell.onerror?.({}));
+    return shell;
+  };
+  return { link, factory };
+}
+
+async function room(name: string): Promise<{ server: RoomServer; data: string }> {
+  const data = join(dir, `${name}.jsonl`);
+  return { server: await startRoomServer({ port: 0, host: '127.0.0.1', data, key: 'test_presenter_key' }), data };
+}
+
+function client(server: RoomServer, factory: (url: string) => SocketLike, key: string | null = null) {
+  let view: RoomView | null = null;
+  let ids = 0;
+  const c = new RoomClient({
+    url: `ws://127.0.0.1:${server.port}/room`,
+    room: 'talk',
+    key,
+    attendee: `attendee_${Math.random().toString(36).slice(2, 10)}`,
+    socket: factory,
+    onView: (v) => (view = v),
+    random: () => 0,
+    newId: () => `answer_${key ?? 'a'}_${ids++}`,
+  });
+  return { c, view: () => view ?? c.current };
+}
+
+describe('room client', () => {
+  it('follows the room, sends an unacknowledged answer again once after a drop, and the server counts it once', async () => {
+    const { server } = await room('resend');
+    const presenter = client(server, lossyLink().factory, 'test_presenter_key');
+    await until(() => presenter.view().presenterConfirmed, 'the presenter confirmed');
+    presenter.c.goto(2, 0);
+    presenter.c.open('ch:2');
+
+    const { link, factory } = lossyLink();
+    const phone = client(server, factory);
+    await until(() => phone.view().synced && phone.view().open === 'ch:2' && phone.view().chapter === 2, 'the phone following chapter 2 with its question open');
+
+    link.loseAcks = true;
+    phone.c.answer('ch:2', 1);
+    await until(() => answerCount(server.state(), 'ch:2') === 1, 'the answer taken');
+    expect(phone.view().mine['ch:2']).toMatchObject({ choice: 1, state: 'sending' });
+    expect(phone.c.unacknowledged).toBe(1);
+
+    // The link drops; the client reconnects on its own and sends the same answer id again, once.
+    link.loseAcks = false;
+    link.sockets.at(-1)!.terminate();
+    await until(() => phone.view().link === 'reconnecting' || link.sockets.length > 1, 'the drop seen');
+    await until(() => phone.view().mine['ch:2']?.state === 'acked', 'the resent answer acknowledged');
+    const answers = link.sent.filter((m) => m.type === 'answer');
+    expect(answers.map((m) => m.answerId)).toEqual(['answer_a_0', 'answer_a_0']);
+    expect(answerCount(server.state(), 'ch:2')).toBe(1);
+    expect(server.stats.answers).toBe(1);
+    expect(phone.c.unacknowledged).toBe(0);
+
+    presenter.c.stop();
+    phone.c.stop();
+    await server.close();
+  });
+
+  it('gives an answer up after its second send, and says so', async () => {
+    const { server } = await room('lost');
+    const presenter = client(server, lossyLink().factory, 'test_presenter_key');
+    await until(() => presenter.view().presenterConfirmed, 'the presenter confirmed');
+    presenter.c.open('ch:3');
+    const { link, factory } = lossyLink();
+    const phone = client(server, factory);
+    await until(() => phone.view().open === 'ch:3', 'the question open');
+    link.loseAcks = true;
+    phone.c.answer('ch:3', 0);
+    for (let drop = 1; drop <= 2; drop++) {
+      await until(() => link.sent.filter((m) => m.type === 'answer').length === drop, `send ${drop}`);
+      link.sockets.at(-1)!.terminate();
+      await until(() => link.sockets.length === drop + 1 && link.sockets.at(-1)!.readyState === WebSocket.OPEN, `reconnection ${drop}`);
+    }
+    await until(() => phone.view().mine['ch:3']?.state === 'lost', 'the answer given up');
+    expect(link.sent.filter((m) => m.type === 'answer')).toHaveLength(2);
+    expect(answerCount(server.state(), 'ch:3')).toBe(1);
+    presenter.c.stop();
+    phone.c.stop();
+    await server.close();
+  });
+
+  it('reconnects to a server restarted on the same data file: the beat kept, an answer given meanwhile arrives', async () => {
+    const { server, data } = await room('restart');
+    const presenter = client(server, lossyLink().factory, 'test_presenter_key');
+    await until(() => presenter.view().presenterConfirmed, 'the presenter confirmed');
+    presenter.c.goto(4, 2);
+    presenter.c.open('ch:4');
+    const phone = client(server, lossyLink().factory);
+    await until(() => phone.view().chapter === 4 && phone.view().beat === 2 && phone.view().open === 'ch:4', 'following beat 2 of chapter 4');
+    presenter.c.stop();
+    const port = server.port;
+    await server.close();
+    await until(() => phone.view().link === 'reconnecting', 'the drop seen');
+    phone.c.answer('ch:4', 2);
+    expect(phone.view().mine['ch:4']!.state).toBe('sending');
+    const again = await startRoomServer({ port, host: '127.0.0.1', data, key: 'test_presenter_key' });
+    await until(() => phone.view().mine['ch:4']?.state === 'acked', 'the waiting answer acknowledged', 15_000);
+    expect(phone.view()).toMatchObject({ link: 'open', chapter: 4, beat: 2 });
+    expect(answerCount(again.state(), 'ch:4')).toBe(1);
+    phone.c.stop();
+    await again.close();
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * A workshop room as the page sees it: the pure side of its client (run/roomClient.ts). What the
+ * server said (the presenter's chapter and beat, the question open, the counts, the revealed
+ * distributions), this attendee's own answers and whether the room acknowledged them, and the rules
+ * the client keeps: an answer not acknowledged when the socket drops is sent again once on the next
+ * connection (the server counts an answer id once), never more; reconnecting waits longer each try.
+ * No socket, no timer, no DOM: the tests drive it message by message.
+ */
+import type { ServerMessage } from '../../room/protocol.ts';
+import { emptyRoom, type Answer, type RoomState } from '../../room/state.ts';
+
+export type RoomRole = 'attendee' | 'presenter';
+/** `connecting`: never connected yet; `open`: welcomed (or confirmed as presenter); `reconnecting`: lost, trying again. */
+export type RoomLink = 'connecting' | 'open' | 'reconnecting';
+
+/** One answer of this attendee: sending (not acknowledged yet), acked, refused (its question closed), lost (sent twice, never acknowledged). */
+export type MyAnswerState = 'sending' | 'acked' | 'refused' | 'lost';
+
+export interface MyAnswer {
+  answerId: string;
+  choice: number;
+  state: MyAnswerState;
+}
+
+export interface RoomView {
+  name: string;
+  /** What this page asked to be: the presenter when it was opened with the key. */
+  role: RoomRole;
+  link: RoomLink;
+  /** The server took the key. */
+  presenterConfirmed: boolean;
+  /** A room message has arrived: chapter and beat are the room's, not defaults. */
+  synced: boolean;
+  /** The presenter's chapter (1-based; 0 before the first) and beat. */
+  chapter: number;
+  beat: number;
+  open: string | null;
+  counts: Readonly<Record<string, number>>;
+  revealed: Readonly<Record<string, readonly number[]>>;
+  /** This attendee's answers, by question. */
+  mine: Readonly<Record<string, MyAnswer>>;
+  /** The attendee follows the presenter (off once they look around; the "back to the presenter" button sets it again). */
+  following: boolean;
+}
+
+export function initialRoomView(name: string, role: RoomRole): RoomView {
+  return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee' };
+}
+
+function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState): RoomView {
+  const entry = Object.entries(view.mine).find(([, a]) => a.answerId === answerId);
+  if (!entry || entry[1].state === state) return view;
+  return { ...view, mine: { ...view.mine, [entry[0]]: { ...entry[1], state } } };
+}
+
+/** A server message applied to what the page knows. */
+export function reduceRoom(view: RoomView, msg: ServerMessage): RoomView {
+  switch (msg.type) {
+    case 'welcome':
+      return { ...view, link: 'open' };
+    case 'presenter':
+      return { ...view, link: 'open', presenterConfirmed: true };
+    case 'ack':
+      return withAnswerState(view, msg.answerId, 'acked');
+    case 'refused':
+      return withAnswerState(view, msg.answerId, 'refused');
+    case 'room':
+      return { ...view, synced: true, chapter: msg.chapter, beat: msg.beat, open: msg.open, counts: msg.counts, revealed: msg.revealed };
+  }
+}
+
+/** Whether the room takes answers to `question` now (it is open, or its quiz is). */
+export const roomTakes = (view: Pick<RoomView, 'open'>, question: string): boolean =>
+  view.open !== null && (view.open === question || question.startsWith(`${view.open}:`));
+
+/** The revealed distribution of a question over its `size` options, or null while it is not revealed. */
+export function revealedCounts(view: Pick<RoomView, 'revealed'>, question: string, size: number): number[] | null {
+  const d = view.revealed[question];
+  return d ? Array.from({ length: size }, (_, i) => d[i] ?? 0) : null;
+}
+
+/** An answer waiting for its acknowledgement: how many times it went out. */
+export interface Outgoing {
+  answerId: string;
+  question: string;
+  choice: number;
+  sends: number;
+}
+
+/** The answers the client holds until the room acknowledges them. */
+export class Outbox {
+  private items: Outgoing[] = [];
+
+  /** A new answer to `question` replaces one still waiting for the same question (the last one counts). */
+  add(item: Omit<Outgoing, 'sends'>): Outgoing {
+    const o = { ...item, sends: 0 };
+    this.items = [...this.items.filter((i) => i.question !== item.question), o];
+    return o;
+  }
+
+  /** It went out on the socket. */
+  sent(answerId: string): void {
+    for (const i of this.items) if (i.answerId === answerId) i.sends++;
+  }
+
+  /** The room answered it (ack or refused): nothing more to send. */
+  settle(answerId: string): void {
+    this.items = this.items.filter((i) => i.answerId !== answerId);
+  }
+
+  /**
+   * A connection is up: what to send on it. Never sent yet: now; sent once and never acknowledged:
+   * once more (the server dedupes by answer id); sent twice: given up, the attendee is told.
+   */
+  onConnected(): { send: Outgoing[]; lost: Outgoing[] } {
+    const lost = this.items.filter((i) => i.sends >= 2);
+    this.items = this.items.filter((i) => i.sends < 2);
+    return { send: [...this.items], lost };
+  }
+
+  get pending(): readonly Outgoing[] {
+    return this.items;
+  }
+}
+
+/** How long to wait before reconnection try `attempt` (0-based): 250 ms doubling to 5 s, with up to a fifth of jitter so phones spread out. */
+export function backoffMs(attempt: number, random: number): number {
+  const base = Math.min(5000, 250 * 2 ** Math.min(attempt, 10));
+  return Math.round(base * (1 - 0.2 * random));
+}
+
+/** The presenter key in a URL fragment (`#key=…`), or null. It never goes into the query string. */
+export function keyFromHash(hash: string): string | null {
+  const key = new URLSearchParams(hash.replace(/^#/, '')).get('key');
+  return key !== null && /^[A-Za-z0-9_-]{8,64}$/.test(key) ? key : null;
+}
+
+/**
+ * A room state with the revealed distributions as anonymous answers: what the gain and its CSV
+ * (room/gain.ts) need, counts per option, without anyone's id.
+ */
+export function stateFromRevealed(revealed: Readonly<Record<string, readonly number[]>>): RoomState {
+  const answers = new Map<string, Map<string, Answer>>();
+  for (const [question, counts] of Object.entries(revealed)) {
+    const byAttendee = new Map<string, Answer>();
+    counts.forEach((n, choice) => {
+      for (let k = 0; k < n; k++) {
+        const id = `${question}#${byAttendee.size}`;
+        byAttendee.set(id, { answerId: id, attendee: id, question, choice });
+      }
+    });
+    answers.set(question, byAttendee);
+  }
+  return { ...emptyRoom(), answers };
+}
