@@ -5,6 +5,7 @@
  * normalised gain and its CSV. Views read the room through the store's selectors; what they send
  * goes through the room's client.
  */
+import { download } from '../views/cluster/exportView.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { generate } from 'lean-qr';
 import { gainCsv, averageCorrect, hakeGain } from '../../room/gain.ts';
@@ -179,14 +180,7 @@ export function RoomBar() {
 }
 
 function downloadCsv(text: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  download(name, new Blob([text], { type: 'text/csv;charset=utf-8' }));
 }
 
 /** The room's normalised gain, from the revealed quizzes (room/gain.ts). */

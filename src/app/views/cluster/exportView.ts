@@ -4,7 +4,8 @@ import { FLAG_LEAK_CANARY, FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts
 import { gridLayout, pageGridSvg } from './pageGrid.ts';
 import { EXPORT_INK, EXPORT_PAPER } from '../../ui/palette.ts';
 
-function download(name: string, blob: Blob): void {
+/** Saves a blob as a file named `name` (also the room's CSV). */
+export function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
