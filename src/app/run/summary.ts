@@ -3,20 +3,19 @@
  * seek that runs on the page (RunTimeline over the transferred arrays; no worker round trip while
  * scrubbing). Every scenario — demo, matrix, incident, custom — comes through here the same way.
  */
-import {
-  RunTimeline,
-  countRequests,
-  type EngineEvent,
-  type GatewayWindow,
-  type LeakRecord,
-  type NodeKind,
-  type PhaseResult,
-  type ReadTable,
-  type RequestTable,
-  type ResponseRecord,
-  type RunCounters,
-  type DecoderKind,
-  type ModelDescription,
+import { RunTimeline, countRequests } from '../../engine/run.ts';
+import type {
+  EngineEvent,
+  GatewayWindow,
+  LeakRecord,
+  NodeKind,
+  PhaseResult,
+  ReadTable,
+  RequestTable,
+  ResponseRecord,
+  RunCounters,
+  DecoderKind,
+  ModelDescription,
 } from '../../engine/index.ts';
 import type { RequestDetailReply, RunTransfer } from './runProtocol.ts';
 

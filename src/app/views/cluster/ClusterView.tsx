@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/kvPool.ts';
 import { useSnapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { NodeSnapshot, RunSummary, Snapshot } from '../../run/hooks.ts';

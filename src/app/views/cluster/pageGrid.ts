@@ -12,7 +12,7 @@
  * visits only the pages the page model lists as changed (NodeSnapshot.changes), not every page. Selection, hover, the linked page and the placeholder's magnifier
  * live on an overlay canvas (pageOverlay.ts), so they never repaint the grid.
  */
-import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/kvPool.ts';
 import type { NodeSnapshot } from '../../run/hooks.ts';
 import { EXPORT_CLEARED, GRID_DOT, NEUTRAL_GREY, rgbCss, tenantRgb } from '../../ui/palette.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATION_RGB, otherGrey, type Focus } from './relation.ts';

@@ -5,7 +5,7 @@
  * which of the request's pages it wrote itself, which one is the placeholder, and which still carry
  * someone else's KV. The writer's tenant stays the second cue (hover, inspector, slot zoom).
  */
-import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/index.ts';
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/kvPool.ts';
 import type { NodeSnapshot, RunSummary } from '../../run/hooks.ts';
 import { OTHER_GREYS, RELATION_COLOURS, rgbCss } from '../../ui/palette.ts';
 

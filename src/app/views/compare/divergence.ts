@@ -3,7 +3,7 @@
  * got in each, and the first request whose outcome differs. Computed from the runs' request tables;
  * the sentence the page shows ("first different outcome: q000178, 200 + leak vs 400") is built from it.
  */
-import { FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT, type RequestTable } from '../../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE, FLAG_WRONG_OUTPUT, type RequestTable } from '../../../engine/run.ts';
 
 type Tables = { requests: RequestTable };
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber } from '../../i18n/format.ts';
-import { FLAG_LEAK_PROVENANCE, FLAG_OVER_LIMIT } from '../../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE, FLAG_OVER_LIMIT } from '../../../engine/run.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { AssumptionBadge } from './Evidence.tsx';

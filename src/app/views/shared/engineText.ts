@@ -4,7 +4,7 @@
  * fields (event type, stage, check, token and page counts) and the deployment's limits, through the
  * catalogue.
  */
-import { pagesOf, type EngineEvent } from '../../../engine/index.ts';
+import { pagesOf, type EngineEvent } from '../../../engine/events.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import type { PhaseInfo } from '../../run/summary.ts';

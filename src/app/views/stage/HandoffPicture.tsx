@@ -11,7 +11,7 @@ import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
-import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/index.ts';
+import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/config.ts';
 import type { StageFrame } from './stageFrame.ts';
 import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';

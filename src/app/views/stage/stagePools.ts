@@ -8,7 +8,7 @@
  * - being read by decode right now (the scan): solid in the colour of its last writer;
  * - everything else: faded (live pages solid, stale pages hatched, free pages plain).
  */
-import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/index.ts';
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/kvPool.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { NEUTRAL_GREY, tenantRgb } from '../../ui/palette.ts';
 import { themeRgb } from '../../ui/theme.ts';

@@ -7,7 +7,10 @@
  * The glossed words ({prefill}, {kv}, {decode}, {pages}) and the fact badge ({f14}) stay as
  * placeholders here: the view fills them with elements.
  */
-import { FLAG_OVER_LIMIT, GATEWAY_PHASE, INCIDENT_CONFIG, pagesOf, prefillInputLimit, type EngineEvent, type RequestTable, type ResponseRecord } from '../../../engine/index.ts';
+import { INCIDENT_CONFIG, prefillInputLimit } from '../../../engine/config.ts';
+import { pagesOf, type EngineEvent } from '../../../engine/events.ts';
+import { FLAG_OVER_LIMIT, GATEWAY_PHASE, type RequestTable } from '../../../engine/run.ts';
+import type { ResponseRecord } from '../../../engine/simulation.ts';
 import { formatNumber, formatUtc, type Lang } from '../../i18n/format.ts';
 import type { MessageKey, Translate } from '../../i18n/messages.ts';
 import { describeDeploymentRefused } from '../shared/engineText.ts';

@@ -1,6 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Tx, useT } from '../../i18n/i18n.ts';
-import { FLAG_LEAK_PROVENANCE } from '../../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE } from '../../../engine/run.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';

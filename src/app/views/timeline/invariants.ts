@@ -16,7 +16,7 @@
  * Instants: the decode read for the first two, the request's arrival for the third (the table has
  * no reservation time; reservation follows admission at arrival).
  */
-import { FLAG_LEAK_PROVENANCE, FLAG_OVER_LIMIT, type ReadTable, type RequestTable } from '../../../engine/index.ts';
+import { FLAG_LEAK_PROVENANCE, FLAG_OVER_LIMIT, type ReadTable, type RequestTable } from '../../../engine/run.ts';
 
 export type InvariantKey = 'confidentiality' | 'integrity' | 'admission';
 export const INVARIANTS: readonly InvariantKey[] = ['confidentiality', 'integrity', 'admission'];
