@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { DEFECT_COMBINATIONS, GRID_MITIGATIONS, MATRIX_ROWS, switchSpec } from '../src/engine/index.ts';
+import { DEFECT_COMBINATIONS, GRID_MITIGATIONS, MATRIX_ROWS, SWITCH_TEXT, switchSpec } from '../src/engine/index.ts';
 import { expect, openExplore, ready, test } from './fixtures.ts';
 
 const shots = 'test-results/workshop';
@@ -30,7 +30,7 @@ test.describe('the outcome matrix', () => {
     const table = await openMatrix(page);
     // Columns: the corner, no mitigation, then each mitigation of the registry's incident design, by its label.
     await expect(table.locator('thead th')).toHaveCount(2 + GRID_MITIGATIONS.length);
-    for (const [i, key] of GRID_MITIGATIONS.entries()) await expect(table.locator('thead th').nth(2 + i)).toHaveText(switchSpec(key).label.en);
+    for (const [i, key] of GRID_MITIGATIONS.entries()) await expect(table.locator('thead th').nth(2 + i)).toHaveText(SWITCH_TEXT[key].label.en);
     await expect(table.locator('tbody tr')).toHaveCount(DEFECT_COMBINATIONS.length);
     for (const [i, c] of DEFECT_COMBINATIONS.entries()) {
       const tr = table.locator('tbody tr').nth(i);

@@ -11,6 +11,7 @@ export * from './schema.ts';
 export * from './pages.ts';
 export * from './run.ts';
 export * from './switches.ts';
+export * from './switchText.ts';
 export { LEAK_SHARE_THRESHOLD, describeTransformer, type DecoderKind, type ModelDescription, type TokenAttention } from './transformerDecoder.ts';
 export { decodeWeights, type TransformerWeights } from './model/transformer.ts';
 export { WEIGHTS_PATH } from './model/recipe.ts';

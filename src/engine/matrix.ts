@@ -10,6 +10,7 @@ import { DeploymentRefused, INCIDENT_CONFIG, withOverrides, type ConfigOverrides
 import { ABORT_RACE_TIMING, abortRaceTrace, matrixTrace } from './scenarios.ts';
 import { Simulation, answeredFromForeignMemory } from './simulation.ts';
 import { DEFECTS, INCIDENT_SWITCHES, MECHANISMS, MITIGATIONS, designOf, fixSetting, overridesOf, switchSpec, type Localised, type MitigationKey, type Switch, type SwitchDesign, type SwitchKey, type Switches } from './switches.ts';
+import { SWITCH_TEXT } from './switchText.ts';
 import type { Trace } from './trace.ts';
 
 /**
@@ -68,7 +69,7 @@ const ALL_DEFECTS: SwitchKey[] = (DEFECTS as readonly Switch[]).map((d) => d.key
 export const DEFECT_COMBINATIONS: DefectCombination[] = [
   { id: 'both', title: { en: 'both defects', fr: 'les deux défauts' }, on: ALL_DEFECTS },
   // "d only" is the other defect fixed alone.
-  ...(DEFECTS as readonly Switch[]).map((d) => ({ id: `${d.code}-only`, title: { en: `${d.label.en.toLowerCase()} only`, fr: `${d.label.fr.toLowerCase()} seulement` }, on: [d.key] })),
+  ...(DEFECTS as readonly Switch[]).map((d) => ({ id: `${d.code}-only`, title: { en: `${SWITCH_TEXT[d.key].label.en.toLowerCase()} only`, fr: `${SWITCH_TEXT[d.key].label.fr.toLowerCase()} seulement` }, on: [d.key] })),
   { id: 'neither', title: { en: 'neither defect', fr: 'aucun des deux défauts' }, on: [] },
 ];
 
@@ -97,7 +98,7 @@ const combination = (id: string) => DEFECT_COMBINATIONS.find((c) => c.id === id)
 const otherGridCells: MatrixRow[] = DEFECT_COMBINATIONS.filter((c) => c.on.length < ALL_DEFECTS.length).flatMap((c) =>
   GRID_MITIGATIONS.map((key) => {
     const m = switchSpec(key);
-    return row({ en: `${c.title.en} + ${inSentence(m.label.en)}`, fr: `${c.title.fr} + ${inSentence(m.label.fr)}` }, [...fixedOf(c), key], expectationOf(c.on, key), null, 'incident', { combination: c.id, mitigation: key });
+    return row({ en: `${c.title.en} + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `${c.title.fr} + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, [...fixedOf(c), key], expectationOf(c.on, key), null, 'incident', { combination: c.id, mitigation: key });
   }),
 );
 
@@ -118,12 +119,12 @@ export const MATRIX_ROWS: MatrixRow[] = [
   ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[])
     .filter(onIncident)
     .map((m) =>
-      row({ en: `both + ${inSentence(m.label.en)}`, fr: `les deux + ${inSentence(m.label.fr)}` }, [m.key], m.expect, m.key, 'incident', m.kind === 'mitigation' ? { combination: 'both', mitigation: m.key as MitigationKey } : null),
+      row({ en: `both + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `les deux + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, [m.key], m.expect, m.key, 'incident', m.kind === 'mitigation' ? { combination: 'both', mitigation: m.key as MitigationKey } : null),
     ),
   ...otherGridCells,
   row({ en: 'abort race, late writes not fenced', fr: 'course à l\u2019abandon, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
   ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onRace).map((m) =>
-    row({ en: `abort race + ${inSentence(m.label.en)}`, fr: `course à l\u2019abandon + ${inSentence(m.label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
+    row({ en: `abort race + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `course à l\u2019abandon + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
   ),
 ];
 

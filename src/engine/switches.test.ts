@@ -4,6 +4,7 @@ import { MATRIX_ROWS, describeOutcome, runMatrixRow, verdictOf } from './matrix.
 import { CHECKED_CONFIGS } from './protocol/configs.ts';
 import { explore } from './protocol/explore.ts';
 import { parseConfigFile } from './schema.ts';
+import { SWITCH_TEXT } from './switchText.ts';
 import { INCIDENT_SWITCHES, MITIGATIONS, SWITCHES, designOf, fixSetting, overridesOf, switchesOf, withFix, type Switch } from './switches.ts';
 
 const ALL = SWITCHES as readonly Switch[];
@@ -14,7 +15,7 @@ describe('the registry of switches', () => {
       expect(s.code, s.key).toMatch(/^[a-z]+$/);
       expect(s.fixCode, s.key).toMatch(/^[a-z]+$/);
       expect(Object.keys(s.evidence).length, s.key).toBe(1);
-      for (const text of [s.label, s.hint, s.fix]) {
+      for (const text of [SWITCH_TEXT[s.key].label, SWITCH_TEXT[s.key].hint, SWITCH_TEXT[s.key].fix]) {
         expect(text.en.trim(), s.key).not.toBe('');
         expect(text.fr.trim(), s.key).not.toBe('');
         expect(text.fr, `${s.key}: French is not the English`).not.toBe(text.en);
@@ -35,7 +36,7 @@ describe('the registry of switches', () => {
   it('gives every switch its row in the outcome matrix', () => {
     for (const s of ALL) {
       // A defect's expectation is its "only" row; a mitigation's or mechanism's, the row that isolates it.
-      const row = MATRIX_ROWS.find((r) => (s.kind === 'defect' ? r.label === `${s.label.en.toLowerCase()} only` : r.isolates === s.key));
+      const row = MATRIX_ROWS.find((r) => (s.kind === 'defect' ? r.label === `${SWITCH_TEXT[s.key].label.en.toLowerCase()} only` : r.isolates === s.key));
       expect(row, s.key).toBeDefined();
       expect(row!.expect, s.key).toBe(s.expect);
       expect(row!.design, s.key).toBe(designOf(s.key));

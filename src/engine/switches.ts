@@ -1,9 +1,10 @@
 /**
  * The registry of switches: each defect and each mitigation is declared once, here — its key, its
- * URL codes, its evidence, its labels in both languages, how it changes the engine's deployment,
- * its row of the outcome matrix and its counterpart in the protocol model (whose title and note,
- * by its id, are in protocol/counterpartText.ts, beside: the page's first screen imports this
- * registry and shows none of them). The URL codec, the
+ * URL codes, its evidence, how it changes the engine's deployment, its row of the outcome matrix
+ * and its counterpart in the protocol model. Its words in both languages (label, hint, fix) are in
+ * switchText.ts by its key, and its counterpart's title and note in protocol/counterpartText.ts by
+ * id, beside: the page's first screen imports this registry and takes its words from its own
+ * language's catalogue. The URL codec, the
  * switches on the page, the CLI's config schema, the matrix, the protocol configurations and the
  * UI catalogue all derive from this list; a test fails when an entry lacks any of them.
  *
@@ -78,10 +79,6 @@ interface SwitchSpec<K extends string> {
   /** In `cmp=`: the run compared with this switch's fix. */
   fixCode: string;
   evidence: SwitchEvidence;
-  label: Localised;
-  hint: Localised;
-  /** The fix, named as an option ("fixed reject path"). */
-  fix: Localised;
   /** Engine overrides that put the switch in a setting (relative to the incident deployment). */
   overrides(on: boolean): SwitchOverrides;
   isOn(config: SwitchedConfig): boolean;
@@ -112,9 +109,6 @@ const defects = [
     code: 'gap',
     fixCode: 'capacity',
     evidence: { fact: 'F14' },
-    label: { en: 'Capacity gap', fr: 'Écart de capacité' },
-    hint: { en: 'advertised context larger than the prefill KV cache', fr: 'contexte annoncé plus grand que le cache KV de préparation' },
-    fix: { en: 'enough prefill capacity', fr: 'assez de capacité en préparation' },
     overrides: (on) => (on ? {} : { prefillCapacityTokens: FIXED_PREFILL_CAPACITY_TOKENS }),
     isOn: (c) => c.prefillCapacityTokens < c.advertisedContextTokens,
     // The gap alone: over-long prompts meet a correct reject path and get a clean 400.
@@ -127,9 +121,6 @@ const defects = [
     code: 'buggy',
     fixCode: 'path',
     evidence: { fact: 'F17' },
-    label: { en: 'Buggy reject path', fr: 'Chemin de rejet défectueux' },
-    hint: { en: 'a rejected request goes on with a one-token placeholder', fr: 'une requête rejetée poursuit avec un jeton provisoire' },
-    fix: { en: 'fixed reject path', fr: 'chemin de rejet corrigé' },
     overrides: (on) => ({ rejectPath: on ? 'buggy' : 'fixed' }),
     isOn: (c) => c.rejectPath === 'buggy',
     // The buggy path alone: nothing is over the limit, so nothing takes it.
@@ -145,9 +136,6 @@ const mitigations = [
     code: 'clear',
     fixCode: 'clear',
     evidence: { model: true },
-    label: { en: 'Clear pages on free', fr: 'Effacer les pages libérées' },
-    hint: { en: 'zero a page\u2019s KV when it goes back on the free list', fr: 'remettre à zéro le KV d\u2019une page quand elle est libérée' },
-    fix: { en: 'clear pages on free', fr: 'effacer les pages libérées' },
     overrides: (on) => ({ mitigations: { clearPagesOnFree: on } }),
     zeroOn: 'free',
     isOn: (c) => c.mitigations.clearPagesOnFree === true,
@@ -164,12 +152,6 @@ const mitigations = [
     code: 'integrity',
     fixCode: 'integrity',
     evidence: { fact: 'F26' },
-    label: { en: 'Per-read integrity check', fr: 'Contrôle d\u2019intégrité à chaque lecture' },
-    hint: {
-      en: 'decode checks every page it reads was written for this request; fails closed. Not a mitigation the report says was applied: work continues on per-read checks (F26)',
-      fr: 'la génération vérifie que chaque page lue a été écrite pour cette requête ; sinon, refus. Le rapport ne dit pas qu\u2019un tel contrôle a été appliqué : le travail se poursuit sur les contrôles à chaque lecture (F26)',
-    },
-    fix: { en: 'per-read integrity check', fr: 'contrôle d\u2019intégrité à chaque lecture' },
     overrides: (on) => ({ mitigations: { perReadIntegrityCheck: on } }),
     isOn: (c) => c.mitigations.perReadIntegrityCheck === true,
     expect: 'failed-closed',
@@ -181,9 +163,6 @@ const mitigations = [
     code: 'length',
     fixCode: 'length',
     evidence: { background: 'B4' },
-    label: { en: 'Transferred-length check', fr: 'Contrôle de la longueur transférée' },
-    hint: { en: 'decode checks the pages written equal the pages it reserved; fails closed', fr: 'la génération vérifie que les pages écrites sont celles réservées ; sinon, refus' },
-    fix: { en: 'transferred-length check', fr: 'contrôle de la longueur transférée' },
     overrides: (on) => ({ mitigations: { transferredLengthCheck: on } }),
     isOn: (c) => c.mitigations.transferredLengthCheck === true,
     expect: 'failed-closed',
@@ -195,9 +174,6 @@ const mitigations = [
     code: 'deploy',
     fixCode: 'deploy',
     evidence: { fact: 'F26' },
-    label: { en: 'Deployment capacity check', fr: 'Contrôle de capacité au déploiement' },
-    hint: { en: 'refuse a deployment whose advertised context exceeds its prefill KV cache', fr: 'refuser un déploiement dont le contexte annoncé dépasse son cache KV de préparation' },
-    fix: { en: 'deployment capacity check', fr: 'contrôle de capacité au déploiement' },
     overrides: (on) => ({ mitigations: { deploymentCapacityCheck: on } }),
     isOn: (c) => c.mitigations.deploymentCapacityCheck === true,
     expect: 'deployment-refused',
@@ -211,9 +187,6 @@ const mitigations = [
     fixCode: 'zero',
     // What many allocators do (calloc, a GPU driver handing out fresh memory): not in the report.
     evidence: { model: true },
-    label: { en: 'Zero pages on allocate', fr: 'Mettre les pages à zéro à l\u2019allocation' },
-    hint: { en: 'wipe a page\u2019s KV when it is handed to a request', fr: 'remettre à zéro le KV d\u2019une page quand elle est attribuée à une requête' },
-    fix: { en: 'zero pages on allocate', fr: 'mise à zéro des pages à l\u2019allocation' },
     overrides: (on) => ({ mitigations: { zeroPagesOnAllocate: on } }),
     isOn: (c) => c.mitigations.zeroPagesOnAllocate === true,
     zeroOn: 'allocate',
@@ -230,12 +203,6 @@ const mitigations = [
     code: 'retire',
     fixCode: 'retire',
     evidence: { background: 'B2' },
-    label: { en: 'Retire aborted results without KV send', fr: 'Retirer les résultats abandonnés sans envoi de KV' },
-    hint: {
-      en: 'prefill computes the placeholder, then retires it without sending a page and reports Failed; decode frees its pages and answers 500 (A14)',
-      fr: 'la préparation calcule le jeton provisoire, puis le retire sans envoyer de page et signale un échec ; la génération libère ses pages et répond 500 (A14)',
-    },
-    fix: { en: 'retire aborted results without KV send', fr: 'retrait des résultats abandonnés sans envoi de KV' },
     overrides: (on) => ({ mitigations: { retireWithoutSend: on } }),
     isOn: (c) => c.mitigations.retireWithoutSend === true,
     expect: 'failed-closed',
@@ -252,12 +219,6 @@ const mitigations = [
     code: 'fence',
     fixCode: 'fence',
     evidence: { background: 'B11' },
-    label: { en: 'Fence late writes', fr: 'Barrière contre les écritures tardives' },
-    hint: {
-      en: 'when a client cancels mid-transfer, decode keeps its pages until prefill confirms it writes no more; matters only when clients cancel (the abort-race rows)',
-      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course à l\u2019abandon)',
-    },
-    fix: { en: 'fence late writes', fr: 'barrière contre les écritures tardives' },
     overrides: (on) => ({ mitigations: { fenceLateWrites: on } }),
     isOn: (c) => c.mitigations.fenceLateWrites === true,
     design: 'abort-race',
@@ -278,12 +239,6 @@ const mechanisms = [
     code: 'chunked',
     fixCode: 'chunked',
     evidence: { model: true },
-    label: { en: 'Chunked prefill', fr: 'Préparation par morceaux' },
-    hint: {
-      en: 'prefill computes the prompt in chunks (8,192 tokens; the config sets the size) and sends each chunk\u2019s whole pages at once; the placeholder is never chunked',
-      fr: 'la préparation calcule la demande par morceaux (8 192 jetons ; la configuration en fixe la taille) et envoie aussitôt les pages complètes de chacun ; le jeton provisoire n\u2019est jamais découpé',
-    },
-    fix: { en: 'chunked prefill', fr: 'préparation par morceaux' },
     overrides: (on) => ({ prefillChunkTokens: on ? DEFAULT_PREFILL_CHUNK_TOKENS : 0 }),
     isOn: (c) => c.prefillChunkTokens > 0,
     // Chunking changes when pages are written, not what: the placeholder still sends one page.
@@ -300,12 +255,6 @@ const mechanisms = [
     code: 'tokenizer',
     fixCode: 'tokenizer',
     evidence: { model: true },
-    label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le découpage en jetons' },
-    hint: {
-      en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context (the model\u2019s choice: the article never mentions a tokenizer)',
-      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé (choix du modèle : l\u2019article ne parle jamais de découpage en jetons)',
-    },
-    fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le découpage en jetons' },
     overrides: (on) => ({ tokenizerRule: on ? 'sglang' : 'report' }),
     isOn: (c) => c.tokenizerRule === 'sglang',
     // A prompt of exactly the advertised context is now refused; shorter over-long ones still leak.
@@ -322,12 +271,6 @@ const mechanisms = [
     code: 'freelist',
     fixCode: 'freelist',
     evidence: { background: 'B12' },
-    label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
-    hint: {
-      en: 'freed pages are staged and handed out after the current free list, merged and sorted only when an allocation runs short, as SGLang keeps its free list with prefill and decode apart; off: lowest free page first. Page 0 is never handed out either way',
-      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours, fusionnées et triées seulement quand une allocation vient à manquer, comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord. La page 0 n\u2019est jamais attribuée',
-    },
-    fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
     overrides: (on) => ({ freeListPolicy: on ? 'staged' : 'sorted' }),
     isOn: (c) => c.freeListPolicy === 'staged',
     // The order of reuse changes which stale pages a request gets, not whether it gets them.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SWITCHES } from '../../engine/switches.ts';
+import { SWITCH_TEXT } from '../../engine/switchText.ts';
 import { ASSUMPTIONS } from '../../engine/incident/index.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { captionsOf } from '../walkthrough/chapters/steps.ts';
@@ -36,12 +37,12 @@ describe('the UI catalogue', () => {
     expect(Object.keys(MESSAGES.fr).sort()).toEqual(Object.keys(MESSAGES.en).sort());
   });
 
-  it('carries each registered switch\u2019s label, hint and fix, from the registry', () => {
+  it('carries each registered switch\u2019s label, hint and fix, from the registry\u2019s words', () => {
     for (const s of SWITCHES) {
       for (const part of ['label', 'hint', 'fix'] as const) {
         const key = `switch.${s.key}.${part}` as MessageKey;
-        expect(translate('en', key), key).toBe(s[part].en);
-        expect(translate('fr', key), key).toBe(frenchTypography(s[part].fr));
+        expect(translate('en', key), key).toBe(SWITCH_TEXT[s.key][part].en);
+        expect(translate('fr', key), key).toBe(frenchTypography(SWITCH_TEXT[s.key][part].fr));
       }
     }
   });

@@ -2,7 +2,7 @@
  * UI text in English and French: the catalogue itself, with no React, so that Node (unit tests,
  * the e2e suite's French check) can read it. Every string a view shows comes from here; `{name}`
  * placeholders are filled by `translate(lang, key, { name })`. Incident facts are not here: they come
- * from the facts file. Switch labels live in the registry of switches and are merged in below.
+ * from the facts file. Switch labels live beside the registry of switches (engine/switchText.ts) and are merged in below.
  * Node reads it whole; the page never imports it: the build splits MESSAGES into one module per
  * language (scripts/catalogueChunks.ts) and the page loads French only when it is shown (catalogue.ts).
  *
@@ -11,7 +11,8 @@
  * canary markers « marqueurs témoins », a stale page « ancienne » (« des pages anciennes lues
  * comme si elles étaient nouvelles »).
  */
-import { SWITCHES, type Language, type Switch, type SwitchKey } from '../../engine/switches.ts';
+import { SWITCH_KEYS, type Language, type SwitchKey } from '../../engine/switches.ts';
+import { SWITCH_TEXT } from '../../engine/switchText.ts';
 import { CHECKED_CONFIGS, type CheckedConfigId } from '../../engine/protocol/configs.ts';
 import { fill, frenchTypography } from './text.ts';
 
@@ -806,10 +807,11 @@ type SwitchMessageKey = `switch.${SwitchKey}.${'label' | 'hint' | 'fix'}` | `vpC
  */
 function switchMessages(lang: Language): Record<SwitchMessageKey, string> {
   const out = {} as Record<SwitchMessageKey, string>;
-  for (const sw of SWITCHES as readonly Switch[]) {
-    out[`switch.${sw.key}.label`] = sw.label[lang];
-    out[`switch.${sw.key}.hint`] = sw.hint[lang];
-    out[`switch.${sw.key}.fix`] = sw.fix[lang];
+  for (const key of SWITCH_KEYS) {
+    const text = SWITCH_TEXT[key];
+    out[`switch.${key}.label`] = text.label[lang];
+    out[`switch.${key}.hint`] = text.hint[lang];
+    out[`switch.${key}.fix`] = text.fix[lang];
   }
   for (const c of CHECKED_CONFIGS) {
     const id = c.config.id as CheckedConfigId;
