@@ -32,6 +32,9 @@ export function liveRunWorkers(): number {
   return kept.length;
 }
 
+/** Run key → file of each prebuilt run, named once: the build writes the table wherever the name appears. */
+const PREBUILT_RUNS: Readonly<Record<string, string>> = __PREBUILT_RUNS__;
+
 /** Progress while a prebuilt run's file arrives: the share of its bytes received (phase `file`, no simulated time). */
 const fileProgress = (fraction: number): RunProgress => ({ fraction, simulatedT: -1, phase: 'file' });
 
@@ -44,7 +47,7 @@ const MAX_FETCHED_AHEAD = 4;
 
 /** Starts fetching a prebuilt run's file, if there is one, so that switching to it need not wait for the network. */
 export function fetchRunAhead(runKey: string): void {
-  const file = __PREBUILT_RUNS__[runKey];
+  const file = PREBUILT_RUNS[runKey];
   if (!file || fetchedAhead.has(runKey)) return;
   const response = fetch(new URL(file, document.baseURI)).then(async (r) => new Response(await r.arrayBuffer(), { status: r.status, headers: r.headers }));
   // A failed fetch ahead is forgotten: the switch then fetches as usual.
@@ -64,7 +67,7 @@ function afterNextPaint(): Promise<void> {
 
 /** The prebuilt run's file, inflated and decoded; null when this run key has none or the browser cannot inflate it. */
 async function loadPrebuilt(runKey: string, signal: AbortSignal | undefined, onProgress?: (p: RunProgress) => void) {
-  const file = __PREBUILT_RUNS__[runKey];
+  const file = PREBUILT_RUNS[runKey];
   if (!file || typeof DecompressionStream === 'undefined') return null;
   onProgress?.(fileProgress(0));
   const ahead = fetchedAhead.get(runKey);

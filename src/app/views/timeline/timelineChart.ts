@@ -22,6 +22,34 @@ type Zoom = d3.ZoomBehavior<SVGRectElement, unknown>;
 /** d3-zoom's wheel step (its default wheelDelta), for a wheel turned before d3-zoom is there. */
 const wheelDelta = (e: WheelEvent) => -e.deltaY * (e.deltaMode === 1 ? 0.05 : e.deltaMode ? 1 : 0.002) * (e.ctrlKey ? 10 : 1);
 
+/**
+ * The time axis over the lanes, drawn as d3-axis's `axisTop(x).tickSizeOuter(0)` draws it (its
+ * domain line; each of the scale's ticks a 6 px line with its label 9 px above, centred; the same
+ * attributes and half-pixel offset), in the page's code so that d3-axis stays out of the first
+ * screen. Each label's datum is its tick's Date.
+ */
+export function drawAxisTop(g: d3.Selection<SVGGElement, unknown, null, undefined>, x: UtcScale, count: number, format: (d: Date) => string): void {
+  const offset = typeof window !== 'undefined' && window.devicePixelRatio > 1 ? 0 : 0.5;
+  const [r0, r1] = x.range();
+  g.attr('fill', 'none').attr('font-size', 10).attr('font-family', 'sans-serif').attr('text-anchor', 'middle');
+  g.selectAll('path.domain')
+    .data([null])
+    .join((enter) => enter.insert('path', '.tick').attr('class', 'domain').attr('stroke', 'currentColor'))
+    .attr('d', `M${r0 + offset},${offset}H${r1 + offset}`);
+  g.selectAll<SVGGElement, Date>('g.tick')
+    .data(x.ticks(count))
+    .join((enter) => {
+      const tick = enter.append('g').attr('class', 'tick');
+      tick.append('line').attr('stroke', 'currentColor').attr('y2', -6);
+      tick.append('text').attr('fill', 'currentColor').attr('y', -9).attr('dy', '0em');
+      return tick;
+    })
+    .attr('opacity', 1)
+    .attr('transform', (d) => `translate(${x(d) + offset},0)`)
+    .select('text')
+    .text(format);
+}
+
 /** A request the fixed run answered differently: a 4xx, a 5xx (failed closed), a leak, or a clean 200. */
 export interface CompareMark {
   t: number;
@@ -373,9 +401,7 @@ export class TimelineChart {
       const px = toX(ms);
       return px >= MARGIN.left && px <= this.width - MARGIN.right;
     };
-    const axis = d3.axisTop(x).ticks(Math.max(2, Math.floor(this.width / 120))).tickSizeOuter(0);
-    if (this.tickFormat) axis.tickFormat(this.tickFormat as never);
-    this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`).call(axis as never);
+    drawAxisTop(this.svg.select<SVGGElement>('g.axis').attr('transform', `translate(0,${MARGIN.top})`), x, Math.max(2, Math.floor(this.width / 120)), this.tickFormat ?? String);
     // A label centred on a tick near either edge would run out of the drawing (10 Sep, the window's
     // exclusive end): it is left out rather than cut, its tick kept. Its width is measured.
     const measureTick = this.measure('axis');

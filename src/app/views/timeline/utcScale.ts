@@ -4,8 +4,8 @@
  * What the chart used d3's `scaleUtc` for, without d3-scale's time scale, which brings
  * d3-time-format and its English default locale, and without d3-time and d3-array on the first
  * screen: the axis's labels are the page's own, in its language (i18n/format.ts,
- * `timeAxisFormat`). Enough of a d3 scale for d3-axis (call, domain, range, copy, ticks) and for
- * d3-zoom's `rescaleX` (invert, copy, domain).
+ * `timeAxisFormat`). Enough of a d3 scale for the chart's axis (timelineChart.ts `drawAxisTop`:
+ * call, range, ticks) and for d3-zoom's `rescaleX` (invert, copy, domain).
  */
 
 export interface UtcScale {
