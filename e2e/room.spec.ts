@@ -5,7 +5,8 @@
  * every phone shows the room's split beside the right answer. The server is killed mid-way and
  * started again on the same data file: every acknowledged answer and the beat are still there, the
  * phones reconnect on their own and the answers given meanwhile arrive. And a page with no room
- * opens no socket.
+ * opens no socket. An attendee who looks around (a scrub, another view) stops following until they
+ * go back to the presenter, who lands them on the current beat.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -210,6 +211,70 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
       expect(p.cspErrors, `${p.name}: CSP errors`).toEqual([]);
     }
+  } finally {
+    await Promise.all(people.map((p) => p.page.context().close()));
+    await kill(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an attendee looks around: a scrub or another view lets go of the presenter, whose beats then leave the page as it is, until "back to the presenter" lands on the current beat', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}/`;
+  const server = await startServer(port, join(dir, 'room.jsonl'));
+  const people: Person[] = [];
+  try {
+    // The presenter holds chapter 5 at its first beat and steps beat by beat; one attendee follows.
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=5&beat=0#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
+    const attendee = await open(browser, base, `./?room=${ROOM}`, 'attendee', { reducedMotion: 'reduce' });
+    people.push(presenter, attendee);
+    const a = attendee.page;
+    const scrubber = (p: Page) => p.getByTestId('scrubber');
+    const instant = (p: Page) => scrubber(p).getAttribute('aria-valuenow');
+    const step = async (beat: number) => {
+      await presenter.page.getByTestId('walk-next').click();
+      await expect(panel(presenter.page)).toHaveAttribute('data-beat', String(beat));
+      // The room has told the attendee's page.
+      await expect(roomBar(a)).toHaveAttribute('data-room-beat', String(beat));
+    };
+    await expect(panel(presenter.page)).toHaveAttribute('data-status', 'held', { timeout: 60_000 });
+    await expect(panel(a)).toHaveAttribute('data-chapter', '5', { timeout: 60_000 });
+    await step(1);
+    await expect(panel(a)).toHaveAttribute('data-beat', '1');
+    await expect(scrubber(a)).toHaveAttribute('aria-valuenow', (await instant(presenter.page))!);
+    await expect(a.getByTestId('room-back')).toHaveCount(0);
+
+    // A scrub by keyboard on the timeline: the attendee looks around, and the way back shows.
+    await scrubber(a).focus();
+    await a.keyboard.press('End');
+    const scrubbed = (await scrubber(a).getAttribute('aria-valuemax'))!;
+    await expect(scrubber(a)).toHaveAttribute('aria-valuenow', scrubbed);
+    await expect(roomBar(a)).toHaveAttribute('data-following', 'false');
+    await expect(a.getByTestId('room-back')).toBeVisible();
+    // The presenter goes on: the attendee's page stays where they put it.
+    await step(2);
+    expect(await instant(presenter.page)).not.toBe(scrubbed);
+    await expect(panel(a)).toHaveAttribute('data-beat', '1');
+    await expect(scrubber(a)).toHaveAttribute('aria-valuenow', scrubbed);
+    await expect(a.getByTestId('room-back')).toBeVisible();
+    // Back to the presenter: their current beat, its instant.
+    await a.getByTestId('room-back').click();
+    await expect(panel(a)).toHaveAttribute('data-beat', '2');
+    await expect(scrubber(a)).toHaveAttribute('aria-valuenow', (await instant(presenter.page))!);
+    await expect(a.getByTestId('room-back')).toHaveCount(0);
+
+    // Another view is looking around too; the presenter's next beat leaves it, back lands on that beat's view.
+    await a.locator('#tab-transfer').click();
+    await expect(a.getByTestId('room-back')).toBeVisible();
+    await step(3);
+    await expect(a.locator('#tab-transfer')).toHaveAttribute('aria-selected', 'true');
+    await expect(panel(a)).toHaveAttribute('data-beat', '2');
+    await a.getByTestId('room-back').click();
+    await expect(panel(a)).toHaveAttribute('data-beat', '3');
+    await expect(a.locator('#tab-transfer')).toHaveAttribute('aria-selected', 'false');
+    await expect(roomBar(a)).toHaveAttribute('data-following', 'true');
   } finally {
     await Promise.all(people.map((p) => p.page.context().close()));
     await kill(server);

@@ -246,13 +246,14 @@ function Dashboard() {
   // A run can end before the time in a link: keep the cursor inside the run. A page opened without
   // a time starts on the request the story tells (the first leak, or the request that would have
   // leaked), just after its answer went out: the leak counter beside it then counts the answer shown.
+  // A chapter open by then (a workshop room's, followed) decides where the page is instead.
   useEffect(() => {
     const run = main.data;
     if (!run) return;
     if (store.getState().time > run.endMs) set({ time: run.endMs });
     if (!autoTimed.current) {
       autoTimed.current = true;
-      const opening = run.refused === null ? storyOpening(run) : null;
+      const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;
       if (opening) {
         replaceNextHistoryEntry();
         // A handoff clock given in the link (`h`) is kept: it plays within this request.

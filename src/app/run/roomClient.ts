@@ -7,13 +7,15 @@
  * acknowledged again once on the next connection (the server counts an answer id once).
  *
  * `startRoom` binds a client to a store: the room's view goes into the store's room slice, and an
- * attendee who follows the presenter has the walkthrough's chapter and beat set from the room
- * (until they look around: the "back to the presenter" button follows again). Without `?room` the
- * page never calls it: no socket, no request.
+ * attendee who follows the presenter has the walkthrough's chapter and beat set from the room. Every
+ * change of the page's place is put to the one rule of following (state/room.ts `stillFollowing`):
+ * what the room writes (here, and the walkthrough's runner showing the room's beat, through
+ * `asRoom`) keeps the attendee following; a move of their own stops it, until the "back to the
+ * presenter" button. Without `?room` the page never calls it: no socket, no request.
  */
 import type { ClientMessage, ServerMessage } from '../../room/protocol.ts';
 import type { AppStore } from '../state/store.ts';
-import { backoffMs, initialRoomView, keyFromHash, Outbox, reduceRoom, type RoomView } from '../state/room.ts';
+import { backoffMs, initialRoomView, keyFromHash, Outbox, reduceRoom, stillFollowing, type RoomView } from '../state/room.ts';
 
 /** The part of the WebSocket API the client uses (the browser's, or `ws` in Node tests). */
 export interface SocketLike {
@@ -183,9 +185,26 @@ export class RoomClient {
 }
 
 const clients = new WeakMap<AppStore, RoomClient>();
+/** Per store in a room: how deep the room's own writes to it are nested now (0: none in progress). */
+const roomWrites = new WeakMap<AppStore, { depth: number }>();
 
 /** The room client bound to a store, if the page is in a room. */
 export const roomClientOf = (store: AppStore): RoomClient | undefined => clients.get(store);
+
+/**
+ * Runs `write` as the room's own change to the page (the presenter's beat applied, its picture
+ * played): whatever it moves, an attendee following the presenter still follows.
+ */
+export function asRoom(store: AppStore, write: () => void): void {
+  const writes = roomWrites.get(store);
+  if (!writes) return write();
+  writes.depth++;
+  try {
+    write();
+  } finally {
+    writes.depth--;
+  }
+}
 
 const ATTENDEE_KEY = 'stale-pages-room-attendee';
 
@@ -209,15 +228,14 @@ function attendeeId(): string {
 export function startRoom(store: AppStore, room: string, hash: string): () => void {
   const key = keyFromHash(hash);
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/room`;
-  let applying = false;
+  const writes = { depth: 0 };
+  roomWrites.set(store, writes);
   /** Puts the walkthrough where the presenter is, when this attendee follows. */
   const follow = (view: RoomView) => {
     if (view.role !== 'attendee' || !view.following || !view.synced || view.chapter < 1) return;
     const s = store.getState();
     if (s.chapter === view.chapter && s.beat === view.beat) return;
-    applying = true;
-    s.set({ chapter: view.chapter, beat: view.beat });
-    applying = false;
+    asRoom(store, () => s.set({ chapter: view.chapter, beat: view.beat }));
   };
   const client = new RoomClient({
     url,
@@ -232,21 +250,21 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
   });
   clients.set(store, client);
   store.getState().setRoomView(client.current);
-  // An attendee who moves the walkthrough themselves (another chapter or beat, or closes it) looks around.
+  // Every change to the page is put to the rule of following: an attendee who moves it themselves looks around.
   const unsubscribe = store.subscribe((s, prev) => {
-    if (applying || client.current.role !== 'attendee' || !client.current.following) return;
-    const moved = s.chapter !== prev.chapter || (s.beat !== prev.beat && s.beat !== null);
-    if (moved && (s.chapter !== client.current.chapter || (s.beat !== null && s.beat !== client.current.beat))) client.setFollowing(false);
+    const view = client.current;
+    if (view.following && !stillFollowing(view, prev, s, writes.depth > 0)) client.setFollowing(false);
   });
   return () => {
     unsubscribe();
     client.stop();
     clients.delete(store);
+    roomWrites.delete(store);
     store.getState().setRoomView(null);
   };
 }
 
-/** The "back to the presenter" button: follow again, landing on the presenter's chapter and beat now. */
+/** The "back to the presenter" button: follow again, landing on the presenter's chapter and beat now (the runner shows that beat again). */
 export function backToPresenter(store: AppStore): void {
   roomClientOf(store)?.setFollowing(true);
 }

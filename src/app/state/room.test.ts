@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { averageCorrect, gainCsv, hakeGain } from '../../room/gain.ts';
 import { applyEvent, emptyRoom, publicView } from '../../room/state.ts';
-import { backoffMs, initialRoomView, keyFromHash, Outbox, reduceRoom, revealedCounts, roomTakes, stateFromRevealed } from './room.ts';
+import { awayFromPresenter, backoffMs, initialRoomView, keyFromHash, Outbox, PLACE, reduceRoom, revealedCounts, roomTakes, stateFromRevealed, stillFollowing, type Place, type RoomView } from './room.ts';
+import { DEFAULT_STATE, type UrlState } from './store.ts';
 
 describe('the room as the page sees it', () => {
   it('reduces the server\u2019s messages: the link, the presenter, the room, and this attendee\u2019s acks and refusals', () => {
@@ -20,6 +21,59 @@ describe('the room as the page sees it', () => {
     expect(reduceRoom(v, { type: 'ack', answerId: 'zzzzzzzz' })).toBe(v);
     const p = reduceRoom(initialRoomView('talk', 'presenter'), { type: 'presenter' });
     expect(p).toMatchObject({ link: 'open', presenterConfirmed: true, following: false });
+  });
+
+  describe('the one rule of following', () => {
+    const talk = (chapter: number, beat: number): RoomView => reduceRoom(initialRoomView('talk', 'attendee'), { type: 'room', chapter, beat, open: null, counts: {}, revealed: {} });
+    // The page on the presenter's beat, and every way an attendee moves it themselves.
+    const here: UrlState = { ...DEFAULT_STATE, chapter: 5, beat: 1, time: 3_600_000, selectedRequest: 7, selectedPage: { node: 'decode-0', page: 3 } };
+    const moves: [string, Partial<UrlState>][] = [
+      ['a scrub of the timeline', { time: 0 }],
+      ['another view', { view: 'transfer' }],
+      ['another beat', { beat: 2 }],
+      ['another chapter', { chapter: 4 }],
+      ['the walkthrough closed', { chapter: null, beat: null }],
+      ['another scenario', { scenario: 'demo' }],
+      ['a switch flipped', { switches: { ...here.switches, capacityGap: !here.switches.capacityGap } }],
+      ['a comparison', { compare: 'buggyRejectPath' }],
+      ['another request', { selectedRequest: 8 }],
+      ['another page', { selectedPage: { node: 'decode-0', page: 4 } }],
+    ];
+
+    it('lets go once the attendee moves the page themselves, whatever they move', () => {
+      const view = talk(5, 1);
+      expect(stillFollowing(view, here, here, false)).toBe(true);
+      for (const [what, move] of moves) expect(stillFollowing(view, here, { ...here, ...move }, false), what).toBe(false);
+      // Every part of the place is one of the moves above.
+      expect(new Set(moves.flatMap(([, m]) => Object.keys(m)))).toEqual(new Set(PLACE));
+    });
+
+    it('never counts the room’s own changes: the presenter’s beat applied moves the same things', () => {
+      const view = talk(5, 2);
+      for (const [what, move] of moves) expect(stillFollowing(view, here, { ...here, ...move }, true), what).toBe(true);
+    });
+
+    it('counts no change that leaves the place as it was, nor what is not the place (the stage’s clock, the language)', () => {
+      const view = talk(5, 1);
+      const same: Place = { ...here, switches: { ...here.switches }, selectedPage: { ...here.selectedPage! } };
+      expect(stillFollowing(view, here, same, false)).toBe(true);
+      expect(stillFollowing(view, here, { ...here, handoff: 2.5, lang: 'fr', playing: true } as UrlState, false)).toBe(true);
+    });
+
+    it('follows until the presenter has begun, then only through the button once off; a presenter never follows', () => {
+      const joined = initialRoomView('talk', 'attendee');
+      // Before the first chapter there is nothing to leave: looking around waits for the talk.
+      expect(stillFollowing(joined, here, { ...here, time: 0 }, false)).toBe(true);
+      expect(stillFollowing(talk(0, 0), here, { ...here, time: 0 }, false)).toBe(true);
+      const off = { ...talk(5, 1), following: false };
+      expect(stillFollowing(off, here, here, true)).toBe(false);
+      expect(awayFromPresenter(off)).toBe(true);
+      expect(awayFromPresenter(talk(5, 1))).toBe(false);
+      expect(awayFromPresenter({ ...talk(0, 0), following: false })).toBe(false);
+      const presenter = reduceRoom(initialRoomView('talk', 'presenter'), { type: 'room', chapter: 5, beat: 1, open: null, counts: {}, revealed: {} });
+      expect(stillFollowing(presenter, here, here, true)).toBe(false);
+      expect(awayFromPresenter(presenter)).toBe(false);
+    });
   });
 
   it('takes answers to the open question or to every item of the open quiz', () => {

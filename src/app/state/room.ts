@@ -8,6 +8,7 @@
  */
 import type { ServerMessage } from '../../room/protocol.ts';
 import { emptyRoom, type Answer, type RoomState } from '../../room/state.ts';
+import type { UrlState } from './store.ts';
 
 export type RoomRole = 'attendee' | 'presenter';
 /** `connecting`: never connected yet; `open`: welcomed (or confirmed as presenter); `reconnecting`: lost, trying again. */
@@ -39,7 +40,7 @@ export interface RoomView {
   revealed: Readonly<Record<string, readonly number[]>>;
   /** This attendee's answers, by question. */
   mine: Readonly<Record<string, MyAnswer>>;
-  /** The attendee follows the presenter (off once they look around; the "back to the presenter" button sets it again). */
+  /** The attendee follows the presenter (off once they look around: `stillFollowing`; the "back to the presenter" button sets it again). */
   following: boolean;
 }
 
@@ -52,6 +53,38 @@ function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState)
   if (!entry || entry[1].state === state) return view;
   return { ...view, mine: { ...view.mine, [entry[0]]: { ...entry[1], state } } };
 }
+
+/**
+ * Where the page is: its chapter and beat, and what a beat puts on screen that a person moves to look
+ * around (the scenario and its switches, the comparison, the view, the incident's instant, the
+ * request and page picked). The stage's handoff clock is not in it: it plays on by itself.
+ */
+export const PLACE = ['chapter', 'beat', 'scenario', 'switches', 'compare', 'view', 'time', 'selectedRequest', 'selectedPage'] as const satisfies readonly (keyof UrlState)[];
+export type Place = Pick<UrlState, (typeof PLACE)[number]>;
+
+const samePart = (a: unknown, b: unknown) => Object.is(a, b) || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
+/** The page is where it was (objects compared by value: a switch set back to what it was is no move). */
+export const samePlace = (a: Place, b: Place): boolean => PLACE.every((k) => samePart(a[k], b[k]));
+
+/**
+ * The one rule of following. An attendee follows the presenter from the moment they join, and stops
+ * when they move the page themselves once there is a talk to follow (the presenter has opened a
+ * chapter): a scrub of the incident's timeline, another view, chapter or beat, scenario or switch,
+ * request or page. What the room itself does to the page (`byRoom`: the presenter's beat applied,
+ * its picture played) is never the attendee leaving. Once off, only the "back to the presenter"
+ * button follows again. A presenter never follows.
+ */
+export function stillFollowing(view: RoomView, before: Place, after: Place, byRoom: boolean): boolean {
+  if (view.role !== 'attendee' || !view.following) return false;
+  return byRoom || !presenterStarted(view) || samePlace(before, after);
+}
+
+/** The presenter has opened a chapter: there is a beat to follow. */
+export const presenterStarted = (view: Pick<RoomView, 'synced' | 'chapter'>): boolean => view.synced && view.chapter >= 1;
+
+/** An attendee who looked around while the talk goes on: the "back to the presenter" button shows. */
+export const awayFromPresenter = (view: RoomView): boolean => view.role === 'attendee' && !view.following && presenterStarted(view);
 
 /** A server message applied to what the page knows. */
 export function reduceRoom(view: RoomView, msg: ServerMessage): RoomView {

@@ -13,7 +13,7 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { formatFixed, formatNumber } from '../i18n/format.ts';
 import { RoomTally } from '../picture/RoomTally.tsx';
 import { backToPresenter, roomClientOf } from '../run/roomClient.ts';
-import { roomTakes, stateFromRevealed } from '../state/room.ts';
+import { awayFromPresenter, presenterStarted, roomTakes, stateFromRevealed } from '../state/room.ts';
 import { useApp, useAppStore, type Language } from '../state/store.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import { QUIZ, QUIZ_ANSWERS, type QuizPhase } from './chapters/quiz.ts';
@@ -145,7 +145,6 @@ export function RoomBar() {
   const t = useT();
   const store = useAppStore();
   const view = useApp((s) => s.roomView);
-  const onChapter = useApp((s) => s.chapter);
   const [hidden, setHidden] = useState<string | null>(null);
   const phase = view && view.role === 'attendee' ? quizPhaseNow(view.open, view.chapter, view.revealed) : null;
   const phaseKey = phase && view ? `${phase}:${view.open ?? 'revealed'}` : null;
@@ -154,10 +153,10 @@ export function RoomBar() {
   }, [phaseKey]);
   if (!view) return null;
   const link = view.link === 'open' ? t('roomLinkOpen') : view.link === 'reconnecting' ? t('roomLinkReconnecting') : t('roomLinkConnecting');
-  const away = view.role === 'attendee' && view.synced && view.chapter >= 1 && (!view.following || onChapter !== view.chapter);
+  const away = awayFromPresenter(view);
   return (
     <>
-      <div className="room-bar" data-testid="room-bar" data-link={view.link} data-role={view.role} data-following={view.following ? 'true' : 'false'}>
+      <div className="room-bar" data-testid="room-bar" data-link={view.link} data-role={view.role} data-following={view.following ? 'true' : 'false'} data-room-chapter={view.chapter} data-room-beat={view.beat}>
         <span className="room-name">
           {t('roomName', { name: view.name })}
           {view.role === 'presenter' ? ` · ${t('roomPresenter')}` : ''}
@@ -170,7 +169,7 @@ export function RoomBar() {
           <button type="button" className="room-back" onClick={() => backToPresenter(store)} data-testid="room-back">
             {t('roomBack')}
           </button>
-        ) : view.role === 'attendee' && view.synced && view.chapter >= 1 ? (
+        ) : view.role === 'attendee' && presenterStarted(view) ? (
           <span className="hint">{t('roomFollowing')}</span>
         ) : null}
       </div>

@@ -10,14 +10,16 @@
  * In a workshop room (run/roomClient.ts) the presenter's runner sends every beat it reaches to the
  * room, opens the chapter's question when it reaches it and reveals it with the answer; an attendee's
  * runner holds at each beat the presenter names (the room client sets it in the store) and never
- * plays on by itself: an answer there goes to the room, and the reveal is the presenter's.
+ * plays on by itself: an answer there goes to the room, and the reveal is the presenter's. What it
+ * shows for the room (while the attendee follows: state/room.ts `stillFollowing`) is the room's
+ * write (`asRoom`), and stops once they look around; "back to the presenter" shows the room's beat again.
  */
 import { linkNotice } from '../i18n/linkNotice.ts';
 import type { IgnoredParam } from '../state/url.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ensureRun } from '../run/hooks.ts';
-import { roomClientOf } from '../run/roomClient.ts';
+import { asRoom, roomClientOf } from '../run/roomClient.ts';
 import { nextFrame } from '../state/clock.ts';
 import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
@@ -103,33 +105,50 @@ export function useChapterRunner() {
   const followsRoom = roomRole === 'attendee';
   const followsRef = useRef(followsRoom);
   followsRef.current = followsRoom;
+  /** The attendee follows the presenter (the store's room slice, written by the one rule in state/room.ts). */
+  const following = useApp((s) => s.roomView?.role === 'attendee' && s.roomView.following);
+  const followingNow = useCallback(() => {
+    const v = store.getState().roomView;
+    return v?.role === 'attendee' && v.following;
+  }, [store]);
   const storeBeat = useApp((s) => s.beat);
   /** Where the chapter is: its timeline and beat. */
   const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
-  const show = useCallback((n: number, shown: Shown) => {
-    applySituation(store, shown.situation);
+  /**
+   * Puts a beat on screen. One shown for the room (`forRoom`: the presenter's beat, on an attendee's
+   * page that follows) is the room's write, and is not shown once the attendee has looked around.
+   */
+  const show = useCallback((n: number, shown: Shown, forRoom = false) => {
+    if (forRoom && !followingNow()) return;
+    if (forRoom) asRoom(store, () => applySituation(store, shown.situation));
+    else applySituation(store, shown.situation);
     setCaption((prev) => {
       if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
       return shown.caption;
     });
     setHighlight(shown.highlight);
-  }, [store]);
+  }, [store, followingNow]);
 
   const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
     setStatus(st);
     emit({ type: 'status', chapter: n, status: st });
   }, []);
 
-  /** Plays beat after beat from `beat`, on the frame clock, until the checkpoint (unanswered) or the end. */
+  /**
+   * Plays beat after beat from `beat`, on the frame clock, until the checkpoint (unanswered) or the end.
+   * Played for the room, it holds where it is once the attendee looks around.
+   */
   const play = useCallback(
-    async (n: number, tl: ChapterTimeline, beat: number, signal: AbortSignal, answered: ReadonlyMap<number, Answer>) => {
+    async (n: number, tl: ChapterTimeline, beat: number, signal: AbortSignal, answered: ReadonlyMap<number, Answer>, forRoom = false) => {
       setStatusOf(n, 'running');
+      const left = () => forRoom && !followingNow();
       for (let b = beat; ; b++) {
         if (signal.aborted) return;
+        if (left()) return setStatusOf(n, 'held');
         const bt = tl.beats[b]!;
         position.current = { n, tl, beat: b };
-        show(n, sample(tl, b, 0));
+        show(n, sample(tl, b, 0), forRoom);
         setBeat(b);
         if (bt.kind === 'checkpoint' && !answered.has(n)) return setStatusOf(n, 'checkpoint');
         if (bt.kind === 'end') return setStatusOf(n, 'done');
@@ -138,13 +157,14 @@ export function useChapterRunner() {
         for (;;) {
           const now = await nextFrame();
           if (signal.aborted) return;
+          if (left()) return setStatusOf(n, 'held');
           const elapsed = skipRef.current ? bt.ms : now - t0;
-          if (bt.kind === 'tween') show(n, sample(tl, b, Math.min(elapsed, bt.ms)));
+          if (bt.kind === 'tween') show(n, sample(tl, b, Math.min(elapsed, bt.ms)), forRoom);
           if (elapsed >= bt.ms) break;
         }
       }
     },
-    [show, setStatusOf],
+    [show, setStatusOf, followingNow],
   );
 
   // Answers are read when a chapter starts, not followed: answering resumes the run itself.
@@ -169,7 +189,10 @@ export function useChapterRunner() {
     controller.current = c;
     const linked = store.getState().beat;
     const base = baseOf(ch, store.getState());
-    applySituation(store, base);
+    // Opened by the room (an attendee following the presenter there): what it shows is the room's.
+    const forRoom = followingNow();
+    if (forRoom) asRoom(store, () => applySituation(store, base));
+    else applySituation(store, base);
     emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
     setStatusOf(chapter, 'running');
     void (async () => {
@@ -192,15 +215,15 @@ export function useChapterRunner() {
       // A link to a beat shows it and holds; the chapter's stop (its question, its end) plays as by Next.
       if (linked !== null && linked !== stopBeat(tl.beats, answered.has(chapter)) && tl.beats[linked]!.kind !== 'end') {
         position.current = { n: chapter, tl, beat: linked };
-        show(chapter, sample(tl, linked, 0));
+        show(chapter, sample(tl, linked, 0), forRoom);
         setBeat(linked);
         setStatusOf(chapter, 'held');
         return;
       }
-      void play(chapter, tl, linked ?? 0, c.signal, answered);
+      void play(chapter, tl, linked ?? 0, c.signal, answered, forRoom);
     })();
     return () => c.abort();
-  }, [chapter, play, queryClient, store, show, setStatusOf]);
+  }, [chapter, play, queryClient, store, show, setStatusOf, followingNow]);
 
   /**
    * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
@@ -243,24 +266,28 @@ export function useChapterRunner() {
     [play, status, store],
   );
 
-  // An attendee following the room: the presenter's next beat in this chapter is held at, as a link's.
+  // An attendee following the room: the presenter's next beat in this chapter is held at, as a link's;
+  // back to the presenter after looking around, the presenter's beat is shown again.
+  const followed = useRef(following);
   useEffect(() => {
+    const back = following && !followed.current;
+    followed.current = following;
     const p = position.current;
-    if (!followsRoom || storeBeat === null || !timeline || !p || p.n !== chapter || p.beat === storeBeat) return;
+    if (!following || storeBeat === null || !timeline || !p || p.n !== chapter || (p.beat === storeBeat && !back)) return;
     controller.current?.abort();
     const c = new AbortController();
     controller.current = c;
     const b = Math.max(0, Math.min(p.tl.beats.length - 1, storeBeat));
     const answered = answersRef.current;
     if (b === stopBeat(p.tl.beats, answered.has(p.n)) || p.tl.beats[b]!.kind === 'end') {
-      void play(p.n, p.tl, b, c.signal, answered);
+      void play(p.n, p.tl, b, c.signal, answered, true);
       return;
     }
     position.current = { ...p, beat: b };
-    show(p.n, sample(p.tl, b, 0));
+    show(p.n, sample(p.tl, b, 0), true);
     setBeat(b);
     setStatusOf(p.n, 'held');
-  }, [followsRoom, storeBeat, timeline, chapter, play, show, setStatusOf]);
+  }, [following, storeBeat, timeline, chapter, play, show, setStatusOf]);
 
   // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
   useEffect(() => {
