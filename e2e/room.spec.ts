@@ -97,15 +97,33 @@ const question = (p: Page) => panel(p).getByTestId('room-question');
 
 test.describe.configure({ mode: 'serial' });
 
-test('a presenter and five phones: follow, answer, count, reveal; the server killed and restarted loses no acknowledged answer', async ({ browser }) => {
-  test.setTimeout(150_000);
+/** A room on its own port and data file for one test: the server, the people it opened, all closed after. */
+async function inRoom(body: (room: { base: string; data: string; people: Person[]; stopServer: () => Promise<void>; restartServer: () => Promise<void> }) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
   const data = join(dir, 'room.jsonl');
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
   let server = await startServer(port, data);
   const people: Person[] = [];
   try {
+    await body({
+      base: `http://127.0.0.1:${port}/`,
+      data,
+      people,
+      stopServer: () => kill(server),
+      restartServer: async () => {
+        server = await startServer(port, data);
+      },
+    });
+  } finally {
+    await Promise.all(people.map((p) => p.page.context().close()));
+    await kill(server);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a presenter and five phones: follow, answer, count, reveal; the server killed and restarted loses no acknowledged answer', async ({ browser }) => {
+  test.setTimeout(150_000);
+  await inRoom(async ({ base, data, people, stopServer, restartServer }) => {
     // Five attendees wait in the room before the talk starts; one is a phone, one reads French.
     const attendeeOptions: Parameters<Browser['newContext']>[0][] = [
       { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -156,7 +174,7 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
     await expect(tally).toHaveAttribute('data-count', '3');
 
     // The server dies. What it acknowledged, and the beat, are on disk.
-    await kill(server);
+    await stopServer();
     const onDisk = replay(readFileSync(data, 'utf8'));
     expect(onDisk.chapter).toBe(2);
     expect(onDisk.beat).toBe(0);
@@ -169,7 +187,7 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
     for (const a of attendees.slice(3)) await expect(question(a.page)).toHaveAttribute('data-state', 'sending');
 
     // Restarted on the same data file: everyone reconnects by themselves and the waiting answers arrive.
-    server = await startServer(port, data);
+    await restartServer();
     for (const p of [...attendees, presenter]) await expect(roomBar(p.page)).toHaveAttribute('data-link', 'open', { timeout: 20_000 });
     for (const a of attendees) await expect(question(a.page)).toHaveAttribute('data-state', 'acked');
     await expect(tally).toHaveAttribute('data-count', '5');
@@ -211,21 +229,12 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
       expect(p.cspErrors, `${p.name}: CSP errors`).toEqual([]);
     }
-  } finally {
-    await Promise.all(people.map((p) => p.page.context().close()));
-    await kill(server);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('an attendee looks around: a scrub or another view lets go of the presenter, whose beats then leave the page as it is, until "back to the presenter" lands on the current beat', async ({ browser }) => {
   test.setTimeout(120_000);
-  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  const server = await startServer(port, join(dir, 'room.jsonl'));
-  const people: Person[] = [];
-  try {
+  await inRoom(async ({ base, people }) => {
     // The presenter holds chapter 5 at its first beat and steps beat by beat; one attendee follows.
     const presenter = await open(browser, base, `./?room=${ROOM}&ch=5&beat=0#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
     const attendee = await open(browser, base, `./?room=${ROOM}`, 'attendee', { reducedMotion: 'reduce' });
@@ -275,21 +284,12 @@ test('an attendee looks around: a scrub or another view lets go of the presenter
     await expect(panel(a)).toHaveAttribute('data-beat', '3');
     await expect(a.locator('#tab-transfer')).toHaveAttribute('aria-selected', 'false');
     await expect(roomBar(a)).toHaveAttribute('data-following', 'true');
-  } finally {
-    await Promise.all(people.map((p) => p.page.context().close()));
-    await kill(server);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the three questions before and after: phones answer, the presenter reveals, the room\u2019s gain and its CSV; the screen layout counts a chapter\u2019s answers', async ({ browser }) => {
   test.setTimeout(120_000);
-  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}/`;
-  const server = await startServer(port, join(dir, 'room.jsonl'));
-  const people: Person[] = [];
-  try {
+  await inRoom(async ({ base, people }) => {
     const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
     const phones = await Promise.all([0, 1].map((i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })));
     people.push(presenter, ...phones);
@@ -381,11 +381,7 @@ test('the three questions before and after: phones answer, the presenter reveals
     expect(csv).toContain('post,3,2,1,0.5000');
     expect(csv.trim().split('\n').at(-1)).toBe('gain,,,,0.8000');
     for (const p of people) expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
-  } finally {
-    await Promise.all(people.map((p) => p.page.context().close()));
-    await kill(server);
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('without a room the page opens no socket; a bad room name is named and ignored', async ({ page }) => {
