@@ -13,6 +13,7 @@ import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
 import { MESSAGES, type MessageKey } from '../../i18n/messages.ts';
 import { SCREEN_FIGURES } from '../../picture/screenFigures.ts';
 import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
+import { QUIZ } from '../../walkthrough/chapters/quiz.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(join(root, 'public/facts.json'), 'utf8'))));
@@ -77,6 +78,12 @@ function claims(): Claim[] {
       out.push({ where: `${ch.id} notes`, lang, text: ch.notes[lang], cites: [] });
       for (const s of ch.steps) if ('caption' in s) out.push({ where: `${ch.id} caption`, lang, text: s.caption[lang], cites: [] });
       if (ch.checkpoint) out.push({ where: `${ch.id} checkpoint`, lang, text: `${ch.checkpoint.question[lang]} ${ch.checkpoint.explain[lang]}`, cites: [] });
+    }
+  }
+  // The room's questions before and after: each option is a claim under the question's fact ids.
+  for (const [i, q] of QUIZ.entries()) {
+    for (const lang of ['en', 'fr'] as const) {
+      for (const o of q.options) out.push({ where: `quiz ${i + 1}`, lang, text: `${q.question[lang]} ${o[lang]}`, cites: q.facts });
     }
   }
   for (const a of ASSUMPTIONS) {
