@@ -37,8 +37,17 @@ const hook = (page: Page, h: number) => page.evaluate((x) => (window as unknown 
 /**
  * A screenshot of the picture after Chromium has painted all of it afresh: a part repainted alone can
  * differ in its last bit along an antialiased edge from the same part painted whole.
+ *
+ * The picture must fit the viewport: a shot of an element taller than it is taken by stretching the
+ * page to its full height for the capture, and the page's layout answering that resize now and then
+ * moved the picture mid-shot (CI caught a crop of the timeline instead of the stage).
  */
 async function picture(page: Page): Promise<Buffer> {
+  const box = await stage(page).boundingBox();
+  const viewport = page.viewportSize();
+  if (!box || !viewport || box.height > viewport.height) {
+    throw new Error(`the picture (${box?.height ?? '?'} px tall) must fit the viewport (${viewport?.height ?? '?'} px): use TALL`);
+  }
   // The sticky scrub bar can lie over the picture, at a place that depends on the scroll: out of the shot.
   await page.addStyleTag({ content: '.scrub-bar { visibility: hidden !important; }' });
   await stage(page).evaluate(async (el: HTMLElement) => {
@@ -57,9 +66,13 @@ async function pictureAt(page: Page, h: number): Promise<Buffer> {
   return picture(page);
 }
 
+/** A viewport the whole picture fits in, for the tests that compare its pixels. */
+const TALL = { width: 1280, height: 1000 };
+
 test.describe('the stage on its handoff clock', () => {
   test('every step of a leaking handoff moves: its midpoint differs from its start and its end', async ({ page }) => {
     test.setTimeout(180_000);
+    await page.setViewportSize(TALL);
     await open(page, link(0, LEAK, '&bench'));
     for (const s of script.steps) {
       const start = await pictureAt(page, s.at + 0.01);
@@ -72,6 +85,7 @@ test.describe('the stage on its handoff clock', () => {
   });
 
   test('the same handoff moment reached by playing, by scrubbing and by stepping back gives the same pixels', async ({ page }) => {
+    await page.setViewportSize(TALL);
     await open(page, link(into('reserve', 0.2), LEAK, '&bench'));
     await page.getByTestId('handoff-play').click();
     await page.waitForTimeout(700);
