@@ -1384,7 +1384,7 @@ const fr: Record<BaseKey, string> = {
   stageRefusedAdmission: 'refusée à l\u2019admission',
   stageRefusedTokenizer: 'refusée : trop longue',
   st_idle: 'Avant l\u2019arrivée de la requête.',
-  st_tokenizer: 'Le tokeniseur laisse passer {tokens} jetons : c\u2019est dans le contexte annoncé.',
+  st_tokenizer: 'Le découpage en jetons (tokeniseur) laisse passer {tokens} jetons : c\u2019est dans le contexte annoncé.',
   st_stream: 'La génération écrit la réponse jeton par jeton ; chaque jeton est une étape sur les {pages} pages réservées.',
   st_reuse: 'Ses pages sont de nouveau libres et gardent leur KV : une réservation ultérieure peut recevoir n\u2019importe laquelle.',
   hpPrefill: 'Préparation',
