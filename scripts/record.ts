@@ -21,7 +21,7 @@ import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { translate } from '../src/app/i18n/messages.ts';
 import type { Language } from '../src/engine/switches.ts';
-import { allCues, cueRate, FPS, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
+import { allCues, cueRate, FPS, motionLeads, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
 import { missingVoices, msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
 import { chaptersMeta, toVtt } from './record/vtt.ts';
 import type { RenderApi } from '../src/app/render/driver.ts';
@@ -185,7 +185,7 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     const predict = timeline.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
     writeFileSync(
       files.chaptersJson,
-      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))) }, null, 2)}\n`,
+      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))), motionLeads: motionLeads(timeline).map((m) => ({ chapter: m.chapter, at: Number(m.atS.toFixed(2)), lead: Number(m.leadS.toFixed(2)) })) }, null, 2)}\n`,
     );
     const meta = `${base}.ffmeta`;
     writeFileSync(meta, chaptersMeta(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), title: `${m.n}. ${m.title}` })), FPS));

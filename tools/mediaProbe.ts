@@ -68,6 +68,8 @@ export interface Marks {
   durationS: number;
   chapters: { n: number; id: string; title: string; start: number; end: number; startFrame: number }[];
   predictBeats: { start: number; end: number }[];
+  /** Each moving beat: when it starts and how long after the start of the sentence on screen (s). Absent from older renders. */
+  motionLeads?: { chapter: number; at: number; lead: number }[];
 }
 
 /** Integrated loudness (LUFS) and true peak (dBTP) of a file's audio, by ffmpeg's EBU R 128 meter. */

@@ -19,6 +19,13 @@ if (langs.length === 0) {
   process.exit(1);
 }
 
+/** How late each moving beat starts after the sentence on screen begins (goal: within 0.3 s). */
+function movingBeats(leads: NonNullable<Marks['motionLeads']>): string {
+  const late = leads.filter((m) => m.lead > 0.3);
+  const latest = leads.reduce((x, m) => Math.max(x, m.lead), 0);
+  return `${leads.length}; latest +${latest.toFixed(2)} s; ${late.length} over 0.3 s (goal 0)${late.length ? ': ' + late.map((m) => `ch ${m.chapter} at ${fmt(m.at)} +${m.lead.toFixed(2)} s`).join(', ') : ''}`;
+}
+
 const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
 
 for (const lang of langs) {
@@ -68,6 +75,7 @@ for (const lang of langs) {
     ['caption cues', `${cues.length}; fastest ${Math.max(...rates).toFixed(1)} characters/s; ${rates.filter((r) => r > 17).length} over 17/s`],
     ['cues on screen at once', `at most ${atOnce}`],
     ['predict beats', marks.predictBeats.map((b) => `${(b.end - b.start).toFixed(1)} s`).join(', ') || 'none'],
+    ['moving beats after their sentence', marks.motionLeads ? movingBeats(marks.motionLeads) : 'not recorded (an older render)'],
   ];
   console.log(`\n## ${lang}: ${mp4}\n\n| measured | value |\n|---|---|`);
   for (const [k, val] of rows) console.log(`| ${k} | ${val} |`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { videoSteps } from './directions.ts';
-import { allCues, cueRate, MAX_CUE_CHARS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
+import { allCues, cueRate, MAX_CUE_CHARS, motionLeads, MOTION_LEAD_MAX_MS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
 
 const words = { chapter: 'Chapter {n}', predict: 'Predict:', answer: 'Answer:' };
 const all = CHAPTERS.map((chapter, i) => ({ n: i + 1, chapter }));
@@ -61,6 +61,18 @@ describe('the video timeline', () => {
       }
     });
   }
+
+  it('starts every moving beat with the sentence that names it, for a slow voice and a fast one, in both languages', () => {
+    for (const lang of ['en', 'fr'] as const) {
+      const script = scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, null);
+      for (const cps of [10, 14, 18]) {
+        const ms = Object.fromEntries(allCues(script).map((c) => [c.key, (c.text.length / cps) * 1000]));
+        const leads = motionLeads(timelineOf(script, CHAPTERS, { spokenMs: ms }));
+        expect(leads.length).toBeGreaterThan(20);
+        for (const m of leads) expect(m.leadS * 1000, `${lang} at ${cps} characters/s: chapter ${m.chapter}, step ${m.step} after "${m.cue}"`).toBeLessThanOrEqual(MOTION_LEAD_MAX_MS);
+      }
+    }
+  });
 
   it('gives French its own timings: a longer narration moves every later chapter', () => {
     const en = timelineOf(scriptOf(all, 'en', words, null, null), CHAPTERS, { spokenMs: spokenMs('en') });

@@ -25,6 +25,8 @@ export const READ_CPS = 16;
 export const MAX_CUE_CHARS = 84;
 export const PREDICT_MIN_MS = 6000;
 export const PREDICT_MAX_MS = 8000;
+/** A moving beat starts at most this long after the sentence that names it begins (the issue's 0.3 s). */
+export const MOTION_LEAD_MAX_MS = 300;
 
 export type CueKind = 'title' | 'chapter' | 'caption' | 'question' | 'answer' | 'end';
 
@@ -333,6 +335,24 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
   cues.sort((a, b) => a.from - b.from);
   for (let k = 0; k + 1 < cues.length; k++) cues[k]!.to = Math.min(cues[k]!.to, cues[k + 1]!.from);
   return { lang: script.lang, fps: FPS, frames: at, scenes, cues, beats, chapters: marks };
+}
+
+/**
+ * Every moving beat of the chapters (a tween) with how long after the latest cue's start it begins,
+ * in seconds: the recorder writes these beside the chapter marks, and `record:measure` prints them.
+ */
+export function motionLeads(tl: Timeline): { chapter: number; step: number; atS: number; leadS: number; cue: string }[] {
+  const out: { chapter: number; step: number; atS: number; leadS: number; cue: string }[] = [];
+  for (const scene of tl.scenes) {
+    if (scene.kind !== 'body') continue;
+    for (const s of scene.steps) {
+      if (!('tween' in s.step) || s.frames === 0) continue;
+      const cue = tl.cues.filter((c) => c.from <= s.at).pop();
+      if (!cue) continue;
+      out.push({ chapter: scene.chapter, step: s.index, atS: s.at / tl.fps, leadS: (s.at - cue.from) / tl.fps, cue: cue.text });
+    }
+  }
+  return out;
 }
 
 export function sceneAt(tl: Timeline, frame: number): Scene {

@@ -44,10 +44,11 @@ export const chapter: Chapter = {
     { highlight: 'stage' },
     { caption: { en: 'Decode reserves pages for all 800,000 tokens.', fr: 'La génération réserve des pages pour les 800 000 jetons.' } },
     { wait: 2400 },
-    { caption: { en: 'Prefill computed one token; the RDMA link carries one page. A served request carries all of its pages.', fr: 'La préparation a calculé un jeton ; le lien RDMA porte une page. Une requête servie porte toutes ses pages.' } },
+    { caption: { en: 'Prefill computed one token; the RDMA link carries one page.', fr: 'La préparation a calculé un jeton ; le lien RDMA porte une page.' } },
     { tween: { to: stageAt('compute', 0.99), ms: 4600 } },
     { wait: 600 },
-    // Its second sentence over a request that was served: the link carries all of its pages.
+    // A sentence of its own, so that the served request's pages start moving as it is said.
+    { caption: { en: 'A served request carries all of its pages.', fr: 'Une requête servie porte toutes ses pages.' } },
     { select: SHORT },
     { seek: { request: SHORT, stage: 'compute', into: 0.1 } },
     { tween: { to: { request: SHORT, stage: 'compute', into: 0.95 }, ms: 2600 } },
