@@ -7,9 +7,10 @@
  * (src/app/render/schedule.ts). The page, opened as `?screen=render`, computes every run before
  * the first frame and then shows each frame on request, a pure function of its number; each is
  * captured as a PNG and piped to ffmpeg, which writes WebM (VP9 + Opus) and MP4 (H.264 + AAC) at a
- * constant 30 fps, a keyframe at every chapter start, the captions as a subtitle track and the
- * chapters as chapter marks. Beside each video: its captions (WebVTT), its chapters (WebVTT and
- * JSON), and the MD5 of every frame. `--clips` also cuts one file per chapter; `--sample` renders
+ * constant 30 fps, a keyframe at every chapter start and the chapters as chapter marks; the captions
+ * are burned in (the screen's caption band), so the files carry no subtitle track. Beside each video:
+ * its transcript (WebVTT, the captions' words and times), its chapters (WebVTT and JSON, with each
+ * moving beat's lead over its sentence), and the MD5 of every frame. `--clips` also cuts one file per chapter; `--sample` renders
  * only the frames named and writes them (PNG) and their MD5s (the determinism test).
  */
 import { execFileSync, spawn } from 'node:child_process';
