@@ -241,6 +241,34 @@ test.describe('the stage on its handoff clock', () => {
     { width: 1280, height: 720 },
     { width: 390, height: 844 },
   ]) {
+    test(`no label of the flow crosses a box's edge or another label, at ${size.width}×${size.height}, English and French, through a whole leaking handoff`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize(size);
+      for (const lang of ['en', 'fr'] as const) {
+        await open(page, link(0, LEAK, `&bench&lang=${lang}`));
+        const found = new Set<string>();
+        for (let h = 0.05; h < script.total; h += 0.4) {
+          await hook(page, h);
+          await expect(page.getByTestId('stage')).toHaveAttribute('data-handoff', h.toFixed(2));
+          const bad = await stage(page).evaluate((el) => {
+            const svg = el.querySelector('svg.hp-svg')!;
+            const texts = [...svg.querySelectorAll('text')].filter((e) => (e.textContent ?? '').trim() !== '').map((e) => ({ words: e.textContent!, r: e.getBoundingClientRect() }));
+            const boxes = [...svg.querySelectorAll('rect.hp-box')].map((e) => e.getBoundingClientRect());
+            // A label on its own card (the travelling message, the request's chip) moves with the card, over what it passes.
+            const cards = [...svg.querySelectorAll('rect.hp-msg, rect.hp-card-box')].map((e) => e.getBoundingClientRect());
+            const meet = (a: DOMRect, b: DOMRect) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+            const within = (a: DOMRect, b: DOMRect) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
+            const out: string[] = [];
+            texts.forEach((a, i) => texts.slice(i + 1).forEach((b) => meet(a.r, b.r) && out.push(`"${a.words}" over "${b.words}"`)));
+            for (const x of texts) if (!cards.some((c) => within(x.r, c))) for (const b of boxes) if (meet(x.r, b) && !within(x.r, b)) out.push(`"${x.words}" across a box's edge`);
+            return out;
+          });
+          for (const b of bad) found.add(`${lang} at ${h.toFixed(2)} s: ${b}`);
+        }
+        expect([...found]).toEqual([]);
+      }
+    });
+
     test(`a screenshot of every step at ${size.width}×${size.height}`, async ({ page }, info) => {
       test.setTimeout(120_000);
       await page.setViewportSize(size);

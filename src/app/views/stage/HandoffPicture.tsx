@@ -97,7 +97,8 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName }: FlowProps) {
         <line key={i} x1={x1} y1={y1} x2={x2} y2={y2} className="hp-wire" />
       ))}
       <line x1={f.link[0]} y1={f.link[2]} x2={f.link[1]} y2={f.link[2]} className="hp-link" />
-      <text x={(f.link[0] + f.link[1]) / 2} y={f.link[2] - 8} textAnchor="middle" className="hp-sub">{t('stageRdma')}</text>
+      {/* Above the travelling page (22 px, centred on the link), not under it */}
+      <text x={(f.link[0] + f.link[1]) / 2} y={f.link[2] - 15} textAnchor="middle" className="hp-sub">{t('stageRdma')}</text>
       <line x1={f.control[0]} y1={f.control[2]} x2={f.control[1]} y2={f.control[2]} className="hp-control" />
     </g>
   );
@@ -108,6 +109,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const fmt = (n: number) => formatNumber(n, lang);
   const zoom = screen?.zoom ?? 1;
   const f = useMemo(() => flowLayout(width / zoom), [width, zoom]);
+  // A node's pool: on a phone its page count alone, which is what fits beside the box's title (the
+  // microscope's heading names the decode node).
+  const poolLine = (node: string, pages: number) => (f.narrow ? t('stagePoolPages', { pages: fmt(pages) }) : t('hpPool', { node, pages: fmt(pages) }));
   const tenant = run.tenants.indexOf(detail.response.tenant);
   const words = detail.words;
   const tokens = detail.response.tokens;
@@ -444,25 +448,25 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         )}
         {/* Each step moves: the tokenizer counts, a queue waits, prefill computes, a page is let go */}
         {frame.step === 'tokenizer' ? (
-          <text x={f.router.x + 8} y={f.router.y + 88} className="hp-sub" data-testid={row === 'main' ? 'stage-counting' : undefined}>
+          <text x={f.countAt[0]} y={f.countAt[1]} className="hp-sub" data-testid={row === 'main' ? 'stage-counting' : undefined}>
             {t('hpCounting', { tokens: fmt(Math.round(frame.promptTokens * frame.progress)) })}
           </text>
         ) : null}
         {frame.step === 'decode-wait' || frame.step === 'prefill-wait' ? (
           <g>
             <rect x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.decode.y + f.decode.h - 12} width={((frame.step === 'decode-wait' ? f.decode : f.prefill).w - 16) * frame.progress} height={6} className="hp-progress" />
-            <text x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.decode.y + f.decode.h + 16} className="hp-label">{t('hpWaiting')}</text>
+            <text x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.labelRows[0]} className="hp-label">{t('hpWaiting')}</text>
           </g>
         ) : null}
         {frame.step === 'prefill-alloc' ? <rect x={f.prefill.x + 8} y={f.prefill.y + f.prefill.h - 12} width={(f.prefill.w - 16) * frame.progress} height={6} className="hp-progress" /> : null}
         {frame.step === 'prefill-free' ? (
           <g opacity={1 - frame.progress}>
             <rect x={f.prefill.x + f.prefill.w - 30} y={f.link[2] - 11} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" />
-            <text x={f.prefill.x + f.prefill.w - 34} y={f.link[2] + 4} textAnchor="end" className="hp-label">{t('hpPrefillFrees')}</text>
+            <text x={f.prefill.x + 8} y={f.labelRows[0]} className="hp-label">{t('hpPrefillFrees')}</text>
           </g>
         ) : null}
         {frame.step === 'reuse' && reuseFrom !== null ? (
-          <text x={f.decode.x + f.decode.w} y={f.decode.y + f.decode.h + 16} textAnchor="end" className="hp-label" data-testid={row === 'main' ? 'stage-reuse' : undefined}>
+          <text x={f.decode.x + f.decode.w} y={f.labelRows[0]} textAnchor="end" className="hp-label" data-testid={row === 'main' ? 'stage-reuse' : undefined}>
             {t('hpAfterFree', { ms: formatNumber(Math.max(0, Math.round((frame.t - reuseFrom) * 10) / 10), lang) })}
           </text>
         ) : null}
@@ -472,14 +476,14 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             {t('hpComputed', { tokens: fmt(frame.computedTokens) })}
           </text>
         ) : (
-          <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-sub">{t('hpPool', { node: prefillName, pages: fmt(prefillNode?.pageCount ?? 0) })}</text>
+          <text x={f.prefill.x + 8} y={f.prefill.y + 35} className="hp-sub">{poolLine(prefillName, prefillNode?.pageCount ?? 0)}</text>
         )}
         {frame.reserved.length > 0 ? (
           <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-strong">
             {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
           </text>
         ) : (
-          <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{t('hpPool', { node: decodeName, pages: fmt(decodeNode?.pageCount ?? 0) })}</text>
+          <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{poolLine(decodeName, decodeNode?.pageCount ?? 0)}</text>
         )}
         {/* "You are here": the microscope's pages on the decode node's context map */}
         {hereRings.map((c, i) => (
@@ -509,7 +513,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             {Array.from({ length: beamDrawn }, (_, i) => (
               <rect key={i} x={beamX - i * 7} y={f.link[2] - 11} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" />
             ))}
-            <text x={beamX + 11} y={f.link[2] + 28} textAnchor="middle" className="hp-label">
+            {/* Under the boxes, ending where decode begins: the gap between the boxes is narrower than the words */}
+            <text x={f.link[1] - 4} y={f.labelRows[0]} textAnchor="end" className="hp-label">
               {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
             </text>
           </g>
@@ -518,7 +523,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           <rect x={lerp(f.link[1] - 22, landAt.x, ease(frame.progress))} y={lerp(f.link[2] - 11, landAt.y - 11, ease(frame.progress))} width={22} height={22} fill={tenantCss(tenant)} className="hp-page" data-testid={row === 'main' ? 'stage-landing' : undefined} />
         ) : null}
         {onePageTransfer && (frame.step === 'compute' || frame.step === 'transfer') && pagesLeft > 0 ? (
-          <text x={f.decode.x + f.decode.w} y={f.decode.y + f.decode.h + 16} textAnchor="end" className="hp-label hp-bad">
+          <text x={f.decode.x + f.decode.w} y={f.labelRows[1]} textAnchor="end" className="hp-label hp-bad">
             {t('hpNothingFor', { pages: fmt(pagesLeft) })}
           </text>
         ) : null}
@@ -530,14 +535,14 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
               {msgText}
             </text>
             {frame.message.progress > 0.5 ? (
-              <text x={f.link[0] + 4} y={f.control[2] + 28} className="hp-label">
+              <text x={f.link[0] + 4} y={f.labelRows[1]} className="hp-label">
                 {t('stageDoneNote')}
               </text>
             ) : null}
           </g>
         ) : null}
         {frame.checkFailed ? (
-          <text x={f.decode.x + 8} y={f.decode.y + f.decode.h + 14} className="hp-label hp-bad" opacity={frame.step === 'check-failed' ? 0.25 + 0.75 * frame.progress : 1}>
+          <text x={f.decode.x + 8} y={f.labelRows[0]} className="hp-label hp-bad" opacity={frame.step === 'check-failed' ? 0.25 + 0.75 * frame.progress : 1}>
             {'\u2716 '}
             {t('stageCheckFailed')}
           </text>

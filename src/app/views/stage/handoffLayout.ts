@@ -22,6 +22,13 @@ export interface FlowLayout {
   wires: [number, number, number, number][];
   /** The status's way back, decode → client, at this y. */
   statusY: number;
+  /**
+   * Two rows of labels under the boxes (y of each baseline): what a step says about a node goes
+   * there, never across a box's edge or over another box's text.
+   */
+  labelRows: [number, number];
+  /** Where the tokenizer's running count is written: under the router, or inside it on a phone. */
+  countAt: [number, number];
   height: number;
 }
 
@@ -33,9 +40,11 @@ export function flowLayout(width: number): FlowLayout {
   if (narrow) {
     // Two rows on a phone: client and router above, prefill and decode below, the link between them.
     const top = 50;
-    const client = { x: 0, y: top, w: W * 0.42, h: 64 };
-    const router = { x: W * 0.5, y: top, w: W * 0.5, h: 64 };
-    const y2 = top + 64 + 26;
+    // The router's three lines (tokenizer, scheduler, the count) fit inside it: below it run the wires.
+    const h1 = 100;
+    const client = { x: 0, y: top, w: W * 0.42, h: h1 };
+    const router = { x: W * 0.5, y: top, w: W * 0.5, h: h1 };
+    const y2 = top + h1 + 26;
     const prefill = { x: 0, y: y2, w: W * 0.4, h: 92 };
     const decode = { x: W * 0.58, y: y2, w: W * 0.42, h: 92 };
     return {
@@ -52,12 +61,14 @@ export function flowLayout(width: number): FlowLayout {
       control: [prefill.x + prefill.w, decode.x, y2 + 70],
       wires: [
         [client.x + client.w, top + 30, router.x, top + 30],
-        [router.x + router.w / 2, top + 64, router.x + router.w / 2, y2 - 10],
+        [router.x + router.w / 2, top + h1, router.x + router.w / 2, y2 - 10],
         [router.x + router.w / 2, y2 - 10, prefill.x + prefill.w / 2, y2 - 10],
         [prefill.x + prefill.w / 2, y2 - 10, prefill.x + prefill.w / 2, y2],
       ],
       statusY: y2 + 92 + 16,
-      height: y2 + 92 + 30,
+      labelRows: [y2 + 92 + 16, y2 + 92 + 32],
+      countAt: [router.x + 8, router.y + 88],
+      height: y2 + 92 + 46,
     };
   }
   const top = 50;
@@ -85,7 +96,9 @@ export function flowLayout(width: number): FlowLayout {
       [router.x + router.w, top + 30, prefill.x, top + 30],
     ],
     statusY: top + h + 16,
-    height: top + h + 30,
+    labelRows: [top + h + 16, top + h + 32],
+    countAt: [router.x + 8, top + h + 16],
+    height: top + h + 46,
   };
 }
 
