@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detect, frameHashes, keyframeTimes, loudness, maxVolume, motionSamples, parseVtt, probe, type Marks } from '../../tools/mediaProbe.ts';
+import { MOTION_LEAD_MAX_MS } from '../../src/app/render/schedule.ts';
 
 /** The chapters on the mechanism (the placeholder, transfer complete, the mixed response): the handoff on the stage. */
 const MECHANISM_CHAPTERS = ['placeholder', 'transfer-complete', 'mixed-response'];
@@ -19,11 +20,12 @@ if (langs.length === 0) {
   process.exit(1);
 }
 
-/** How late each moving beat starts after the sentence on screen begins (goal: within 0.3 s). */
+/** How late each moving beat starts after the sentence on screen begins (goal: within the schedule's MOTION_LEAD_MAX_MS). */
 function movingBeats(leads: NonNullable<Marks['motionLeads']>): string {
-  const late = leads.filter((m) => m.lead > 0.3);
+  const limitS = MOTION_LEAD_MAX_MS / 1000;
+  const late = leads.filter((m) => m.lead > limitS);
   const latest = leads.reduce((x, m) => Math.max(x, m.lead), 0);
-  return `${leads.length}; latest +${latest.toFixed(2)} s; ${late.length} over 0.3 s (goal 0)${late.length ? ': ' + late.map((m) => `ch ${m.chapter} at ${fmt(m.at)} +${m.lead.toFixed(2)} s`).join(', ') : ''}`;
+  return `${leads.length}; latest +${latest.toFixed(2)} s; ${late.length} over ${limitS} s (goal 0)${late.length ? ': ' + late.map((m) => `ch ${m.chapter} at ${fmt(m.at)} +${m.lead.toFixed(2)} s`).join(', ') : ''}`;
 }
 
 const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
