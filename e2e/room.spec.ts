@@ -8,15 +8,13 @@
  * opens no socket. An attendee who looks around (a scrub, another view) stops following until they
  * go back to the presenter, who lands them on the current beat.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { replay } from '../src/room/state.ts';
 import { expect, test } from './fixtures.ts';
+import { inRoom as inRoomOf, open, ROOM, type Room } from './roomHarness.ts';
 import { smallestText } from './textSize.ts';
 
 const KEY = 'e2e_presenter_key';
@@ -25,101 +23,14 @@ const SHOTS = process.env.ROOM_SHOTS;
 const shot = async (p: Page, name: string) => {
   if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`) });
 };
-const ROOM = 'talk';
-
-/** A free port on loopback (asked of the system, then released for the server). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
-
-/** Starts the workshop's server (one Node process, so a kill is a real kill) and waits until it listens. */
-function startServer(port: number, data: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/workshop/main.ts', '--port', String(port), '--host', '127.0.0.1', '--room', ROOM, '--data', data, '--key', KEY], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((done, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`room server did not start:\n${out}`)), 30_000);
-    const read = (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Presenter (keep this secret)')) {
-        clearTimeout(timer);
-        done(child);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => fail(new Error(`room server exited (${code}):\n${out}`)));
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  return new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
-}
-
-interface Person {
-  page: Page;
-  name: string;
-  foreign: string[];
-  cspErrors: string[];
-}
-
-async function open(browser: Browser, base: string, path: string, name: string, options: Parameters<Browser['newContext']>[0] = {}): Promise<Person> {
-  const context = await browser.newContext({ baseURL: base, ...options });
-  const page = await context.newPage();
-  const origin = new URL(base).origin;
-  const person: Person = { page, name, foreign: [], cspErrors: [] };
-  page.on('request', (r) => {
-    const url = new URL(r.url());
-    if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') person.foreign.push(r.url());
-  });
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) person.cspErrors.push(m.text());
-  });
-  await page.goto(path);
-  return person;
-}
-
 const panel = (p: Page) => p.getByTestId('walkthrough');
 const roomBar = (p: Page) => p.getByTestId('room-bar');
 const question = (p: Page) => panel(p).getByTestId('room-question');
 
 test.describe.configure({ mode: 'serial' });
 
-/** A room on its own port and data file for one test: the server, the people it opened, all closed after. */
-async function inRoom(body: (room: { base: string; data: string; people: Person[]; stopServer: () => Promise<void>; restartServer: () => Promise<void> }) => Promise<void>): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
-  const data = join(dir, 'room.jsonl');
-  const port = await freePort();
-  let server = await startServer(port, data);
-  const people: Person[] = [];
-  try {
-    await body({
-      base: `http://127.0.0.1:${port}/`,
-      data,
-      people,
-      stopServer: () => kill(server),
-      restartServer: async () => {
-        server = await startServer(port, data);
-      },
-    });
-  } finally {
-    await Promise.all(people.map((p) => p.page.context().close()));
-    await kill(server);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+/** These tests start the server with a known key. */
+const inRoom = (body: (room: Room) => Promise<void>) => inRoomOf(body, { key: KEY });
 
 test('a presenter and five phones: follow, answer, count, reveal; the server killed and restarted loses no acknowledged answer', async ({ browser }) => {
   test.setTimeout(150_000);

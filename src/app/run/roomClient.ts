@@ -230,10 +230,22 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/room`;
   const writes = { depth: 0 };
   roomWrites.set(store, writes);
-  /** Puts the walkthrough where the presenter is, when this attendee follows. */
+  /**
+   * Puts the walkthrough where the presenter is, when this attendee follows. A presenter's page opened
+   * with no chapter of its own on a room already under way (a reload, a restart, another laptop)
+   * takes up the room's chapter and beat once, so that it never sends the room back to chapter 1.
+   */
+  let presenterResumed = false;
   const follow = (view: RoomView) => {
-    if (view.role !== 'attendee' || !view.following || !view.synced || view.chapter < 1) return;
+    if (!view.synced || view.chapter < 1) return;
     const s = store.getState();
+    if (view.role === 'presenter') {
+      if (presenterResumed || !view.presenterConfirmed) return;
+      presenterResumed = true;
+      if (s.chapter === null) s.set({ chapter: view.chapter, beat: view.beat });
+      return;
+    }
+    if (!view.following) return;
     if (s.chapter === view.chapter && s.beat === view.beat) return;
     asRoom(store, () => s.set({ chapter: view.chapter, beat: view.beat }));
   };

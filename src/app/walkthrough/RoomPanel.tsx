@@ -21,18 +21,19 @@ import { QUIZ, QUIZ_ANSWERS, type QuizPhase } from './chapters/quiz.ts';
 const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
 
 /** One question an attendee answers on their phone: large buttons, the choice pressed, the room's acknowledgement said. */
-export function RoomQuestion({ question, prompt, options, badge }: { question: string; prompt: string; options: readonly string[]; badge?: string }) {
+export function RoomQuestion({ question, prompt, options, badge, scrollOnOpen = true }: { question: string; prompt: string; options: readonly string[]; badge?: string; scrollOnOpen?: boolean }) {
   const t = useT();
   const store = useAppStore();
   const mine = useApp((s) => s.roomView?.mine[question]);
   const takes = useApp((s) => (s.roomView ? roomTakes(s.roomView, question) : false));
   const revealed = useApp((s) => s.roomView?.revealed[question] !== undefined);
   const id = useId();
-  // Opened for answers: brought into view (on a phone, in the walkthrough's sheet).
+  // Opened for answers: brought into view (on a phone, in the walkthrough's sheet). Of a quiz's three
+  // questions, opened at once, only the first is: scrolling to each would leave the phone on the last.
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    if (takes) box.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [takes]);
+    if (takes && scrollOnOpen) box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [takes, scrollOnOpen]);
   const status = mine?.state === 'sending' ? t('roomSending') : mine?.state === 'acked' ? t('roomAcked') : mine?.state === 'refused' ? t('roomRefused') : mine?.state === 'lost' ? t('roomLost') : takes ? t('roomChoose') : t('roomWaitOpen');
   return (
     <div ref={box} className="room-question" data-testid="room-question" data-question={question} data-state={mine?.state ?? ''} data-open={takes ? 'true' : 'false'}>
@@ -88,7 +89,7 @@ function AttendeeQuiz({ phase, onHide }: { phase: QuizPhase; onHide: () => void 
         const labels = q.options.map((o) => L(o, lang));
         return (
           <div key={key} className="room-quiz-item">
-            <RoomQuestion question={key} prompt={L(q.question, lang)} options={labels} badge={t('roomQuestionN', { n: String(i + 1) })} />
+            <RoomQuestion question={key} prompt={L(q.question, lang)} options={labels} badge={t('roomQuestionN', { n: String(i + 1) })} scrollOnOpen={i === 0} />
             {revealed ? <RoomTally question={key} options={labels} correct={q.answer} hideCount /> : null}
             <p className="hint room-facts">{q.facts.map((f) => `${t('fact')} ${f}`).join(' · ')}</p>
           </div>
@@ -206,7 +207,7 @@ export function PresenterQuiz({ phase }: { phase: QuizPhase }) {
     <section className="room-presenter-quiz" aria-labelledby={`room-${phase}-h`} data-testid="room-presenter-quiz" data-phase={phase}>
       <h3 id={`room-${phase}-h`}>{phase === 'pre' ? t('roomQuizPre') : t('roomQuizPost')}</h3>
       <p className="room-actions">
-        <button type="button" disabled={!linked || open} onClick={() => roomClientOf(store)?.open(phase)} data-testid="room-quiz-open">
+        <button type="button" disabled={!linked || open || revealed} onClick={() => roomClientOf(store)?.open(phase)} data-testid="room-quiz-open">
           {t('roomOpenQuiz')}
         </button>{' '}
         <button type="button" disabled={!linked || revealed} onClick={() => roomClientOf(store)?.reveal(phase)} data-testid="room-quiz-reveal">

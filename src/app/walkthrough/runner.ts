@@ -25,7 +25,7 @@ import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import type { Caption } from './chapters/steps.ts';
-import { baseOf, beatsOf, compileChapter, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
+import { baseOf, beatsOf, compileChapter, roomBeatShown, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
 
 export { handoffIn, instantIn, scenarioOf } from './resolve.ts';
 
@@ -91,8 +91,14 @@ export function useChapterRunner() {
   const [caption, setCaption] = useState<Caption | null>(null);
   const [highlight, setHighlight] = useState<HighlightId | null>(null);
   const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
-  /** The beat on screen (the store's `beat` is only the one a link named). */
-  const [beat, setBeat] = useState<number | null>(null);
+  /**
+   * The beat on screen, with the chapter it belongs to (the store's `beat` is only the one a link
+   * named). Kept as a pair so that, in the render where the chapter changes, the previous chapter's
+   * beat is never taken for the new chapter's (the presenter would tell the room "chapter 4, beat 2").
+   */
+  const [at, setAt] = useState<{ n: number; beat: number } | null>(null);
+  const beat = at !== null && at.n === chapter ? at.beat : null;
+  const setBeat = useCallback((n: number, b: number) => setAt({ n, beat: b }), []);
   const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
@@ -149,7 +155,7 @@ export function useChapterRunner() {
         const bt = tl.beats[b]!;
         position.current = { n, tl, beat: b };
         show(n, sample(tl, b, 0), forRoom);
-        setBeat(b);
+        setBeat(n, b);
         if (bt.kind === 'checkpoint' && !answered.has(n)) return setStatusOf(n, 'checkpoint');
         if (bt.kind === 'end') return setStatusOf(n, 'done');
         if (bt.kind === 'checkpoint' || skipRef.current || bt.ms <= 0) continue;
@@ -164,7 +170,7 @@ export function useChapterRunner() {
         }
       }
     },
-    [show, setStatusOf, followingNow],
+    [show, setStatusOf, setBeat, followingNow],
   );
 
   // Answers are read when a chapter starts, not followed: answering resumes the run itself.
@@ -176,21 +182,28 @@ export function useChapterRunner() {
     setCaption(null);
     setHighlight(null);
     setTimeline(null);
-    setBeat(null);
+    setAt(null);
     position.current = null;
     if (chapter === null) {
       setStatus('idle');
       return;
     }
-    // A link to a chapter there is not: the page's notice, and no chapter; to a beat there is not: the chapter from its start.
-    if (noticeLinkProblems(store) && store.getState().chapter === null) return;
+    // Opened by the room (an attendee following the presenter there): what it shows is the room's.
+    const forRoom = followingNow();
+    // A link to a chapter there is not: the page's notice, and no chapter; to a beat there is not: the
+    // chapter from its start (set by the room, that correction is the room's too, not the attendee moving).
+    let badLink = false;
+    const checkLink = () => {
+      badLink = noticeLinkProblems(store);
+    };
+    if (forRoom) asRoom(store, checkLink);
+    else checkLink();
+    if (badLink && store.getState().chapter === null) return;
     const ch = CHAPTERS[chapter - 1]!;
     const c = new AbortController();
     controller.current = c;
-    const linked = store.getState().beat;
+    let linked = store.getState().beat;
     const base = baseOf(ch, store.getState());
-    // Opened by the room (an attendee following the presenter there): what it shows is the room's.
-    const forRoom = followingNow();
     if (forRoom) asRoom(store, () => applySituation(store, base));
     else applySituation(store, base);
     emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
@@ -205,18 +218,22 @@ export function useChapterRunner() {
       if (c.signal.aborted) return;
       setTimeline(tl);
       // A link past the chapter's question lands where Next gets only once the question is answered or
-      // revealed: it counts as revealed without an answer, so nothing on screen waits for one.
+      // revealed: it counts as revealed without an answer, so nothing on screen waits for one (and the
+      // presenter's room is told of that reveal). An attendee's page never reveals by itself: the room's
+      // beat past a question it has not revealed yet shows the question (roomBeatShown).
       const question = tl.beats.findIndex((b) => b.kind === 'checkpoint');
-      if (linked !== null && question >= 0 && linked > question && !answersRef.current.has(chapter)) {
+      if (linked !== null && followsRef.current) linked = roomBeatShown(tl.beats, linked, answersRef.current.has(chapter));
+      else if (linked !== null && question >= 0 && linked > question && !answersRef.current.has(chapter)) {
         answersRef.current = new Map(answersRef.current).set(chapter, null);
         setAnswers(answersRef.current);
+        if (CHAPTERS[chapter - 1]?.checkpoint) roomClientOf(store)?.reveal(`ch:${chapter}`);
       }
       const answered = answersRef.current;
       // A link to a beat shows it and holds; the chapter's stop (its question, its end) plays as by Next.
       if (linked !== null && linked !== stopBeat(tl.beats, answered.has(chapter)) && tl.beats[linked]!.kind !== 'end') {
         position.current = { n: chapter, tl, beat: linked };
         show(chapter, sample(tl, linked, 0), forRoom);
-        setBeat(linked);
+        setBeat(chapter, linked);
         setStatusOf(chapter, 'held');
         return;
       }
@@ -245,7 +262,7 @@ export function useChapterRunner() {
     }
     position.current = { ...p, beat: next };
     show(p.n, sample(p.tl, next, 0));
-    setBeat(next);
+    setBeat(p.n, next);
     store.getState().set({ beat: next });
   }, [play, show, status, store]);
 
@@ -273,21 +290,22 @@ export function useChapterRunner() {
     const back = following && !followed.current;
     followed.current = following;
     const p = position.current;
-    if (!following || storeBeat === null || !timeline || !p || p.n !== chapter || (p.beat === storeBeat && !back)) return;
+    if (!following || storeBeat === null || !timeline || !p || p.n !== chapter) return;
+    const answered = answersRef.current;
+    const b = roomBeatShown(p.tl.beats, storeBeat, answered.has(p.n));
+    if (b === p.beat && !back) return;
     controller.current?.abort();
     const c = new AbortController();
     controller.current = c;
-    const b = Math.max(0, Math.min(p.tl.beats.length - 1, storeBeat));
-    const answered = answersRef.current;
     if (b === stopBeat(p.tl.beats, answered.has(p.n)) || p.tl.beats[b]!.kind === 'end') {
       void play(p.n, p.tl, b, c.signal, answered, true);
       return;
     }
     position.current = { ...p, beat: b };
     show(p.n, sample(p.tl, b, 0), true);
-    setBeat(b);
+    setBeat(p.n, b);
     setStatusOf(p.n, 'held');
-  }, [following, storeBeat, timeline, chapter, play, show, setStatusOf]);
+  }, [following, storeBeat, timeline, chapter, answers, play, show, setStatusOf, setBeat]);
 
   // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
   useEffect(() => {

@@ -95,6 +95,17 @@ export function stopBeat(beats: readonly Beat[], answered: boolean): number {
   return cp >= 0 && !answered ? cp : beats.length - 1;
 }
 
+/**
+ * The beat an attendee's page shows for the beat the room names (clamped to the chapter's beats):
+ * never one past the chapter's question before the room has revealed it, whatever order the room's
+ * messages came in; there it shows the question.
+ */
+export function roomBeatShown(beats: readonly Beat[], roomBeat: number, revealed: boolean): number {
+  const b = Math.max(0, Math.min(beats.length - 1, roomBeat));
+  const question = beats.findIndex((x) => x.kind === 'checkpoint');
+  return question >= 0 && !revealed && b > question ? question : b;
+}
+
 /** Plays one step onto `out`; a tween `k` (0…1) of the way. */
 function play(out: Shown, step: Step, r: Resolved | undefined, k: number): void {
   const s = out.situation;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseFactsFile } from '../../data/facts.ts';
 import { MESSAGES } from '../i18n/messages.ts';
@@ -7,7 +8,7 @@ import { DEFAULT_STATE } from '../state/store.ts';
 import { HIGHLIGHTS } from '../views/shared/highlight.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
 import { animatedDuration, captionsOf, checkpointIndex, type Step } from './chapters/steps.ts';
-import { baseOf, beatsOf, compileChapter, ease, sample, shownAt, stopBeat } from './timeline.ts';
+import { baseOf, beatsOf, compileChapter, ease, roomBeatShown, sample, shownAt, stopBeat } from './timeline.ts';
 
 const FACT_IDS = new Set(Array.from({ length: 26 }, (_, i) => `F${i + 1}`));
 
@@ -143,5 +144,28 @@ describe('chapter timeline', () => {
 
   it('measures the animated time of a chapter', () => {
     expect(animatedDuration(steps)).toBe(1400);
+  });
+});
+
+describe('an attendee following the room', () => {
+  it('never shows a beat past a chapter\'s question before the room reveals it, whatever beat the room names (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: CHAPTERS.length }), fc.integer({ min: -3, max: 60 }), fc.boolean(), (n, roomBeat, revealed) => {
+        const beats = beatsOf(CHAPTERS[n - 1]!.steps);
+        const shown = roomBeatShown(beats, roomBeat, revealed);
+        expect(shown).toBeGreaterThanOrEqual(0);
+        expect(shown).toBeLessThan(beats.length);
+        const question = beats.findIndex((b) => b.kind === 'checkpoint');
+        if (question >= 0 && !revealed) expect(shown).toBeLessThanOrEqual(question);
+        // Within the chapter and before its question (or once revealed) the room's beat is shown as it is.
+        if (roomBeat >= 0 && roomBeat < beats.length && (revealed || question < 0 || roomBeat <= question)) expect(shown).toBe(roomBeat);
+      }),
+    );
+    // Chapter 4's question, named by a stale beat past it: the question, not its answer.
+    const ch4 = beatsOf(CHAPTERS[3]!.steps);
+    const q = ch4.findIndex((b) => b.kind === 'checkpoint');
+    expect(q).toBeGreaterThan(0);
+    expect(roomBeatShown(ch4, q + 1, false)).toBe(q);
+    expect(roomBeatShown(ch4, q + 1, true)).toBe(q + 1);
   });
 });

@@ -1,0 +1,261 @@
+/**
+ * A whole talk by Next, as a presenter gives it: the presenter's laptop and five phones (390×844; two
+ * in French; one dark) in a room whose server makes its own presenter key. The three questions before
+ * chapter 1, every chapter by Next from the one before, every predict question answered by the phones
+ * and revealed by the presenter, the three questions after, the gain. The server is killed (-9) three
+ * times, at a question open, just after a reveal and mid-chapter, and started again on the same data
+ * file: the same key, the presenter's open page and every phone carry on without a reload.
+ *
+ * Every page records, from the moment it loads, each (chapter, beat) its walkthrough shows and when
+ * it first shows a question's answer (the result line, the room's split). Checked after the talk and
+ * at every stop: no phone shows a beat the presenter had not reached, none goes back within a
+ * chapter, none shows an answer before the presenter's reveal; the data file holds no beat of one
+ * chapter sent with another, and exactly one answer per phone and question.
+ */
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { hakeGain } from '../src/room/gain.ts';
+import { replay, type RoomEvent } from '../src/room/state.ts';
+import { QUIZ_ANSWERS } from '../src/app/walkthrough/chapters/quiz.ts';
+import { expect, test } from './fixtures.ts';
+import { inRoom, open, ROOM, type Person } from './roomHarness.ts';
+
+const CHAPTER_COUNT = 10;
+const panel = (p: Page) => p.getByTestId('walkthrough');
+const bar = (p: Page) => p.locator('div.room-bar');
+const question = (p: Page) => panel(p).getByTestId('room-question');
+
+interface Watch {
+  /** [chapter, beat, ms since epoch] each time the walkthrough shows another beat. */
+  shown: [string, string, number][];
+  /** When each chapter's answer (or a quiz's split) first showed: chapter number or `pre` / `post`. */
+  answerSeen: Record<string, number>;
+}
+
+/** Runs in every page before its scripts: records what the walkthrough shows, on every DOM change. */
+function watchWalkthrough(): void {
+  const w = { shown: [], answerSeen: {} } as unknown as Watch;
+  (window as unknown as { __talk: Watch }).__talk = w;
+  const check = () => {
+    const walk = document.querySelector('[data-testid="walkthrough"]');
+    if (walk) {
+      const c = walk.getAttribute('data-chapter') ?? '';
+      const b = walk.getAttribute('data-beat') ?? '';
+      const last = w.shown[w.shown.length - 1];
+      if (b !== '' && (!last || last[0] !== c || last[1] !== b)) w.shown.push([c, b, Date.now()]);
+      if (walk.querySelector('[data-testid="checkpoint-result"], [data-testid="room-distribution"]') && !(c in w.answerSeen)) w.answerSeen[c] = Date.now();
+    }
+    for (const quiz of document.querySelectorAll('[data-testid="room-quiz"]')) {
+      const phase = quiz.getAttribute('data-phase') ?? '';
+      if (quiz.querySelector('[data-testid="room-distribution"]') && !(phase in w.answerSeen)) w.answerSeen[phase] = Date.now();
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+}
+
+const watchOf = (p: Page) => p.evaluate(() => (window as unknown as { __talk: Watch }).__talk);
+
+test('a whole talk by Next with five phones and three server crashes: every phone on the presenter\u2019s beat, no answer before its reveal, the same key after each restart', async ({ browser }) => {
+  test.setTimeout(600_000);
+  await inRoom(async ({ base, data, people, key, stopServer, restartServer }) => {
+    const firstKey = key();
+    const phoneOptions: Parameters<Browser['newContext']>[0][] = [
+      { lang: 'en' },
+      { lang: 'fr' },
+      { lang: 'fr', colorScheme: 'dark' as const },
+      { lang: 'en' },
+      { lang: 'en', reducedMotion: 'reduce' as const },
+    ].map(({ lang: _l, ...o }) => ({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...o }));
+    const phones: Person[] = await Promise.all(
+      phoneOptions.map((o, i) => open(browser, base, `./?room=${ROOM}${i === 1 || i === 2 ? '&lang=fr' : ''}`, `phone ${i + 1}`, o, watchWalkthrough)),
+    );
+    people.push(...phones);
+    for (const p of phones) await expect(bar(p.page)).toHaveAttribute('data-link', 'open');
+
+    // The presenter opens chapter 1 with the key the server printed: its panel holds the questions before.
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${firstKey}`, 'presenter', {}, watchWalkthrough);
+    people.push(presenter);
+    const pp = presenter.page;
+    await expect(bar(pp)).toHaveAttribute('data-role', 'presenter');
+    /** When the presenter revealed each question (ms since epoch, taken just before the click). */
+    const revealedAt: Record<string, number> = {};
+    /** Moments the server was down: beats the presenter showed then never reached a phone. */
+    const downtimes: [number, number][] = [];
+    const crash = async (restartWhile?: () => Promise<void>) => {
+      const t0 = Date.now();
+      await stopServer();
+      for (const p of [...phones, presenter]) await expect(bar(p.page)).toHaveAttribute('data-link', 'reconnecting');
+      await restartWhile?.();
+      await restartServer();
+      downtimes.push([t0, Date.now()]);
+      expect(key(), 'the restarted server keeps its presenter key').toBe(firstKey);
+      for (const p of [...phones, presenter]) await expect(bar(p.page)).toHaveAttribute('data-link', 'open', { timeout: 20_000 });
+    };
+
+    const answerQuiz = async (phase: 'pre' | 'post', choices: number[][]) => {
+      const box = pp.locator(`[data-testid="room-presenter-quiz"][data-phase="${phase}"]`);
+      await expect(box.getByTestId('room-quiz-open')).toBeEnabled({ timeout: 30_000 });
+      await box.getByTestId('room-quiz-open').click();
+      for (const [i, p] of phones.entries()) {
+        const quiz = p.page.locator(`[data-testid="room-quiz"][data-phase="${phase}"]`);
+        await expect(quiz).toBeVisible();
+        // Opened, the phone shows the first of the three questions, not the last.
+        await expect(quiz.getByTestId('room-question').first()).toBeInViewport();
+        for (let q = 0; q < 3; q++) await quiz.getByTestId('room-question').nth(q).getByTestId('room-option').nth(choices[i]![q]!).tap();
+        for (let q = 0; q < 3; q++) await expect(quiz.getByTestId('room-question').nth(q)).toHaveAttribute('data-state', 'acked');
+      }
+      for (let q = 0; q < 3; q++) await expect(box.getByTestId('room-tally').nth(q)).toHaveAttribute('data-count', String(phones.length));
+      revealedAt[phase] = Date.now();
+      await box.getByTestId('room-quiz-reveal').click();
+      for (const p of phones) await expect(p.page.locator(`[data-testid="room-quiz"][data-phase="${phase}"]`).getByTestId('room-distribution').first()).toBeVisible();
+      // Revealed, the questions cannot be opened again.
+      await expect(box.getByTestId('room-quiz-open')).toBeDisabled();
+      for (const p of phones) await p.page.getByTestId('room-quiz-hide').click();
+    };
+
+    // The three questions before: two of five phones right on each, say.
+    const pre = phones.map((_, i) => QUIZ_ANSWERS.map((right, q) => ((i + q) % 3 === 0 ? right : (right + 1) % 3)));
+    await answerQuiz('pre', pre);
+
+    /** Every phone shows the presenter's chapter and beat, and the room's link is open. */
+    const allOnPresenterBeat = async () => {
+      const chapter = await panel(pp).getAttribute('data-chapter');
+      const beat = await panel(pp).getAttribute('data-beat');
+      for (const p of phones) {
+        await expect(panel(p.page), p.name).toHaveAttribute('data-chapter', chapter!, { timeout: 30_000 });
+        await expect(panel(p.page), p.name).toHaveAttribute('data-beat', beat!, { timeout: 30_000 });
+      }
+    };
+    const choices = [1, 0, 2, 1, 0];
+
+    for (let n = 1; n <= CHAPTER_COUNT; n++) {
+      if (n > 1) {
+        await expect(panel(pp)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+        await pp.getByTestId('walk-next').click();
+      }
+      await expect(panel(pp)).toHaveAttribute('data-chapter', String(n));
+      if (n === 7) {
+        // Mid-chapter: the server dies while the presenter's chapter plays on.
+        await expect(panel(pp)).toHaveAttribute('data-beat', '1', { timeout: 60_000 });
+        await crash();
+      }
+      if (n === 5) {
+        // One phone looks around (another view), then goes back to the presenter: the current beat.
+        const looker = phones[3]!.page;
+        await expect(panel(looker)).toHaveAttribute('data-chapter', '5', { timeout: 60_000 });
+        await looker.locator('#tab-transfer').click();
+        await expect(bar(looker)).toHaveAttribute('data-following', 'false');
+        await looker.getByTestId('room-back').click();
+        await expect(bar(looker)).toHaveAttribute('data-following', 'true');
+        await expect.poll(async () => (await panel(looker).getAttribute('data-beat')) === (await bar(looker).getAttribute('data-room-beat')), { timeout: 30_000 }).toBe(true);
+      }
+      await expect(panel(pp)).toHaveAttribute('data-status', /checkpoint|done/, { timeout: 90_000 });
+      if ((await panel(pp).getAttribute('data-status')) === 'checkpoint') {
+        // The question: every phone is on it, open for answers, with nothing of the answer on screen.
+        await allOnPresenterBeat();
+        for (const p of phones) {
+          await expect(question(p.page), `${p.name}, chapter ${n}`).toHaveAttribute('data-open', 'true', { timeout: 30_000 });
+          await expect(panel(p.page).getByTestId('checkpoint-result')).toHaveCount(0);
+        }
+        const options = await question(phones[0]!.page).getByTestId('room-option').count();
+        const pick = (i: number) => choices[i]! % options;
+        await question(phones[0]!.page).getByTestId('room-option').nth(pick(0)).tap();
+        await question(phones[1]!.page).getByTestId('room-option').nth(pick(1)).tap();
+        for (const p of phones.slice(0, 2)) await expect(question(p.page)).toHaveAttribute('data-state', 'acked');
+        if (n === 4) {
+          // The server dies with the question open; two phones answer while it is down.
+          await crash(async () => {
+            for (const i of [2, 3]) await question(phones[i]!.page).getByTestId('room-option').nth(pick(i)).tap();
+          });
+        } else for (const i of [2, 3]) await question(phones[i]!.page).getByTestId('room-option').nth(pick(i)).tap();
+        await question(phones[4]!.page).getByTestId('room-option').nth(pick(4)).tap();
+        for (const p of phones) await expect(question(p.page), `${p.name}, chapter ${n}`).toHaveAttribute('data-state', 'acked');
+        const tally = panel(pp).getByTestId('room-tally');
+        await expect(tally).toHaveAttribute('data-count', String(phones.length));
+        // Next points at the question, Next again reveals it.
+        await pp.getByTestId('walk-next').click();
+        revealedAt[String(n)] = Date.now();
+        await pp.getByTestId('walk-next').click();
+        const right = await tally.locator('[data-right="true"]').evaluate((li) => [...li.parentElement!.children].indexOf(li));
+        for (const [i, p] of phones.entries()) {
+          await expect(panel(p.page).getByTestId('checkpoint-result'), `${p.name}, chapter ${n}`).toHaveAttribute('data-correct', pick(i) === right ? 'true' : 'false');
+        }
+        if (n === 6) await crash();
+      }
+      await expect(panel(pp)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+      await allOnPresenterBeat();
+      for (const p of phones) await expect(panel(p.page)).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+    }
+
+    // The three questions after, and the room's gain.
+    const post = phones.map((_, i) => QUIZ_ANSWERS.map((right, q) => (i === 4 && q === 0 ? (right + 1) % 3 : right)));
+    await answerQuiz('post', post);
+    const rightShare = (all: number[][]) => all.flat().filter((c, k) => c === QUIZ_ANSWERS[k % 3]).length / all.flat().length;
+    const g = hakeGain(rightShare(pre), rightShare(post))!;
+    await expect(pp.getByTestId('room-gain')).toContainText(g.toFixed(2));
+
+    // What every page recorded.
+    const presenterWatch = await watchOf(pp);
+    const reachedAt = new Map<string, number>();
+    for (const [c, b, t] of presenterWatch.shown) if (!reachedAt.has(`${c}/${b}`)) reachedAt.set(`${c}/${b}`, t);
+    const wasDown = (t: number) => downtimes.some(([a, b]) => t >= a && t <= b);
+    for (const p of phones) {
+      const w = await watchOf(p.page);
+      const seen = new Set(w.shown.map(([c, b]) => `${c}/${b}`));
+      for (const [c, b, t] of w.shown) {
+        // Never a beat the presenter had not shown yet (the walkthrough's "Now" line, the picture, the question's answer).
+        const reached = reachedAt.get(`${c}/${b}`);
+        expect(reached, `${p.name} showed chapter ${c} beat ${b}, which the presenter never showed`).toBeDefined();
+        expect(t, `${p.name} showed chapter ${c} beat ${b} before the presenter`).toBeGreaterThanOrEqual(reached!);
+      }
+      // Within a chapter, a phone never goes back (apart from the look around, whose way back lands ahead).
+      const byChapter = new Map<string, number[]>();
+      for (const [c, b] of w.shown) byChapter.set(c, [...(byChapter.get(c) ?? []), Number(b)]);
+      for (const [c, beats] of byChapter) {
+        const forward = beats.every((b, k) => k === 0 || b >= beats[k - 1]!);
+        if (!(p === phones[3] && c === '5')) expect(forward, `${p.name}, chapter ${c}: beats ${beats.join(',')}`).toBe(true);
+      }
+      // Every beat the presenter showed while the room was up reached every phone that had the chapter
+      // on screen by then (a phone still computing a chapter's run joins it at the beat the room is at),
+      // but the one that looked around, in the chapter it did.
+      const inChapterSince = new Map<string, number>();
+      for (const [c, , t] of w.shown) if (!inChapterSince.has(c)) inChapterSince.set(c, t);
+      for (const [c, b, t] of presenterWatch.shown) {
+        if (wasDown(t) || wasDownSoonAfter(t) || (p === phones[3] && c === '5') || !(t >= (inChapterSince.get(c) ?? Infinity))) continue;
+        expect(seen.has(`${c}/${b}`), `${p.name} never showed chapter ${c} beat ${b}`).toBe(true);
+      }
+      // No answer before its reveal: each chapter's question and each quiz.
+      for (const [what, t] of Object.entries(w.answerSeen)) {
+        expect(revealedAt[what], `${p.name} showed the answer of ${what}, which was never revealed`).toBeDefined();
+        expect(t, `${p.name} showed the answer of ${what} before the presenter revealed it`).toBeGreaterThanOrEqual(revealedAt[what]!);
+      }
+    }
+    /** A beat shown just before a crash may not have reached the phones before the server died. */
+    function wasDownSoonAfter(t: number): boolean {
+      return downtimes.some(([a]) => a >= t && a - t < 3_000);
+    }
+
+    // The data file: no beat of one chapter sent with another (each chapter entered at its beat 0, its
+    // beats never going back), one answer per phone and question, none counted twice.
+    const events = readFileSync(data, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RoomEvent);
+    let chapter = 0;
+    let beat = -1;
+    for (const e of events) {
+      if (e.kind !== 'goto') continue;
+      if (e.chapter !== chapter) {
+        expect(e.beat, `the room was told chapter ${e.chapter} at beat ${e.beat} on entering it`).toBe(0);
+        chapter = e.chapter;
+      } else expect(e.beat, `chapter ${chapter}: beat ${e.beat} after ${beat}`).toBeGreaterThanOrEqual(beat);
+      beat = e.beat;
+    }
+    expect(chapter).toBe(CHAPTER_COUNT);
+    const room = replay(readFileSync(data, 'utf8'));
+    for (const q of ['pre:0', 'pre:1', 'pre:2', 'ch:2', 'ch:4', 'ch:6', 'ch:9', 'post:0', 'post:1', 'post:2']) {
+      expect(room.answers.get(q)?.size, q).toBe(phones.length);
+    }
+    for (const p of people) {
+      expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
+      expect(p.cspErrors, `${p.name}: CSP errors`).toEqual([]);
+    }
+  });
+});
