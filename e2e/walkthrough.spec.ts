@@ -168,4 +168,45 @@ test.describe('walkthrough', () => {
     await page.keyboard.press('PageUp');
     await expect(popup.getByTestId('speaker-notes')).toContainText('Basculer l\u2019interrupteur');
   });
+
+  test('a clicker through every chapter: at each question Space, Page Down, → or Enter points at it, then reveals it; no press ever chooses an option', async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('./?ch=1');
+    // At a question all four reveal; between chapters Enter stays with what has focus, as in the page.
+    const atQuestion = [' ', 'PageDown', 'ArrowRight', 'Enter'];
+    const forward = [' ', 'PageDown', 'ArrowRight'];
+    let press = 0;
+    const click = (keys = atQuestion) => page.keyboard.press(keys[press++ % keys.length]!);
+    let questions = 0;
+    for (let n = 1; n <= CHAPTERS.length; n++) {
+      await settled(page, n);
+      if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
+        questions++;
+        // A person tabbed to an option: the clicker's keys still belong to the presenter.
+        await page.getByTestId('checkpoint').getByRole('radio').first().focus();
+        await click();
+        await expect(page.getByTestId('checkpoint').getByRole('status')).toContainText('press Next again to reveal');
+        await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
+        await page.getByTestId('checkpoint').getByRole('radio').first().focus();
+        await click();
+        await expect(page.getByTestId('checkpoint-result'), `chapter ${n}`).toContainText('Revealed without an answer');
+        await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
+        await settled(page, n);
+        await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+      }
+      if (n < CHAPTERS.length) await click(forward);
+    }
+    expect(questions).toBe(CHAPTERS.filter((c) => c.checkpoint).length);
+  });
+
+  test('a presenter who clicked an option reveals with it on Next', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto('./?ch=2');
+    await settled(page, 2);
+    await page.getByTestId('checkpoint').getByRole('radio').nth(1).check();
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'true');
+  });
 });

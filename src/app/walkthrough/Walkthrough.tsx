@@ -93,15 +93,18 @@ function Sources({ paragraphs, index, lang }: { paragraphs: readonly Paragraph[]
   );
 }
 
-function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, firstOptionRef }: { chapter: Chapter; asked: boolean; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; firstOptionRef: React.RefObject<HTMLInputElement | null> }) {
+/**
+ * The chapter's question. The option chosen by a click (or 1–4) is the walkthrough's (`choice`), so
+ * that the presenter's Next reveals with it; the legend takes focus when Next points at the question,
+ * never an option, which a clicker's Space would then choose.
+ */
+function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, questionRef, choice, onChoose }: { chapter: Chapter; asked: boolean; answered: Answer | undefined; onAnswer: (a: Answer) => void; nudged: boolean; questionRef: React.RefObject<HTMLLegendElement | null>; choice: string | null; onChoose: (id: string) => void }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const cp = chapter.checkpoint!;
-  const [choice, setChoice] = useState<string | null>(null);
   const [complaint, setComplaint] = useState(false);
   const name = useId();
   useEffect(() => {
-    setChoice(null);
     setComplaint(false);
   }, [chapter]);
   const submit = (e: FormEvent) => {
@@ -133,20 +136,19 @@ function CheckpointForm({ chapter, asked, answered, onAnswer, nudged, firstOptio
   return (
     <form ref={form} className="checkpoint" onSubmit={submit} data-testid="checkpoint" data-answered={done ? 'true' : 'false'}>
       <fieldset disabled={done}>
-        <legend>
+        <legend ref={questionRef} tabIndex={-1}>
           <span className="badge checkpoint-badge">{t('walkPredict')}</span> {L(cp.question, lang)}
         </legend>
         <div role="radiogroup" aria-label={L(cp.question, lang)}>
           {cp.options.map((o, i) => (
             <label key={o.id} className="option">
               <input
-                ref={i === 0 ? firstOptionRef : undefined}
                 type="radio"
                 name={name}
                 value={o.id}
                 checked={(done ? answered : choice) === o.id}
                 onChange={() => {
-                  setChoice(o.id);
+                  onChoose(o.id);
                   setComplaint(false);
                 }}
               />{' '}
@@ -215,7 +217,9 @@ export function Walkthrough() {
   const [nudged, setNudged] = useState(false);
   const [notesWindow, setNotesWindow] = useState<Window | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const firstOption = useRef<HTMLInputElement>(null);
+  const questionRef = useRef<HTMLLegendElement>(null);
+  /** The option the presenter chose at the question (a click), before revealing: Next reveals with it. */
+  const [choice, setChoice] = useState<string | null>(null);
   const ch = chapter === null ? null : CHAPTERS[chapter - 1]!;
   const roomRole = useApp((s) => s.roomView?.role ?? null);
   const roomKey = chapter === null ? '' : `ch:${chapter}`;
@@ -227,7 +231,10 @@ export function Walkthrough() {
     answer(myRoomChoice === undefined ? null : (ch.checkpoint.options[myRoomChoice]?.id ?? null));
   }, [roomRole, roomRevealed, chapter, ch, answers, answer, myRoomChoice]);
 
-  useEffect(() => setNudged(false), [chapter]);
+  useEffect(() => {
+    setNudged(false);
+    setChoice(null);
+  }, [chapter]);
   // Each chapter opens at the panel's top, however far the one before was scrolled (a chapter by
   // link and by Next are the same picture); its question then scrolls into view (CheckpointForm).
   const panelRef = useRef<HTMLElement>(null);
@@ -310,12 +317,12 @@ export function Walkthrough() {
       // First press: point at the question. Second press: the room answered aloud, reveal.
       if (!nudged) {
         setNudged(true);
-        firstOption.current?.focus();
-      } else answer(null);
+        questionRef.current?.focus();
+      } else answer(choice);
       return;
     }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
-  }, [chapter, status, answers, nudged, answer, go, resume, roomRole]);
+  }, [chapter, status, answers, nudged, choice, answer, go, resume, roomRole]);
   const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
@@ -325,7 +332,7 @@ export function Walkthrough() {
   const onKey = useCallback(
     (e: KeyboardEvent) => {
       if (chapter === null || e.defaultPrevented) return;
-      const key = walkthroughKeyOf(e);
+      const key = walkthroughKeyOf(e, status === 'checkpoint' && !answers.has(chapter) && roomRole !== 'attendee');
       if (key === null) return;
       let handled = true;
       if (blank && (key === 'blank' || key === 'leave')) setBlank(false);
@@ -486,7 +493,7 @@ export function Walkthrough() {
         {ch.checkpoint && roomRole === 'attendee' && answered === undefined ? (
           <RoomQuestion question={roomKey} prompt={L(ch.checkpoint.question, lang)} options={ch.checkpoint.options.map((o) => L(o.label, lang))} badge={t('walkPredict')} />
         ) : ch.checkpoint ? (
-          <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} firstOptionRef={firstOption} />
+          <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} questionRef={questionRef} choice={choice} onChoose={setChoice} />
         ) : null}
         {ch.checkpoint && roomRole !== null && (roomRole === 'presenter' || roomRevealed) ? (
           <RoomTally question={roomKey} options={ch.checkpoint.options.map((o) => L(o.label, lang))} correct={ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer)} />

@@ -31,4 +31,16 @@ describe('a presenter\'s keys', () => {
     expect(on('b', 'TEXTAREA')).toBeNull();
     expect(on('Enter', 'DIV')).toBeNull();
   });
+  it('at a question, the forward keys reveal wherever focus is: an option or a button with focus is never chosen by them', () => {
+    const at = (k: string, tagName: string, extra: Record<string, unknown> = {}, atQuestion = true) =>
+      walkthroughKeyOf({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: { tagName, getAttribute: () => null, isContentEditable: false, ...extra } as unknown as EventTarget }, atQuestion);
+    for (const k of [' ', 'Enter', 'ArrowRight', 'PageDown']) {
+      expect(at(k, 'INPUT', { type: 'radio' }), k).toBe('next');
+      expect(at(k, 'BUTTON'), k).toBe('next');
+      // Without a question waiting, Space and Enter stay with the control.
+      if (k === ' ' || k === 'Enter') expect(at(k, 'INPUT', { type: 'radio' }, false), k).toBeNull();
+    }
+    expect(at('2', 'INPUT', { type: 'radio' })).toEqual({ option: 2 });
+    expect(at(' ', 'INPUT', { type: 'text' })).toBeNull();
+  });
 });

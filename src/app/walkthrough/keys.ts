@@ -44,14 +44,18 @@ function activatedBySpace(el: Element): boolean {
 
 /**
  * The presenter's meaning of a key event in the walkthrough, or null when it belongs to the element
- * with focus. Read in the capture phase, before the element's own handler.
+ * with focus. Read in the capture phase, before the element's own handler. While the chapter's
+ * question waits (`atQuestion`), the forward keys (→, Page Down, Space, Enter) are the presenter's
+ * wherever focus is: a clicker's Space on a focused option must reveal, never choose that option
+ * (answering is 1–4 or a click).
  */
-export function walkthroughKeyOf(e: KeyLike & { target: EventTarget | null }): PresenterKey | null {
+export function walkthroughKeyOf(e: KeyLike & { target: EventTarget | null }, atQuestion = false): PresenterKey | null {
   const k = presenterKeyOf(e);
   if (k === null) return null;
   const el = e.target as Element | null;
   if (!el || !('tagName' in el)) return k;
   if (takesText(el)) return null;
+  if (atQuestion && k === 'next') return k;
   if ((e.key === ' ' || e.key === 'Enter') && activatedBySpace(el)) return null;
   // Enter is the screen layout's; in the page it belongs to what has focus.
   if (e.key === 'Enter') return null;
