@@ -1,9 +1,18 @@
 /**
- * The room's state machine: where the presenter is, which question is open, and every acknowledged
- * answer (one per attendee and question; the last one counts, a resend with the same answer id is a no-op).
- * Pure and deterministic: the server applies events to it, and replaying the data file's events
- * rebuilds it exactly after a restart.
+ * The room's state machine: where the presenter is, which question is open, which are revealed, and
+ * every acknowledged answer (one per attendee and question; the last one counts, a resend with the
+ * same answer id is a no-op). Pure and deterministic: the server applies events to it, and replaying
+ * the data file's events rebuilds it exactly after a restart.
+ *
+ * A question goes through three phases, in this order only: waiting (never opened, or closed
+ * again), open (it takes answers), revealed (final: its split is public, it takes no answer and
+ * cannot be opened again). A quiz (`pre`, `post`) opens and reveals its three items at once.
+ *
+ * The state is updated in place: an answer costs a few map operations whatever the number of
+ * answers before it (a copy per answer made a talk's answers quadratic).
  */
+import * as v from 'valibot';
+import { MAX_OPTIONS, QUIZ_SIZE, type RefusedReason } from './protocol';
 
 export interface Answer {
   answerId: string;
@@ -19,48 +28,85 @@ export type RoomEvent =
   | { kind: 'reveal'; question: string }
   | ({ kind: 'answer' } & Answer);
 
+/** The questions a room asks: each question's key (`ch:N`, `pre:i`, `post:i`) and its number of options. */
+export type RoomQuestions = ReadonlyMap<string, number>;
+
 export interface RoomState {
   chapter: number;
   beat: number;
   open: string | null;
-  revealed: ReadonlySet<string>;
+  /** The revealed questions, item by item (a revealed quiz puts its three items here). */
+  revealed: Set<string>;
   /** question -> attendee -> answer */
-  answers: ReadonlyMap<string, ReadonlyMap<string, Answer>>;
+  answers: Map<string, Map<string, Answer>>;
   /** Answer ids already applied: a resend after reconnect is acknowledged but not counted twice. */
-  seen: ReadonlySet<string>;
+  seen: Set<string>;
+  /** The questions this room asks; absent: any well-formed key with up to MAX_OPTIONS options (the page's own states). */
+  questions?: RoomQuestions;
 }
 
-export const emptyRoom = (): RoomState => ({
+export const emptyRoom = (questions?: RoomQuestions): RoomState => ({
   chapter: 0,
   beat: 0,
   open: null,
   revealed: new Set(),
   answers: new Map(),
   seen: new Set(),
+  ...(questions ? { questions } : {}),
 });
 
-/** Applies one event; returns the same object when the event changes nothing (a duplicate answer). */
+/** How many options `question` has in this room (0: the room does not ask it). */
+export const optionCount = (state: RoomState, question: string): number =>
+  state.questions ? (state.questions.get(question) ?? 0) : MAX_OPTIONS;
+
+/** The questions a key names: a quiz (`pre`, `post`) names its items, a question itself; none if the room does not ask it. */
+export function itemsOf(state: RoomState, key: string): string[] {
+  const items = key === 'pre' || key === 'post' ? Array.from({ length: QUIZ_SIZE }, (_, i) => `${key}:${i}`) : [key];
+  return items.filter((q) => optionCount(state, q) > 0);
+}
+
+/** Whether answers to `question` are taken now: it is open itself, or its quiz is, and it is not revealed. */
+export const isOpen = (state: RoomState, question: string): boolean =>
+  state.open !== null && (state.open === question || question.startsWith(`${state.open}:`)) && !state.revealed.has(question);
+
+/** Whether opening `key` would open something: the room asks it and at least one of its questions is not revealed yet. */
+export const canOpen = (state: RoomState, key: string): boolean => itemsOf(state, key).some((q) => !state.revealed.has(q));
+
+/** Why an answer would not be taken now, or null when it would. */
+export function refusal(state: RoomState, question: string, choice: number): RefusedReason | null {
+  if (!isOpen(state, question)) return 'closed';
+  if (!Number.isInteger(choice) || choice < 0 || choice >= optionCount(state, question)) return 'choice';
+  return null;
+}
+
+/**
+ * Applies one event in place and returns the state. An event that cannot apply (a duplicate answer, a
+ * choice the question does not have, opening what is all revealed, a question the room does not ask)
+ * changes nothing: the server never writes one, and a replay skips one that a hand-edited file holds.
+ */
 export function applyEvent(state: RoomState, event: RoomEvent): RoomState {
   switch (event.kind) {
     case 'goto':
-      return { ...state, chapter: event.chapter, beat: event.beat };
+      state.chapter = event.chapter;
+      state.beat = event.beat;
+      return state;
     case 'open':
-      return { ...state, open: event.question };
+      if (event.question === null || canOpen(state, event.question)) state.open = event.question;
+      return state;
     case 'reveal': {
-      const revealed = new Set(state.revealed);
-      revealed.add(event.question);
-      return { ...state, revealed, open: state.open === event.question ? null : state.open };
+      for (const q of itemsOf(state, event.question)) state.revealed.add(q);
+      // The open question (or quiz) closes once nothing in it can still be answered.
+      if (state.open !== null && !canOpen(state, state.open)) state.open = null;
+      return state;
     }
     case 'answer': {
       if (state.seen.has(event.answerId)) return state;
-      const seen = new Set(state.seen);
-      seen.add(event.answerId);
-      const answers = new Map(state.answers);
-      const byAttendee = new Map(answers.get(event.question) ?? []);
-      const { kind: _kind, ...answer } = event;
-      byAttendee.set(event.attendee, answer);
-      answers.set(event.question, byAttendee);
-      return { ...state, answers, seen };
+      if (event.choice < 0 || event.choice >= optionCount(state, event.question)) return state;
+      state.seen.add(event.answerId);
+      let byAttendee = state.answers.get(event.question);
+      if (!byAttendee) state.answers.set(event.question, (byAttendee = new Map()));
+      byAttendee.set(event.attendee, { answerId: event.answerId, attendee: event.attendee, question: event.question, choice: event.choice });
+      return state;
     }
   }
 }
@@ -74,20 +120,16 @@ export function distribution(state: RoomState, question: string, size: number): 
   return counts;
 }
 
-/** Whether answers to `question` are taken now: it is open itself, or its quiz (`pre`, `post`) is. */
-export const isOpen = (state: RoomState, question: string): boolean =>
-  state.open !== null && (state.open === question || question.startsWith(`${state.open}:`));
-
-/** Answer counts of every question, and the distributions of the revealed ones: what the room sees. */
-export function publicView(state: RoomState, options = 8): { counts: Record<string, number>; revealed: Record<string, number[]> } {
+/**
+ * Answer counts of every question, and the split of every revealed one (answered or not): what the
+ * room sees. Its cost is the number of questions plus the revealed questions' answers, never the
+ * room's whole history.
+ */
+export function publicView(state: RoomState, options = MAX_OPTIONS): { counts: Record<string, number>; revealed: Record<string, number[]> } {
   const counts: Record<string, number> = {};
   const revealed: Record<string, number[]> = {};
   for (const [question, byAttendee] of state.answers) counts[question] = byAttendee.size;
-  for (const group of state.revealed) {
-    for (const question of state.answers.keys()) {
-      if (question === group || question.startsWith(`${group}:`)) revealed[question] = distribution(state, question, options);
-    }
-  }
+  for (const question of state.revealed) revealed[question] = distribution(state, question, state.questions?.get(question) ?? options);
   return { counts, revealed };
 }
 
@@ -96,21 +138,50 @@ export const answerCount = (state: RoomState, question: string): number => state
 /** Serialises one event as a data-file line. */
 export const eventLine = (event: RoomEvent): string => `${JSON.stringify(event)}\n`;
 
+const Text = v.pipe(v.string(), v.maxLength(64));
+const Whole = v.pipe(v.number(), v.integer(), v.minValue(0));
+/** A data-file line's shape (the file is ours, but a hand edit must not put a wrong shape in the state). */
+const RoomEventLine = v.variant('kind', [
+  v.object({ kind: v.literal('goto'), chapter: Whole, beat: Whole }),
+  v.object({ kind: v.literal('open'), question: v.nullable(Text) }),
+  v.object({ kind: v.literal('reveal'), question: Text }),
+  v.object({ kind: v.literal('answer'), answerId: Text, attendee: Text, question: Text, choice: Whole }),
+]);
+
+/** A line of the data file that replay left out: its number (1-based) and why. */
+export interface SkippedLine {
+  line: number;
+  why: string;
+}
+
 /**
  * Rebuilds the room from the data file's text. A torn last line (the server killed mid-write, before
- * its fsync and ack) is skipped: only acknowledged answers were promised to survive.
+ * its fsync and ack) is skipped: only acknowledged answers were promised to survive. Any other line
+ * that is not an event is skipped too and reported through `onSkip`, with its line number.
  */
-export function replay(text: string): RoomState {
-  let state = emptyRoom();
-  for (const line of text.split('\n')) {
+export function replay(text: string, options: { questions?: RoomQuestions; onSkip?: (skipped: SkippedLine) => void } = {}): RoomState {
+  const state = emptyRoom(options.questions);
+  let start = 0;
+  for (let n = 1; start < text.length; n++) {
+    let end = text.indexOf('\n', start);
+    const torn = end < 0;
+    if (torn) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
     if (line.trim() === '') continue;
-    let event: RoomEvent;
+    let raw: unknown;
     try {
-      event = JSON.parse(line) as RoomEvent;
+      raw = JSON.parse(line);
     } catch {
+      if (!torn) options.onSkip?.({ line: n, why: 'not JSON' });
       continue;
     }
-    state = applyEvent(state, event);
+    const parsed = v.safeParse(RoomEventLine, raw);
+    if (!parsed.success) {
+      options.onSkip?.({ line: n, why: `not a room event (${parsed.issues[0].message})` });
+      continue;
+    }
+    applyEvent(state, parsed.output);
   }
   return state;
 }
