@@ -17,12 +17,12 @@
  *   page of another site cannot join the room from a visitor's browser.
  * - Every frame is bounded (maxPayload), parsed with the protocol's schema and rate-limited per
  *   socket (token bucket; a presenter's is larger, its moves are never the ones dropped).
- * - Answers are appended to the data file and fsynced before their ack (group commit per tick);
- *   a restart replays the file, so every acknowledged answer and the current beat survive. The port
+ * - Answers are appended to the data file and fsynced before their ack (group commit, the fsync off
+ *   the event loop); a restart replays the file, so every acknowledged answer and the current beat survive. The port
  *   is taken before the replay, so a port in use is said at once.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { dirname, extname, join, posix, relative, resolve, sep } from 'node:path';
@@ -361,25 +361,49 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     const text = roomMessage();
     for (const ws of to) sendText(ws, text);
   };
-  /** Writes and fsyncs events, then applies them: nothing is applied (or acked) before it is on disk. */
-  const commit = (events: RoomEvent[]): void => {
-    writeSync(fd, events.map(eventLine).join(''));
-    fsyncSync(fd);
-    for (const e of events) applyEvent(room, e);
-  };
-
-  // Answers wait one tick so a burst shares one write and one fsync (group commit).
-  let pending = new Map<string, { event: RoomEvent & { kind: 'answer' }; waiters: WebSocket[] }>();
+  /**
+   * Group commit. Answers wait one tick in `pending`, so a burst shares one write; a write goes to the
+   * file and the state at once, and its answers are acknowledged when an fsync that began after it
+   * ends. The fsync runs off the event loop (one at a time, each covering every write before it),
+   * so the room keeps reading frames and moving the presenter's beat while the disk syncs. A kill -9
+   * loses nothing written (the kernel has it); an acknowledged answer is on the disk itself.
+   */
+  type Waiting = { event: RoomEvent & { kind: 'answer' }; waiters: WebSocket[] };
+  let pending = new Map<string, Waiting>();
+  /** Written and applied, waiting for an fsync: by answer id (a resend joins its waiters). */
+  const unsynced = new Map<string, Waiting>();
+  let syncing = false;
   let flushScheduled = false;
   let presenterUpdate: ReturnType<typeof setTimeout> | undefined;
+  const write = (events: RoomEvent[]): void => {
+    writeSync(fd, events.map(eventLine).join(''));
+    for (const e of events) applyEvent(room, e);
+  };
+  const sync = (): void => {
+    if (syncing || unsynced.size === 0) return;
+    syncing = true;
+    const batch = [...unsynced.values()];
+    unsynced.clear();
+    fsync(fd, (err) => {
+      syncing = false;
+      if (err) {
+        // Not on the disk for sure: no ack; the phones send these again, and the room counts an id once.
+        stats.errors++;
+      } else {
+        for (const p of batch) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+      }
+      sync();
+    });
+  };
   const flush = (): void => {
     flushScheduled = false;
+    if (pending.size === 0) return;
     const batch = [...pending.values()];
     pending = new Map();
-    if (batch.length === 0) return;
-    commit(batch.map((p) => p.event));
+    write(batch.map((p) => p.event));
     stats.answers += batch.length;
-    for (const p of batch) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+    for (const p of batch) unsynced.set(p.event.answerId, p);
+    sync();
     // The presenter's count: at most every 50 ms, not once per answer.
     presenterUpdate ??= setTimeout(() => {
       presenterUpdate = undefined;
@@ -468,18 +492,26 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
             send(ws, { type: 'refused', answerId: msg.answerId, reason });
           };
           if (attendee === undefined || msg.token !== token) return refuse('token');
-          if (room.seen.has(msg.answerId)) return send(ws, { type: 'ack', answerId: msg.answerId });
-          const waiting = pending.get(msg.answerId);
+          const waiting = pending.get(msg.answerId) ?? unsynced.get(msg.answerId);
           if (waiting) {
             waiting.waiters.push(ws);
             return;
           }
+          // Taken before and on the disk (a resend after a lost ack, or after a restart): acknowledged again, counted once.
+          if (room.seen.has(msg.answerId)) return send(ws, { type: 'ack', answerId: msg.answerId });
           const why = refusal(room, msg.question, msg.choice);
           if (why) return refuse(why);
           pending.set(msg.answerId, { event: { kind: 'answer', answerId: msg.answerId, attendee, question: msg.question, choice: msg.choice }, waiters: [ws] });
           if (!flushScheduled) {
             flushScheduled = true;
-            setImmediate(flush);
+            setImmediate(() => {
+              try {
+                flush();
+              } catch {
+                // The write failed (a full disk): nothing of it is acknowledged; the phones send it again.
+                stats.errors++;
+              }
+            });
           }
           return;
         }
@@ -500,7 +532,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
         flush();
         const event = presenterEvent(room, msg);
         if (event) {
-          commit([event]);
+          // Shown at once, synced with the next fsync: a move needs no ack (the presenter's page sends its place again on reconnecting).
+          write([event]);
           broadcast(sockets);
         } else {
           // Nothing to change (the same beat, a revealed question opened again): the presenter sees the room as it is.
@@ -526,6 +559,10 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     close: async () => {
       flush();
       if (presenterUpdate) clearTimeout(presenterUpdate);
+      // What is written is synced now, and its answers acknowledged before the sockets close.
+      fsyncSync(fd);
+      for (const p of unsynced.values()) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+      unsynced.clear();
       for (const ws of sockets) ws.close(1001, 'The room is closing');
       // Sockets that do not finish the closing handshake at once are cut.
       const cut = setTimeout(() => {
@@ -536,7 +573,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       await closeHttp();
       clearTimeout(cut);
       for (const ws of sockets) ws.terminate();
-      fsyncSync(fd);
+      // An fsync still running holds the file: let it end before the file is closed.
+      while (syncing) await new Promise((r) => setTimeout(r, 1));
       closeSync(fd);
     },
   };
