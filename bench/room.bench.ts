@@ -262,10 +262,15 @@ async function answersProcessed(impl: 'now' | 'baseline', total: number): Promis
   presenter.send(JSON.stringify({ type: 'open', key: server.key, question: 'pre' }));
   await sleep(200);
   const each = total / sockets;
+  const frames = room.map((p) => Array.from({ length: each }, (_, k) => JSON.stringify({ type: 'answer', token: p.token, answerId: `ans_${p.id}_${k}`, question: `pre:${k % 3}`, choice: k % 3 })));
   const t0 = performance.now();
-  for (let k = 0; k < each; k++) {
-    for (const p of room) p.ws.send(JSON.stringify({ type: 'answer', token: p.token, answerId: `ans_${p.id}_${k}`, question: `pre:${k % 3}`, choice: k % 3 }));
-  }
+  // The phones' side must not be what is measured: each socket's frames go out in one write (its TCP socket corked).
+  room.forEach((p, i) => {
+    const tcp = (p.ws as unknown as { _socket?: { cork: () => void; uncork: () => void } })._socket;
+    tcp?.cork();
+    for (const frame of frames[i]!) p.ws.send(frame);
+    tcp?.uncork();
+  });
   await until(() => room.every((p) => p.acks.size === each), 600_000);
   const seconds = (performance.now() - t0) / 1000;
   const acked = room.reduce((n, p) => n + p.acks.size, 0);

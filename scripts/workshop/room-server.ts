@@ -379,6 +379,27 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     writeSync(fd, events.map(eventLine).join(''));
     for (const e of events) applyEvent(room, e);
   };
+  /**
+   * Acknowledges a synced batch. A socket with several acks in it (a phone that answered the three
+   * quiz questions at once) gets them in one write: its TCP socket is corked around them (ws's own
+   * socket, reached through its private field; without it each ack is a write of its own).
+   */
+  const ackAll = (batch: Waiting[]): void => {
+    const bySocket = new Map<WebSocket, string[]>();
+    for (const p of batch) {
+      for (const ws of p.waiters) {
+        const ids = bySocket.get(ws);
+        if (ids) ids.push(p.event.answerId);
+        else bySocket.set(ws, [p.event.answerId]);
+      }
+    }
+    for (const [ws, ids] of bySocket) {
+      const tcp = ids.length > 1 ? (ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket : undefined;
+      tcp?.cork?.();
+      for (const answerId of ids) send(ws, { type: 'ack', answerId });
+      tcp?.uncork?.();
+    }
+  };
   const sync = (): void => {
     if (syncing || unsynced.size === 0) return;
     syncing = true;
@@ -390,7 +411,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
         // Not on the disk for sure: no ack; the phones send these again, and the room counts an id once.
         stats.errors++;
       } else {
-        for (const p of batch) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+        ackAll(batch);
       }
       sync();
     });
@@ -561,7 +582,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       if (presenterUpdate) clearTimeout(presenterUpdate);
       // What is written is synced now, and its answers acknowledged before the sockets close.
       fsyncSync(fd);
-      for (const p of unsynced.values()) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+      ackAll([...unsynced.values()]);
       unsynced.clear();
       for (const ws of sockets) ws.close(1001, 'The room is closing');
       // Sockets that do not finish the closing handshake at once are cut.
