@@ -176,27 +176,32 @@ export interface SkippedLine {
  */
 export function replay(text: string, options: { questions?: RoomQuestions; onSkip?: (skipped: SkippedLine) => void } = {}): RoomState {
   const state = emptyRoom(options.questions);
-  let start = 0;
-  for (let n = 1; start < text.length; n++) {
-    let end = text.indexOf('\n', start);
-    const torn = end < 0;
-    if (torn) end = text.length;
-    const line = text.slice(start, end);
-    start = end + 1;
-    if (line.trim() === '') continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      if (!torn) options.onSkip?.({ line: n, why: 'not JSON' });
+  const lines = text.split('\n');
+  // The last piece is torn unless the file ends with a newline (then it is empty).
+  const last = lines.length - 1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line === '') continue;
+    const raw = parseLine(line);
+    if (raw === undefined) {
+      if (i !== last && line.trim() !== '') options.onSkip?.({ line: i + 1, why: 'not JSON' });
       continue;
     }
     const event = readEvent(raw);
     if (typeof event === 'string') {
-      options.onSkip?.({ line: n, why: `not a room event: ${event}` });
+      options.onSkip?.({ line: i + 1, why: `not a room event: ${event}` });
       continue;
     }
     applyEvent(state, event);
   }
   return state;
+}
+
+/** A line's JSON, or undefined (kept apart from the loop, so its try does not keep the loop from being optimised). */
+function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
 }
