@@ -2,22 +2,35 @@
  * The workshop's room server: serves the built site (dist/) and one room over WebSocket (`/room`).
  * The room's rules live in src/room (pure); this file is the Node side: sockets, the data file, limits.
  *
- * - Only a socket that sent the presenter key moves the room (goto/open/close/reveal).
- * - An attendee's id is bound to its socket on hello: the server hands back a token, and an answer
- *   is taken only with the token of the socket it arrives on, so no one answers for another.
+ * - No request ends the process: every HTTP request, upgrade and frame is checked before use, and
+ *   anything malformed gets a 4xx (or is dropped and counted); a handler that throws all the same
+ *   answers 500 or closes that one socket, never the server.
+ * - Only a socket that sent the presenter key moves the room (goto/open/close/reveal); a wrong key
+ *   gets its socket closed with `ROOM_CLOSE.keyRefused`, which the page can say. The key is kept
+ *   beside the data file (`<data>.key`), so a restart on the same file keeps it and the presenter's
+ *   open page carries on.
+ * - One attendee per socket: the id of its first `hello` (another id later is ignored); the server
+ *   hands back a token, and an answer is taken only with the token of the socket it arrives on, for
+ *   an open question and one of its options. One address has at most `maxPerAddress` sockets and as
+ *   many attendee ids (phones behind one router share an address, so the default is generous).
+ * - The upgrade to `/room` is taken from the page's own origin only (or those allowed by name): a
+ *   page of another site cannot join the room from a visitor's browser.
  * - Every frame is bounded (maxPayload), parsed with the protocol's schema and rate-limited per
- *   socket (token bucket); anything else is dropped and counted.
- * - Answers are appended to the data file and fsynced before their ack (group commit per tick);
- *   a restart replays the file, so every acknowledged answer and the current beat survive.
+ *   socket (token bucket; a presenter's is larger, its moves are never the ones dropped).
+ * - Answers are appended to the data file and fsynced before their ack (group commit, the fsync off
+ *   the event loop); a restart replays the file, so every acknowledged answer and the current beat survive. The port
+ *   is taken before the replay, so a port in use is said at once.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { closeSync, createReadStream, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { dirname, extname, join, posix, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { MAX_MESSAGE_BYTES, parseClientMessage, type ServerMessage } from '../../src/room/protocol';
-import { applyEvent, eventLine, isOpen, publicView, replay, type RoomEvent, type RoomState } from '../../src/room/state';
+import { ID_PATTERN, MAX_MESSAGE_BYTES, parseClientMessage, ROOM_CLOSE, type ServerMessage } from '../../src/room/protocol';
+import { applyEvent, canOpen, eventLine, itemsOf, publicView, refusal, replay, type RoomEvent, type RoomQuestions, type RoomState, type SkippedLine } from '../../src/room/state';
 import { TokenBucket } from '../../src/room/bucket';
+import { roomQuestions } from './questions';
 
 export interface RoomServerOptions {
   port: number;
@@ -26,18 +39,34 @@ export interface RoomServerOptions {
   data: string;
   /** The built site to serve; omitted: sockets only (the bench). */
   dist?: string;
-  /** The presenter key; omitted: a fresh random one. */
+  /** The presenter key (kept in the key file for the next start); omitted: the key file's, or a fresh one written there. */
   key?: string;
-  /** Per-socket rate: burst and refill per second. */
+  /** An attendee socket's rate: burst and refill per second (the room's: 20 and 10/s). */
   burst?: number;
   perSecond?: number;
+  /** Sockets one network address may hold at once, and attendee ids it may bring (default 256). */
+  maxPerAddress?: number;
+  /** Origins (`http://host:port`) allowed to open the room's socket besides the page's own. */
+  allowOrigins?: readonly string[];
+  /** The questions the room asks and their option counts; default: the walkthrough's (questions.ts). */
+  questions?: RoomQuestions;
+  /** Told of each data-file line the replay left out (not the torn last line of a kill). */
+  onSkip?: (skipped: SkippedLine) => void;
 }
 
 export interface RoomStats {
-  /** Frames dropped: oversized, not JSON, not a known message, or over the rate. */
+  /** Frames dropped: oversized, binary, not JSON, not a known message, or over the rate. */
   dropped: number;
   /** Presenter-only messages without the right key. */
   unauthorised: number;
+  /** Messages turned down: a second identity on a socket (ignored), a socket closed for a wrong key or a full address. */
+  denied: number;
+  /** Answers refused (`refused` sent): not open, not an option, not this socket's token. */
+  refused: number;
+  /** HTTP requests and upgrades answered 4xx. */
+  badRequests: number;
+  /** Handlers that threw (a bug): the request got a 500 or its socket was closed; the room went on. */
+  errors: number;
   answers: number;
   sockets: number;
 }
@@ -45,85 +74,357 @@ export interface RoomStats {
 export interface RoomServer {
   port: number;
   key: string;
+  /** Where the key is kept: beside the data file. */
+  keyFile: string;
   stats: RoomStats;
   state: () => RoomState;
+  /** Commits what is pending (fsynced), closes every socket and the data file. */
   close: () => Promise<void>;
 }
 
+/** Why the room could not start, for the command line to say in one line (and exit 2). */
+export class RoomStartError extends Error {
+  constructor(
+    readonly reason: 'port' | 'key' | 'data' | 'dist',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RoomStartError';
+  }
+}
+
+/** Default of `maxPerAddress`: a room's phones usually have an address each, but a router or a proxy can put hundreds behind one. */
+export const DEFAULT_MAX_PER_ADDRESS = 256;
+/** The presenter's socket: it sends a beat per Next, and a held key sends many; its moves must not be dropped. */
+const PRESENTER_BURST = 200;
+const PRESENTER_PER_SECOND = 100;
+/** A socket that has this much unsent (a phone that stopped reading) is closed rather than kept growing. */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
 const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('base64url')}`;
+
+/** The key file of a data file: beside it, the same name with `.key` added. */
+export const keyFileOf = (data: string): string => `${resolve(data)}.key`;
+
+/** Why a presenter key could never be accepted, or null if it can. */
+export function keyProblem(key: string): string | null {
+  return ID_PATTERN.test(key)
+    ? null
+    : `8 to 64 characters of A-Z, a-z, 0-9, '-' and '_' (the page reads the key from its address with that rule), got ${JSON.stringify(key.length > 80 ? `${key.slice(0, 80)}…` : key)}`;
+}
+
+/**
+ * The presenter key: the one given (written to the key file, so the next start without `--key`
+ * keeps it), else the key file's, else a fresh random one written there (mode 600).
+ */
+function presenterKey(keyFile: string, given: string | undefined): string {
+  if (given !== undefined) {
+    const problem = keyProblem(given);
+    if (problem) throw new RoomStartError('key', `--key: ${problem}`);
+    if (!existsSync(keyFile) || readFileSync(keyFile, 'utf8').trim() !== given) writeFileSync(keyFile, `${given}\n`, { mode: 0o600 });
+    return given;
+  }
+  if (existsSync(keyFile)) {
+    const kept = readFileSync(keyFile, 'utf8').trim();
+    const problem = keyProblem(kept);
+    if (problem) throw new RoomStartError('key', `the key file ${keyFile} holds no usable key: ${problem}; delete it for a new key, or give --key`);
+    return kept;
+  }
+  const key = newId('key');
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+/** Compares a key in constant time (its length aside), so a guesser learns nothing from how long a refusal takes. */
+function sameKey(given: string, key: Buffer): boolean {
+  const b = Buffer.from(given);
+  return b.length === key.length && timingSafeEqual(b, key);
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript',
-  '.mjs': 'text/javascript',
-  '.css': 'text/css',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
+  '.map': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.wasm': 'application/wasm',
   '.webmanifest': 'application/manifest+json',
   '.txt': 'text/plain; charset=utf-8',
   '.csv': 'text/csv; charset=utf-8',
+  '.vtt': 'text/vtt; charset=utf-8',
 };
 
-/** Serves a file of dist/ (never outside it); unknown paths get index.html, like vite preview. */
-function serveStatic(dist: string, req: IncomingMessage, res: ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://room');
+interface StaticFile {
+  path: string;
+  size: number;
+  etag: string;
+  type: string;
+  /** Vite's hashed build outputs never change under their name: phones may keep them. */
+  immutable: boolean;
+}
+
+/** Every file of dist/, by the URL path that names it: nothing outside this table is ever read. */
+function staticTable(dist: string): Map<string, StaticFile> {
   const root = resolve(dist);
-  let path = normalize(join(root, decodeURIComponent(url.pathname)));
-  if (path !== root && !path.startsWith(root + sep)) {
-    res.writeHead(403).end();
-    return;
+  if (!existsSync(join(root, 'index.html'))) throw new RoomStartError('dist', `${root} has no index.html: build the site first (npx vite build)`);
+  const table = new Map<string, StaticFile>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) {
+        const s = statSync(path);
+        const url = `/${relative(root, path).split(sep).join('/')}`;
+        table.set(url, {
+          path,
+          size: s.size,
+          etag: `W/"${s.size.toString(36)}-${Math.floor(s.mtimeMs).toString(36)}"`,
+          type: CONTENT_TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
+          immutable: url.startsWith('/assets/'),
+        });
+      }
+    }
+  };
+  walk(root);
+  return table;
+}
+
+/** The characters a URL path may hold as sent (RFC 3986 pchar and '/'); a browser escapes any other. */
+const PATH_CHARS = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+
+/** The decoded path of a request target, or undefined when it is malformed (never a path outside the site). */
+export function requestPath(target: string | undefined): string | undefined {
+  if (typeof target !== 'string') return undefined;
+  const end = target.search(/[?#]/);
+  const raw = end < 0 ? target : target.slice(0, end);
+  if (raw.length > 2048 || !PATH_CHARS.test(raw)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return undefined;
   }
-  if (!existsSync(path) || statSync(path).isDirectory()) path = join(root, 'index.html');
-  res.writeHead(200, { 'content-type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream' });
-  res.end(readFileSync(path));
+  // A browser sends a path already normalised: dot segments, empty segments or a NUL are someone probing.
+  if (decoded.includes('\0') || decoded.includes('\\') || posix.normalize(decoded) !== decoded) return undefined;
+  return decoded;
+}
+
+/**
+ * Serves a file of the table; `/` and any path without an extension get index.html (the app has
+ * one page), an unknown file 404. No Range support: a request for a range gets the whole file
+ * (RFC 9110 allows it), which leaves out the parsing where static servers have crashed.
+ */
+function serveStatic(table: Map<string, StaticFile>, path: string, req: IncomingMessage, res: ServerResponse): number {
+  const file = table.get(path) ?? (path.endsWith('/') || extname(path) === '' ? table.get('/index.html') : undefined);
+  if (!file) {
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Not found\n');
+    return 404;
+  }
+  const headers = {
+    'content-type': file.type,
+    etag: file.etag,
+    'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'x-content-type-options': 'nosniff',
+  };
+  if (req.headers['if-none-match'] === file.etag) {
+    res.writeHead(304, headers).end();
+    return 304;
+  }
+  res.writeHead(200, { ...headers, 'content-length': file.size });
+  if (req.method === 'HEAD') {
+    res.end();
+    return 200;
+  }
+  const stream = createReadStream(file.path);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+  return 200;
+}
+
+/** Whether a browser page at `origin` may open the room's socket: the page's own origin, or one allowed by name. */
+function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const origin = req.headers.origin;
+  // No Origin: not a browser (a browser always sends one on a WebSocket upgrade); a script can forge any anyway.
+  if (origin === undefined) return true;
+  if (allowed.has(origin)) return true;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return host !== '' && host === req.headers.host;
 }
 
 export async function startRoomServer(options: RoomServerOptions): Promise<RoomServer> {
-  const key = options.key ?? newId('key');
-  mkdirSync(dirname(resolve(options.data)), { recursive: true });
-  const previous = existsSync(options.data) ? readFileSync(options.data, 'utf8') : '';
-  let state = replay(previous);
-  const fd = openSync(options.data, 'a');
+  const questions = options.questions ?? roomQuestions();
+  const maxPerAddress = options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS;
+  const allowOrigins = new Set(options.allowOrigins ?? []);
+  if (options.key !== undefined && keyProblem(options.key)) throw new RoomStartError('key', `--key: ${keyProblem(options.key)!}`);
+  const table = options.dist ? staticTable(options.dist) : undefined;
+  const stats: RoomStats = { dropped: 0, unauthorised: 0, denied: 0, refused: 0, badRequests: 0, errors: 0, answers: 0, sockets: 0 };
+
+  // Set once the data file is replayed; a request cannot arrive before (the replay runs in the listen callback's turn).
+  let state: RoomState | undefined;
+  let fd = -1;
+
+  const reject = (res: ServerResponse, code: number, text: string): void => {
+    stats.badRequests++;
+    res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${text}\n`);
+  };
+  const http: Server = createServer((req, res) => {
+    try {
+      if (state === undefined) return reject(res, 503, 'Starting');
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('allow', 'GET, HEAD');
+        return reject(res, 405, 'Method not allowed');
+      }
+      const path = requestPath(req.url);
+      if (path === undefined) return reject(res, 400, 'Bad request: malformed path');
+      if (path === '/room') return reject(res, 426, 'The room is a WebSocket');
+      if (!table) return reject(res, 404, 'Not found');
+      if (serveStatic(table, path, req, res) >= 400) stats.badRequests++;
+    } catch {
+      stats.errors++;
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    }
+  });
+  // Node's parser answers a malformed request line or header with 400 itself; a socket error is that client's alone.
+  http.on('clientError', (_err, socket: Duplex) => {
+    stats.badRequests++;
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  await new Promise<void>((done, fail) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      const where = `${options.host}:${options.port}`;
+      if (err.code === 'EADDRINUSE') fail(new RoomStartError('port', `port ${options.port} on ${options.host} is already in use (another room or server?): stop it or give --port`));
+      else if (err.code === 'EACCES') fail(new RoomStartError('port', `not allowed to listen on ${where} (a port under 1024 needs privileges): give --port`));
+      else if (err.code === 'EADDRNOTAVAIL') fail(new RoomStartError('port', `${options.host} is not an address of this machine: give --host`));
+      else fail(new RoomStartError('port', `cannot listen on ${where}: ${err.message}`));
+    };
+    http.once('error', onError);
+    http.listen(options.port, options.host, () => {
+      http.off('error', onError);
+      done();
+    });
+  });
+  const closeHttp = () => new Promise<void>((done) => http.close(() => done()));
+
+  const keyFile = keyFileOf(options.data);
+  let key: string;
+  let previous: string;
+  try {
+    mkdirSync(dirname(resolve(options.data)), { recursive: true });
+    key = presenterKey(keyFile, options.key);
+    previous = existsSync(options.data) ? readFileSync(options.data, 'utf8') : '';
+    state = replay(previous, { questions, onSkip: options.onSkip });
+    fd = openSync(options.data, 'a');
+  } catch (err) {
+    await closeHttp();
+    if (err instanceof RoomStartError) throw err;
+    throw new RoomStartError('data', `the data file ${options.data}: ${(err as Error).message}`);
+  }
+  const room = state;
+  const keyBytes = Buffer.from(key);
   // A line torn by a kill mid-write is skipped on replay; start the next one on a line of its own.
   if (previous !== '' && !previous.endsWith('\n')) writeSync(fd, '\n');
-  const stats: RoomStats = { dropped: 0, unauthorised: 0, answers: 0, sockets: 0 };
 
   const presenters = new Set<WebSocket>();
   const sockets = new Set<WebSocket>();
-  const send = (ws: WebSocket, msg: ServerMessage): void => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+  const perAddress = new Map<string, number>();
+  /** The attendee ids each address has brought (bounded by maxPerAddress). */
+  const attendeesOf = new Map<string, Set<string>>();
+
+  const sendText = (ws: WebSocket, text: string): void => {
+    if (ws.readyState !== ws.OPEN) return;
+    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      ws.terminate();
+      return;
+    }
+    ws.send(text);
   };
+  const send = (ws: WebSocket, msg: ServerMessage): void => sendText(ws, JSON.stringify(msg));
   const roomMessage = (): string => {
-    const view = publicView(state);
-    const msg: ServerMessage = { type: 'room', chapter: state.chapter, beat: state.beat, open: state.open, ...view };
+    const msg: ServerMessage = { type: 'room', chapter: room.chapter, beat: room.beat, open: room.open, ...publicView(room) };
     return JSON.stringify(msg);
   };
   const broadcast = (to: Iterable<WebSocket>): void => {
     const text = roomMessage();
-    for (const ws of to) if (ws.readyState === ws.OPEN) ws.send(text);
+    for (const ws of to) sendText(ws, text);
   };
-  /** Writes and fsyncs events, then applies them: nothing is applied (or acked) before it is on disk. */
-  const commit = (events: RoomEvent[]): void => {
-    writeSync(fd, events.map(eventLine).join(''));
-    fsyncSync(fd);
-    for (const e of events) state = applyEvent(state, e);
-  };
-
-  // Answers wait one tick so a burst shares one write and one fsync (group commit).
-  let pending: { event: RoomEvent & { kind: 'answer' }; waiters: WebSocket[] }[] = [];
+  /**
+   * Group commit. Answers wait one tick in `pending`, so a burst shares one write; a write goes to the
+   * file and the state at once, and its answers are acknowledged when an fsync that began after it
+   * ends. The fsync runs off the event loop (one at a time, each covering every write before it),
+   * so the room keeps reading frames and moving the presenter's beat while the disk syncs. A kill -9
+   * loses nothing written (the kernel has it); an acknowledged answer is on the disk itself.
+   */
+  type Waiting = { event: RoomEvent & { kind: 'answer' }; waiters: WebSocket[] };
+  let pending = new Map<string, Waiting>();
+  /** Written and applied, waiting for an fsync: by answer id (a resend joins its waiters). */
+  const unsynced = new Map<string, Waiting>();
+  let syncing = false;
   let flushScheduled = false;
   let presenterUpdate: ReturnType<typeof setTimeout> | undefined;
+  const write = (events: RoomEvent[]): void => {
+    writeSync(fd, events.map(eventLine).join(''));
+    for (const e of events) applyEvent(room, e);
+  };
+  /**
+   * Acknowledges a synced batch. A socket with several acks in it (a phone that answered the three
+   * quiz questions at once) gets them in one write: its TCP socket is corked around them (ws's own
+   * socket, reached through its private field; without it each ack is a write of its own).
+   */
+  const ackAll = (batch: Waiting[]): void => {
+    const bySocket = new Map<WebSocket, string[]>();
+    for (const p of batch) {
+      for (const ws of p.waiters) {
+        const ids = bySocket.get(ws);
+        if (ids) ids.push(p.event.answerId);
+        else bySocket.set(ws, [p.event.answerId]);
+      }
+    }
+    for (const [ws, ids] of bySocket) {
+      const tcp = ids.length > 1 ? (ws as unknown as { _socket?: { cork?: () => void; uncork?: () => void } })._socket : undefined;
+      tcp?.cork?.();
+      for (const answerId of ids) send(ws, { type: 'ack', answerId });
+      tcp?.uncork?.();
+    }
+  };
+  const sync = (): void => {
+    if (syncing || unsynced.size === 0) return;
+    syncing = true;
+    const batch = [...unsynced.values()];
+    unsynced.clear();
+    fsync(fd, (err) => {
+      syncing = false;
+      if (err) {
+        // Not on the disk for sure: no ack; the phones send these again, and the room counts an id once.
+        stats.errors++;
+      } else {
+        ackAll(batch);
+      }
+      sync();
+    });
+  };
   const flush = (): void => {
     flushScheduled = false;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0) return;
-    commit(batch.map((p) => p.event));
+    if (pending.size === 0) return;
+    const batch = [...pending.values()];
+    pending = new Map();
+    write(batch.map((p) => p.event));
     stats.answers += batch.length;
-    for (const p of batch) for (const ws of p.waiters) send(ws, { type: 'ack', answerId: p.event.answerId });
+    for (const p of batch) unsynced.set(p.event.answerId, p);
+    sync();
     // The presenter's count: at most every 50 ms, not once per answer.
     presenterUpdate ??= setTimeout(() => {
       presenterUpdate = undefined;
@@ -131,17 +432,40 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     }, 50);
   };
 
-  const http: Server = createServer((req, res) => {
-    if (options.dist) serveStatic(options.dist, req, res);
-    else res.writeHead(404).end();
-  });
-  const wss = new WebSocketServer({ server: http, path: '/room', maxPayload: MAX_MESSAGE_BYTES });
+  /** Ends a socket the room will not take, with the close code that says why (protocol.ts `ROOM_CLOSE`). */
+  const deny = (ws: WebSocket, code: number, why: string): void => {
+    stats.denied++;
+    ws.close(code, why);
+  };
 
-  wss.on('connection', (ws) => {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
+  http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const refuse = (code: number, text: string) => {
+      stats.badRequests++;
+      if (socket.writable) socket.end(`HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      else socket.destroy();
+    };
+    try {
+      if (requestPath(req.url) !== '/room') return refuse(404, 'Not Found');
+      if (!originAllowed(req, allowOrigins)) return refuse(403, 'Forbidden');
+      const address = req.socket.remoteAddress ?? 'unknown';
+      if ((perAddress.get(address) ?? 0) >= maxPerAddress) return refuse(429, 'Too Many Requests');
+      // ws checks the handshake itself (400 for a bad one) and calls back only for a good one.
+      wss.handleUpgrade(req, socket, head, (ws) => connected(ws, address));
+    } catch {
+      stats.errors++;
+      socket.destroy();
+    }
+  });
+
+  function connected(ws: WebSocket, address: string): void {
     sockets.add(ws);
     stats.sockets = sockets.size;
-    const bucket = new TokenBucket(options.burst ?? 20, options.perSecond ?? 10, Date.now());
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+    let bucket = new TokenBucket(options.burst ?? 20, options.perSecond ?? 10, Date.now());
     let attendee: string | undefined;
+    let presenter = false;
     const token = newId('tok');
     ws.on('error', () => {
       // An oversized frame closes the socket (ws's maxPayload); count it with the other drops.
@@ -151,78 +475,142 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       sockets.delete(ws);
       presenters.delete(ws);
       stats.sockets = sockets.size;
+      const n = (perAddress.get(address) ?? 1) - 1;
+      if (n > 0) perAddress.set(address, n);
+      else perAddress.delete(address);
     });
     ws.on('message', (data, isBinary) => {
-      if (isBinary || !bucket.take(Date.now())) {
-        stats.dropped++;
-        return;
-      }
-      const msg = parseClientMessage(data.toString());
-      if (!msg) {
-        stats.dropped++;
-        return;
-      }
-      if (msg.type === 'hello') {
-        attendee = msg.attendee;
-        send(ws, { type: 'welcome', token });
-        ws.send(roomMessage());
-        return;
-      }
-      if (msg.type === 'answer') {
-        if (attendee === undefined || msg.token !== token || !isOpen(state, msg.question)) {
-          send(ws, { type: 'refused', answerId: msg.answerId });
+      try {
+        if (isBinary || !bucket.take(Date.now())) {
+          stats.dropped++;
           return;
         }
-        if (state.seen.has(msg.answerId)) {
-          send(ws, { type: 'ack', answerId: msg.answerId });
+        const msg = parseClientMessage(data.toString());
+        if (!msg) {
+          stats.dropped++;
           return;
         }
-        const waiting = pending.find((p) => p.event.answerId === msg.answerId);
-        if (waiting) {
-          waiting.waiters.push(ws);
+        if (msg.type === 'hello') {
+          // A socket is one attendee: another id later changes nothing (an honest page never sends one).
+          if (presenter || (attendee !== undefined && attendee !== msg.attendee)) {
+            stats.denied++;
+            return;
+          }
+          if (attendee === undefined) {
+            const ids = attendeesOf.get(address) ?? new Set<string>();
+            if (!ids.has(msg.attendee) && ids.size >= maxPerAddress) return deny(ws, ROOM_CLOSE.addressFull, 'too many attendees from this address');
+            ids.add(msg.attendee);
+            attendeesOf.set(address, ids);
+            attendee = msg.attendee;
+          }
+          send(ws, { type: 'welcome', token });
+          sendText(ws, roomMessage());
           return;
         }
-        pending.push({ event: { kind: 'answer', answerId: msg.answerId, attendee, question: msg.question, choice: msg.choice }, waiters: [ws] });
-        if (!flushScheduled) {
-          flushScheduled = true;
-          setImmediate(flush);
+        if (msg.type === 'answer') {
+          const refuse = (reason: 'closed' | 'choice' | 'token') => {
+            stats.refused++;
+            send(ws, { type: 'refused', answerId: msg.answerId, reason });
+          };
+          if (attendee === undefined || msg.token !== token) return refuse('token');
+          const waiting = pending.get(msg.answerId) ?? unsynced.get(msg.answerId);
+          if (waiting) {
+            waiting.waiters.push(ws);
+            return;
+          }
+          // Taken before and on the disk (a resend after a lost ack, or after a restart): acknowledged again, counted once.
+          if (room.seen.has(msg.answerId)) return send(ws, { type: 'ack', answerId: msg.answerId });
+          const why = refusal(room, msg.question, msg.choice);
+          if (why) return refuse(why);
+          pending.set(msg.answerId, { event: { kind: 'answer', answerId: msg.answerId, attendee, question: msg.question, choice: msg.choice }, waiters: [ws] });
+          if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(() => {
+              try {
+                flush();
+              } catch {
+                // The write failed (a full disk): nothing of it is acknowledged; the phones send it again.
+                stats.errors++;
+              }
+            });
+          }
+          return;
         }
-        return;
+        if (!sameKey(msg.key, keyBytes)) {
+          stats.unauthorised++;
+          return deny(ws, ROOM_CLOSE.keyRefused, 'presenter key refused');
+        }
+        if (!presenter) {
+          presenter = true;
+          bucket = new TokenBucket(PRESENTER_BURST, PRESENTER_PER_SECOND, Date.now());
+        }
+        if (msg.type === 'presenter') {
+          presenters.add(ws);
+          send(ws, { type: 'presenter' });
+          sendText(ws, roomMessage());
+          return;
+        }
+        flush();
+        const event = presenterEvent(room, msg);
+        if (event) {
+          // Shown at once, synced with the next fsync: a move needs no ack (the presenter's page sends its place again on reconnecting).
+          write([event]);
+          broadcast(sockets);
+        } else {
+          // Nothing to change (the same beat, a revealed question opened again): the presenter sees the room as it is.
+          sendText(ws, roomMessage());
+        }
+      } catch {
+        // A bug or a failed write: this socket goes, the room stays (what was not fsynced was not acked).
+        stats.errors++;
+        ws.terminate();
       }
-      if (msg.key !== key) {
-        stats.unauthorised++;
-        return;
-      }
-      if (msg.type === 'presenter') {
-        presenters.add(ws);
-        send(ws, { type: 'presenter' });
-        ws.send(roomMessage());
-        return;
-      }
-      flush();
-      if (msg.type === 'goto') commit([{ kind: 'goto', chapter: msg.chapter, beat: msg.beat }]);
-      else if (msg.type === 'open') commit([{ kind: 'open', question: msg.question }]);
-      else if (msg.type === 'close') commit([{ kind: 'open', question: null }]);
-      else commit([{ kind: 'reveal', question: msg.question }]);
-      broadcast(sockets);
     });
-  });
+  }
 
-  await new Promise<void>((done) => http.listen(options.port, options.host, done));
-  const address = http.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
   return {
-    port,
+    port: (() => {
+      const address = http.address();
+      return typeof address === 'object' && address ? address.port : options.port;
+    })(),
     key,
+    keyFile,
     stats,
-    state: () => state,
+    state: () => room,
     close: async () => {
       flush();
       if (presenterUpdate) clearTimeout(presenterUpdate);
-      for (const ws of sockets) ws.terminate();
+      // What is written is synced now, and its answers acknowledged before the sockets close.
+      fsyncSync(fd);
+      ackAll([...unsynced.values()]);
+      unsynced.clear();
+      for (const ws of sockets) ws.close(1001, 'The room is closing');
+      // Sockets that do not finish the closing handshake at once are cut.
+      const cut = setTimeout(() => {
+        for (const ws of sockets) ws.terminate();
+      }, 200);
+      http.closeAllConnections();
       await new Promise<void>((done) => wss.close(() => done()));
-      await new Promise<void>((done) => http.close(() => done()));
+      await closeHttp();
+      clearTimeout(cut);
+      for (const ws of sockets) ws.terminate();
+      // An fsync still running holds the file: let it end before the file is closed.
+      while (syncing) await new Promise((r) => setTimeout(r, 1));
       closeSync(fd);
     },
   };
+}
+
+/** The event a presenter's move makes, or null when it changes nothing (no line is written for it). */
+function presenterEvent(room: RoomState, msg: { type: 'goto'; chapter: number; beat: number } | { type: 'open' | 'reveal'; question: string } | { type: 'close' }): RoomEvent | null {
+  switch (msg.type) {
+    case 'goto':
+      return room.chapter === msg.chapter && room.beat === msg.beat ? null : { kind: 'goto', chapter: msg.chapter, beat: msg.beat };
+    case 'open':
+      return room.open === msg.question || !canOpen(room, msg.question) ? null : { kind: 'open', question: msg.question };
+    case 'close':
+      return room.open === null ? null : { kind: 'open', question: null };
+    case 'reveal':
+      return itemsOf(room, msg.question).every((q) => room.revealed.has(q)) ? null : { kind: 'reveal', question: msg.question };
+  }
 }

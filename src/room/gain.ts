@@ -5,8 +5,6 @@
  */
 import type { RoomState } from './state';
 
-export const QUIZ_SIZE = 3;
-
 /** The room's average fraction correct over the quiz (prefix 'pre' or 'post'); undefined with no answers. */
 export function averageCorrect(state: RoomState, prefix: 'pre' | 'post', correct: readonly number[]): number | undefined {
   let right = 0;

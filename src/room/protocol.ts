@@ -9,15 +9,25 @@ import * as v from 'valibot';
 /** Largest frame the server accepts (the ws maxPayload): a message here is a few hundred bytes. */
 export const MAX_MESSAGE_BYTES = 2048;
 
-/** An attendee's random id (kept in localStorage) or an answer id: short, url-safe, no personal data. */
-const Id = v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{8,64}$/));
+/** How many questions each quiz has (`pre:0…2`, `post:0…2`): the same three before and after the talk. */
+export const QUIZ_SIZE = 3;
+/** The most options a question may have (a choice is an option's index). */
+export const MAX_OPTIONS = 8;
+
+/**
+ * An attendee's random id (kept in localStorage), an answer id, a token or the presenter key: short,
+ * url-safe, no personal data. The page reads the key from its URL's fragment with the same rule, so a
+ * key the server is started with must match it or no page could ever prove it.
+ */
+export const ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+const Id = v.pipe(v.string(), v.regex(ID_PATTERN));
 const Chapter = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(99));
 const Beat = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(999));
 /** A question's key: a chapter's predict question (`ch:N`) or a pre/post quiz item (`pre:i`, `post:i`). */
 export const QuestionKey = v.pipe(v.string(), v.regex(/^(ch:\d{1,2}|pre:[0-2]|post:[0-2])$/));
 /** What the presenter opens or reveals: one question, or a whole quiz (`pre`, `post`: its three items at once). */
 const OpenKey = v.pipe(v.string(), v.regex(/^(ch:\d{1,2}|pre|post|pre:[0-2]|post:[0-2])$/));
-const Choice = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(7));
+const Choice = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_OPTIONS - 1));
 
 export const ClientMessage = v.variant('type', [
   /** An attendee says who it is; the server answers with a token bound to this socket. */
@@ -46,14 +56,32 @@ export function parseClientMessage(raw: string): ClientMessage | undefined {
   return result.success ? result.output : undefined;
 }
 
+/**
+ * Why the room did not take an answer: its question is not open now (never opened, closed, or
+ * already revealed: `closed`); the choice is not one of the question's options (`choice`); the
+ * token is not this socket's (`token`).
+ */
+export type RefusedReason = 'closed' | 'choice' | 'token';
+
+/**
+ * Close codes (WebSocket's range for applications) with which the server ends a socket, for the page
+ * to say why (`CloseEvent.code`; the reason text is for logs). A page that gets one should not
+ * reconnect with the same credentials: the answer would be the same.
+ * - `keyRefused`: the presenter key is not this room's (the page was opened with another key, or the
+ *   room was started with another `--key`); nothing it sent as presenter was taken.
+ * - `addressFull`: this network address already brought as many attendees as the room takes from
+ *   one address (`--max-per-address`).
+ */
+export const ROOM_CLOSE = { keyRefused: 4001, addressFull: 4029 } as const;
+
 /** What the server sends: the room's public view (never the key, never another attendee's id). */
 export type ServerMessage =
   | { type: 'welcome'; token: string }
   | { type: 'ack'; answerId: string }
   /** Sent once to a socket that proved the presenter key. */
   | { type: 'presenter' }
-  /** An answer the room did not take (its question is not open, or the token is not this socket's). */
-  | { type: 'refused'; answerId: string }
+  /** An answer the room did not take; `reason` says why (absent from servers before it was added). */
+  | { type: 'refused'; answerId: string; reason?: RefusedReason }
   | {
       type: 'room';
       chapter: number;
@@ -62,6 +90,9 @@ export type ServerMessage =
       open: string | null;
       /** How many attendees answered each question so far. */
       counts: Record<string, number>;
-      /** For revealed questions only: how many chose each option. */
+      /**
+       * Every revealed question (each item of a revealed quiz), answered or not: how many chose each
+       * of its options. A question is here exactly when it is revealed.
+       */
       revealed: Record<string, number[]>;
     };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, parseClientMessage } from './protocol';
-import { answerCount, applyEvent, distribution, emptyRoom, eventLine, replay, type RoomEvent } from './state';
+import fc from 'fast-check';
+import { answerCount, applyEvent, canOpen, distribution, emptyRoom, eventLine, isOpen, publicView, refusal, replay, type RoomEvent, type SkippedLine } from './state';
 import { averageCorrect, gainCsv, hakeGain } from './gain';
 import { TokenBucket } from './bucket';
 
@@ -60,6 +61,91 @@ describe('room state', () => {
     const s = replay(text);
     expect([s.chapter, s.beat, s.open]).toEqual([2, 3, 'ch:2']);
     expect(distribution(s, 'ch:2', 2)).toEqual([1, 1]);
+  });
+});
+
+describe('question phases: waiting, open, revealed (final)', () => {
+  const questions = new Map([
+    ['ch:2', 3],
+    ['pre:0', 3],
+    ['pre:1', 3],
+    ['pre:2', 4],
+  ]);
+
+  it('takes answers only while open and before the reveal, only for the question\u2019s options', () => {
+    const s = emptyRoom(questions);
+    expect(refusal(s, 'ch:2', 0)).toBe('closed');
+    applyEvent(s, { kind: 'open', question: 'ch:2' });
+    expect(refusal(s, 'ch:2', 2)).toBeNull();
+    expect(refusal(s, 'ch:2', 3)).toBe('choice');
+    expect(refusal(s, 'pre:0', 0)).toBe('closed');
+    // An answer with a choice the question does not have changes nothing, even from a hand-edited file.
+    applyEvent(s, answer('att_aaaaaaaa', 'ch:2', 3, 'x'));
+    expect(answerCount(s, 'ch:2')).toBe(0);
+    applyEvent(s, answer('att_aaaaaaaa', 'ch:2', 2, 'y'));
+    applyEvent(s, { kind: 'reveal', question: 'ch:2' });
+    expect(s.open).toBeNull();
+    expect(refusal(s, 'ch:2', 1)).toBe('closed');
+    // Revealed is final: opening it again opens nothing.
+    expect(canOpen(s, 'ch:2')).toBe(false);
+    applyEvent(s, { kind: 'open', question: 'ch:2' });
+    expect(s.open).toBeNull();
+    expect(publicView(s).revealed['ch:2']).toEqual([0, 0, 1]);
+  });
+
+  it('opens and reveals a quiz item by item; a revealed item takes no answer while its quiz is open', () => {
+    const s = emptyRoom(questions);
+    applyEvent(s, { kind: 'open', question: 'pre' });
+    expect(['pre:0', 'pre:1', 'pre:2'].map((q) => isOpen(s, q))).toEqual([true, true, true]);
+    applyEvent(s, { kind: 'reveal', question: 'pre:1' });
+    expect(s.open).toBe('pre');
+    expect(['pre:0', 'pre:1', 'pre:2'].map((q) => isOpen(s, q))).toEqual([true, false, true]);
+    applyEvent(s, { kind: 'reveal', question: 'pre' });
+    expect(s.open).toBeNull();
+    // Every revealed item is in the room's view, answered or not, with its own number of options.
+    expect(publicView(s).revealed).toEqual({ 'pre:0': [0, 0, 0], 'pre:1': [0, 0, 0], 'pre:2': [0, 0, 0, 0] });
+    applyEvent(s, { kind: 'open', question: 'pre' });
+    expect(s.open).toBeNull();
+    // A question the room does not ask is never opened.
+    applyEvent(s, { kind: 'open', question: 'ch:3' });
+    expect(s.open).toBeNull();
+  });
+
+  it('holds its invariants under any sequence of events', () => {
+    const event = fc.oneof(
+      fc.record({ kind: fc.constant('goto' as const), chapter: fc.nat(10), beat: fc.nat(12) }),
+      fc.record({ kind: fc.constant('open' as const), question: fc.constantFrom('ch:2', 'ch:3', 'pre', 'pre:1', null) }),
+      fc.record({ kind: fc.constant('reveal' as const), question: fc.constantFrom('ch:2', 'pre', 'pre:0', 'post') }),
+      fc.record({ kind: fc.constant('answer' as const), answerId: fc.constantFrom('a1xxxxxx', 'a2xxxxxx', 'a3xxxxxx', 'a4xxxxxx'), attendee: fc.constantFrom('att_1xxx', 'att_2xxx'), question: fc.constantFrom('ch:2', 'pre:0', 'pre:2'), choice: fc.nat(7) }),
+    );
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        const s = emptyRoom(questions);
+        const revealedSoFar = new Set<string>();
+        for (const e of events) {
+          applyEvent(s, e);
+          // Revealed only grows; the open question always has something left to answer.
+          for (const q of revealedSoFar) expect(s.revealed.has(q)).toBe(true);
+          for (const q of s.revealed) revealedSoFar.add(q);
+          if (s.open !== null) expect(canOpen(s, s.open)).toBe(true);
+        }
+        for (const [q, byAttendee] of s.answers) for (const a of byAttendee.values()) expect(a.choice).toBeLessThan(questions.get(q)!);
+        // The data file of these events rebuilds the same room.
+        const again = replay(events.map(eventLine).join(''), { questions });
+        expect(publicView(again)).toEqual(publicView(s));
+        expect([again.chapter, again.beat, again.open]).toEqual([s.chapter, s.beat, s.open]);
+      }),
+      { seed: 34, numRuns: 300 },
+    );
+  });
+
+  it('replay says which lines of a damaged file it left out, and skips a torn last line silently', () => {
+    const skipped: SkippedLine[] = [];
+    const text = [eventLine({ kind: 'open', question: 'ch:2' }), 'garbage\n', '{"kind":"answer","choice":"x"}\n', eventLine(answer('att_aaaaaaaa', 'ch:2', 1)), '{"kind":"ans'].join('');
+    const s = replay(text, { questions, onSkip: (l) => skipped.push(l) });
+    expect(skipped.map((l) => l.line)).toEqual([2, 3]);
+    expect(skipped[0]!.why).toBe('not JSON');
+    expect(answerCount(s, 'ch:2')).toBe(1);
   });
 });
 
