@@ -52,7 +52,7 @@ function lossyLink() {
       if (link.loseAcks && (JSON.parse(text) as { type: string }).type === 'ack') return;
       shell.onmessage?.({ data: text });
     });
-    ws.on('close', () => shell.onclose?.({}));
+    ws.on('close', (code: number) => shell.onclose?.({ code }));
     ws.on('error', () => shell.onerror?.({}));
     return shell;
   };
@@ -118,20 +118,20 @@ describe('room client', () => {
     const { server } = await room('lost');
     const presenter = client(server, lossyLink().factory, 'test_presenter_key');
     await until(() => presenter.view().presenterConfirmed, 'the presenter confirmed');
-    presenter.c.open('ch:3');
+    presenter.c.open('ch:4');
     const { link, factory } = lossyLink();
     const phone = client(server, factory);
-    await until(() => phone.view().open === 'ch:3', 'the question open');
+    await until(() => phone.view().open === 'ch:4', 'the question open');
     link.loseAcks = true;
-    phone.c.answer('ch:3', 0);
+    phone.c.answer('ch:4', 0);
     for (let drop = 1; drop <= 2; drop++) {
       await until(() => link.sent.filter((m) => m.type === 'answer').length === drop, `send ${drop}`);
       link.sockets.at(-1)!.terminate();
       await until(() => link.sockets.length === drop + 1 && link.sockets.at(-1)!.readyState === WebSocket.OPEN, `reconnection ${drop}`);
     }
-    await until(() => phone.view().mine['ch:3']?.state === 'lost', 'the answer given up');
+    await until(() => phone.view().mine['ch:4']?.state === 'lost', 'the answer given up');
     expect(link.sent.filter((m) => m.type === 'answer')).toHaveLength(2);
-    expect(answerCount(server.state(), 'ch:3')).toBe(1);
+    expect(answerCount(server.state(), 'ch:4')).toBe(1);
     presenter.c.stop();
     phone.c.stop();
     await server.close();
@@ -157,5 +157,20 @@ describe('room client', () => {
     expect(answerCount(again.state(), 'ch:4')).toBe(1);
     phone.c.stop();
     await again.close();
+  });
+
+  it('a presenter page whose key the room refuses says so, and does not try again with it', async () => {
+    const { server } = await room('refused');
+    const { link, factory } = lossyLink();
+    const wrong = client(server, factory, 'not_this_rooms_key');
+    await until(() => wrong.view().link === 'refused', 'the refusal said');
+    expect(wrong.view()).toMatchObject({ refused: 'key', presenterConfirmed: false });
+    // Nothing more goes out: one socket, no reconnection.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(link.sockets).toHaveLength(1);
+    wrong.c.goto(3, 0);
+    expect(server.state().chapter).toBe(0);
+    wrong.c.stop();
+    await server.close();
   });
 });

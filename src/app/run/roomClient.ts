@@ -15,7 +15,7 @@
  */
 import type { ClientMessage, ServerMessage } from '../../room/protocol.ts';
 import type { AppStore } from '../state/store.ts';
-import { backoffMs, initialRoomView, keyFromHash, Outbox, reduceRoom, stillFollowing, type RoomView } from '../state/room.ts';
+import { backoffMs, initialRoomView, keyFromHash, Outbox, reduceRoom, refusalOf, stillFollowing, type RoomView } from '../state/room.ts';
 
 /** The part of the WebSocket API the client uses (the browser's, or `ws` in Node tests). */
 export interface SocketLike {
@@ -101,11 +101,18 @@ export class RoomClient {
       this.receive(msg);
     };
     ws.onerror = () => undefined;
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.token = null;
       if (this.stopped) return;
+      // Refused for good (a key that is not the room's, an address that brought too many): said, not retried.
+      const refused = refusalOf((ev as { code?: number } | null)?.code);
+      if (refused) {
+        this.stopped = true;
+        this.update({ ...this.view, link: 'refused', refused, presenterConfirmed: false });
+        return;
+      }
       this.update({ ...this.view, link: this.view.link === 'connecting' ? 'connecting' : 'reconnecting', presenterConfirmed: false });
       const wait = backoffMs(this.attempt++, (this.o.random ?? Math.random)());
       this.timer = setTimeout(() => this.connect(), wait);

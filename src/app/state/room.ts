@@ -6,13 +6,19 @@
  * connection (the server counts an answer id once), never more; reconnecting waits longer each try.
  * No socket, no timer, no DOM: the tests drive it message by message.
  */
-import type { ServerMessage } from '../../room/protocol.ts';
+import { ROOM_CLOSE, type ServerMessage } from '../../room/protocol.ts';
 import { emptyRoom, type Answer, type RoomState } from '../../room/state.ts';
 import type { UrlState } from './store.ts';
 
 export type RoomRole = 'attendee' | 'presenter';
-/** `connecting`: never connected yet; `open`: welcomed (or confirmed as presenter); `reconnecting`: lost, trying again. */
-export type RoomLink = 'connecting' | 'open' | 'reconnecting';
+/**
+ * `connecting`: never connected yet; `open`: welcomed (or confirmed as presenter); `reconnecting`: lost,
+ * trying again; `refused`: the room closed this page's socket for good (`RoomView.refused` says why),
+ * and the page does not try again with the same credentials.
+ */
+export type RoomLink = 'connecting' | 'open' | 'reconnecting' | 'refused';
+/** Why the room would not take this page: its presenter key is not the room's; its address brought as many attendees as the room takes. */
+export type RoomRefusal = 'key' | 'address';
 
 /** One answer of this attendee: sending (not acknowledged yet), acked, refused (its question closed), lost (sent twice, never acknowledged). */
 export type MyAnswerState = 'sending' | 'acked' | 'refused' | 'lost';
@@ -42,10 +48,12 @@ export interface RoomView {
   mine: Readonly<Record<string, MyAnswer>>;
   /** The attendee follows the presenter (off once they look around: `stillFollowing`; the "back to the presenter" button sets it again). */
   following: boolean;
+  /** Set when the room closed the socket for good (`link` is `refused` then). */
+  refused: RoomRefusal | null;
 }
 
 export function initialRoomView(name: string, role: RoomRole): RoomView {
-  return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee' };
+  return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee', refused: null };
 }
 
 function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState): RoomView {
@@ -154,6 +162,16 @@ export class Outbox {
   get pending(): readonly Outgoing[] {
     return this.items;
   }
+}
+
+/**
+ * What a socket's close code says (the server's `ROOM_CLOSE`): the room refused this page for good,
+ * and why, or null for a connection merely lost (the client reconnects).
+ */
+export function refusalOf(code: number | undefined): RoomRefusal | null {
+  if (code === ROOM_CLOSE.keyRefused) return 'key';
+  if (code === ROOM_CLOSE.addressFull) return 'address';
+  return null;
 }
 
 /** How long to wait before reconnection try `attempt` (0-based): 250 ms doubling to 5 s, with up to a fifth of jitter so phones spread out. */

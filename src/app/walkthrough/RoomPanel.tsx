@@ -153,7 +153,16 @@ export function RoomBar() {
     if (phaseKey === null) setHidden(null);
   }, [phaseKey]);
   if (!view) return null;
-  const link = view.link === 'open' ? t('roomLinkOpen') : view.link === 'reconnecting' ? t('roomLinkReconnecting') : t('roomLinkConnecting');
+  const link =
+    view.link === 'open'
+      ? t('roomLinkOpen')
+      : view.link === 'reconnecting'
+        ? t('roomLinkReconnecting')
+        : view.link === 'refused'
+          ? view.refused === 'key'
+            ? t('roomKeyRefused')
+            : t('roomAddressFull')
+          : t('roomLinkConnecting');
   const away = awayFromPresenter(view);
   return (
     <>
