@@ -5,7 +5,7 @@
  * 1. The talk: 1,000 simulated phones and a presenter through every beat of every chapter, every
  *    chapter's question and the two quizzes, at the room's real rate limits (20 messages at once,
  *    10/s per phone). At each chapter change the presenter sends the new chapter with the previous
- *    chapter's last beat, then beat 0 (what the page did before issue 34's fix). Figures: p95 from the
+ *    chapter's last beat, then beat 0 (what the page did before it was fixed). Figures: p95 from the
  *    presenter's click to a phone's update, acknowledged answers missing from the data file, the
  *    server's memory after the talk.
  * 2. 100,000 answers processed: 1,000 sockets send 100 answers each as fast as the socket takes them
@@ -13,7 +13,7 @@
  *    check, fsync, apply, ack); from the first sent to the last acknowledged.
  * 3. A restart: the server's start on a 100,000-line data file (listening, the file replayed).
  *
- * The baseline is the room at commit BASELINE_REF (before issue 34's server changes), copied out of git
+ * The baseline is the room at commit BASELINE_REF (before the server's rework: guarded requests, in-place state), copied out of git
  * into node_modules/.cache and run by the same driver. Its answers cost grows with the answers before
  * them, so its figures 2 and 3 are measured at 10,000 (100,000 would take tens of minutes); the table
  * says so. `npm run bench -- room` (--attendees=N, --baseline-ref=REF, --no-baseline).
@@ -32,7 +32,7 @@ import { report, type BenchRow } from './table.ts';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const ATTENDEES = Number(flag('attendees') ?? 1000);
-/** The room before issue 34's server changes. */
+/** The room before the server's rework (the last commit with the quadratic state). */
 const BASELINE_REF = flag('baseline-ref') ?? '7b8ebfb';
 const WITH_BASELINE = !process.argv.includes('--no-baseline');
 /** How long the bench waits for every phone to see one click before it moves on (a click never seen counts as missed). */
