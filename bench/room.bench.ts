@@ -5,7 +5,7 @@
  * 1. The talk: 1,000 simulated phones and a presenter through every beat of every chapter, every
  *    chapter's question and the two quizzes, at the room's real rate limits (20 messages at once,
  *    10/s per phone). At each chapter change the presenter sends the new chapter with the previous
- *    chapter's last beat, then beat 0 (what the page did before issue 34's fix). Figures: p95 from the
+ *    chapter's last beat, then beat 0 (what the page did before it was fixed). Figures: p95 from the
  *    presenter's click to a phone's update, acknowledged answers missing from the data file, the
  *    server's memory after the talk.
  * 2. 100,000 answers processed: 1,000 sockets send 100 answers each as fast as the socket takes them
@@ -13,14 +13,14 @@
  *    check, fsync, apply, ack); from the first sent to the last acknowledged.
  * 3. A restart: the server's start on a 100,000-line data file (listening, the file replayed).
  *
- * The baseline is the room at commit BASELINE_REF (before issue 34's server changes), copied out of git
+ * The baseline is the room at commit BASELINE_REF (before the server's rework: guarded requests, in-place state), copied out of git
  * into node_modules/.cache and run by the same driver. Its answers cost grows with the answers before
  * them, so its figures 2 and 3 are measured at 10,000 (100,000 would take tens of minutes); the table
  * says so. `npm run bench -- room` (--attendees=N, --baseline-ref=REF, --no-baseline).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
@@ -32,7 +32,7 @@ import { report, type BenchRow } from './table.ts';
 
 const flag = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
 const ATTENDEES = Number(flag('attendees') ?? 1000);
-/** The room before issue 34's server changes. */
+/** The room before the server's rework (the last commit with the quadratic state). */
 const BASELINE_REF = flag('baseline-ref') ?? '7b8ebfb';
 const WITH_BASELINE = !process.argv.includes('--no-baseline');
 /** How long the bench waits for every phone to see one click before it moves on (a click never seen counts as missed). */
@@ -70,7 +70,7 @@ interface ServerProcess {
   port: number;
   key: string;
   startMs: number;
-  memory: () => Promise<{ rss: number; heapUsed: number }>;
+  memory: () => Promise<{ rss: number; heapUsed: number; cpuMs: number }>;
   stop: () => Promise<void>;
 }
 
@@ -92,7 +92,7 @@ async function startServer(impl: 'now' | 'baseline', options: Record<string, unk
     ...ready,
     memory: async () => {
       child.stdin!.write('mem\n');
-      return JSON.parse(await nextLine('MEM ')) as { rss: number; heapUsed: number };
+      return JSON.parse(await nextLine('MEM ')) as { rss: number; heapUsed: number; cpuMs: number };
     },
     stop: () =>
       new Promise<void>((done) => {
@@ -252,7 +252,7 @@ async function talk(impl: 'now' | 'baseline'): Promise<TalkResult> {
 }
 
 /** `total` answers from 1,000 sockets (the same number each), as fast as the sockets take them: seconds from the first sent to the last acknowledged. */
-async function answersProcessed(impl: 'now' | 'baseline', total: number): Promise<{ seconds: number; acked: number }> {
+async function answersProcessed(impl: 'now' | 'baseline', total: number): Promise<{ seconds: number; acked: number; serverCpuSeconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'room-bench-'));
   const sockets = 1000;
   const server = await startServer(impl, { data: join(dir, 'room.jsonl'), maxPerAddress: sockets + 10, burst: 1e9, perSecond: 1e9 });
@@ -263,6 +263,7 @@ async function answersProcessed(impl: 'now' | 'baseline', total: number): Promis
   await sleep(200);
   const each = total / sockets;
   const frames = room.map((p) => Array.from({ length: each }, (_, k) => JSON.stringify({ type: 'answer', token: p.token, answerId: `ans_${p.id}_${k}`, question: `pre:${k % 3}`, choice: k % 3 })));
+  const cpu0 = (await server.memory()).cpuMs;
   const t0 = performance.now();
   // The phones' side must not be what is measured: each socket's frames go out in one write (its TCP socket corked).
   room.forEach((p, i) => {
@@ -273,12 +274,14 @@ async function answersProcessed(impl: 'now' | 'baseline', total: number): Promis
   });
   await until(() => room.every((p) => p.acks.size === each), 600_000);
   const seconds = (performance.now() - t0) / 1000;
+  // The server's own CPU time for them (its GC included): what the machine's other load does not stretch much.
+  const serverCpuSeconds = ((await server.memory()).cpuMs - cpu0) / 1000;
   const acked = room.reduce((n, p) => n + p.acks.size, 0);
   for (const p of room) p.ws.terminate();
   presenter.terminate();
   await server.stop();
   rmSync(dir, { recursive: true, force: true });
-  return { seconds, acked };
+  return { seconds, acked, serverCpuSeconds };
 }
 
 /** A data file of `lines` lines (the beat, the quiz open, then answers of 10,000 attendees) and the server's start on it. */
@@ -295,6 +298,8 @@ async function restart(impl: 'now' | 'baseline', lines: number): Promise<number>
 }
 
 const rows: BenchRow[] = [];
+// The figures are wall-clock on a shared machine: say how loaded it was.
+console.log(`load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(', ')} on ${cpus().length} CPUs`);
 const now = await talk('now');
 const before = WITH_BASELINE ? await talk('baseline') : null;
 for (const [name, r] of [['now', now], [`${BASELINE_REF} (before)`, before]] as const) {
@@ -314,10 +319,13 @@ rows.push(
 const processed = await answersProcessed('now', 100_000);
 const processedSmall = await answersProcessed('now', 10_000);
 const processedBefore = WITH_BASELINE ? await answersProcessed('baseline', 10_000) : null;
-console.log(`answers processed: 100,000 in ${processed.seconds.toFixed(2)} s (${processed.acked} acknowledged); 10,000 in ${processedSmall.seconds.toFixed(2)} s; before, 10,000 in ${processedBefore?.seconds.toFixed(2) ?? '—'} s (${processedBefore?.acked ?? '—'} acknowledged)`);
+console.log(
+  `answers processed: 100,000 in ${processed.seconds.toFixed(2)} s (${processed.acked} acknowledged; server CPU ${processed.serverCpuSeconds.toFixed(2)} s); 10,000 in ${processedSmall.seconds.toFixed(2)} s (server CPU ${processedSmall.serverCpuSeconds.toFixed(2)} s); ` +
+    `before, 10,000 in ${processedBefore?.seconds.toFixed(2) ?? '—'} s (${processedBefore?.acked ?? '—'} acknowledged; server CPU ${processedBefore?.serverCpuSeconds.toFixed(2) ?? '—'} s)`,
+);
 rows.push(
-  { what: 'room: 100,000 answers processed', now: processed.seconds, unit: 's', detail: '1,000 sockets, rate limit lifted', baselineLabel: 'not run before: quadratic, see the 10,000 row', baseline: null, goal: 2 },
-  { what: 'room: 10,000 answers processed', now: processedSmall.seconds, unit: 's', baselineLabel: baseLabel, baseline: processedBefore?.seconds ?? null, goal: null },
+  { what: 'room: 100,000 answers processed', now: processed.seconds, unit: 's', detail: `1,000 sockets, rate limit lifted; server CPU ${processed.serverCpuSeconds.toFixed(2)} s`, baselineLabel: 'not run before: quadratic, see the 10,000 row', baseline: null, goal: 2 },
+  { what: 'room: 10,000 answers processed', now: processedSmall.seconds, unit: 's', detail: `server CPU ${processedSmall.serverCpuSeconds.toFixed(2)} s`, baselineLabel: `${baseLabel}, server CPU ${processedBefore?.serverCpuSeconds.toFixed(2) ?? '?'} s`, baseline: processedBefore?.seconds ?? null, goal: null },
 );
 
 const replayed = await restart('now', 100_000);
@@ -328,5 +336,6 @@ rows.push(
   { what: 'room: restart on a 100,000-line data file, to listening', now: replayed, unit: 'ms', baselineLabel: 'not run before: quadratic, see the 10,000 row', baseline: null, goal: 1000 },
   { what: 'room: restart on a 10,000-line data file, to listening', now: replayedSmall, unit: 'ms', baselineLabel: baseLabel, baseline: replayedBefore, goal: null },
 );
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);
 report(rows);
 process.exit(0);

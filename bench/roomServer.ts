@@ -3,7 +3,7 @@
  * and not the thousand simulated phones': `node --import tsx bench/roomServer.ts MODULE OPTIONS_JSON`,
  * MODULE being this tree's scripts/workshop/room-server.ts or an earlier commit's copy (the baseline).
  * Prints `READY {"port","key","startMs"}` once listening (startMs: the start, the data file's replay
- * included); a line `mem` on stdin prints `MEM {rss, heapUsed}` after a GC; SIGTERM closes the room
+ * included); a line `mem` on stdin prints `MEM {rss, heapUsed, cpuMs}` after a GC (cpuMs: the process's CPU time so far); SIGTERM closes the room
  * (pending answers written) and exits.
  */
 import { createInterface } from 'node:readline';
@@ -25,7 +25,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (line.trim() !== 'mem') return;
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  console.log(`MEM ${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed })}`);
+  const cpu = process.cpuUsage();
+  console.log(`MEM ${JSON.stringify({ rss: m.rss, heapUsed: m.heapUsed, cpuMs: (cpu.user + cpu.system) / 1000 })}`);
 });
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));

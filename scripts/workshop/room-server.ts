@@ -314,6 +314,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     http.once('error', onError);
     http.listen(options.port, options.host, () => {
       http.off('error', onError);
+      // Once listening, an error of the server (out of file descriptors for a moment) is counted, never the end of the room.
+      http.on('error', () => stats.errors++);
       done();
     });
   });
@@ -451,6 +453,13 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       if (!originAllowed(req, allowOrigins)) return refuse(403, 'Forbidden');
       const address = req.socket.remoteAddress ?? 'unknown';
       if ((perAddress.get(address) ?? 0) >= maxPerAddress) return refuse(429, 'Too Many Requests');
+      // Counted from the upgrade (so handshakes in flight count too) until its TCP socket closes.
+      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      socket.once('close', () => {
+        const n = (perAddress.get(address) ?? 1) - 1;
+        if (n > 0) perAddress.set(address, n);
+        else perAddress.delete(address);
+      });
       // ws checks the handshake itself (400 for a bad one) and calls back only for a good one.
       wss.handleUpgrade(req, socket, head, (ws) => connected(ws, address));
     } catch {
@@ -462,7 +471,6 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
   function connected(ws: WebSocket, address: string): void {
     sockets.add(ws);
     stats.sockets = sockets.size;
-    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     let bucket = new TokenBucket(options.burst ?? 20, options.perSecond ?? 10, Date.now());
     let attendee: string | undefined;
     let presenter = false;
@@ -475,9 +483,6 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       sockets.delete(ws);
       presenters.delete(ws);
       stats.sockets = sockets.size;
-      const n = (perAddress.get(address) ?? 1) - 1;
-      if (n > 0) perAddress.set(address, n);
-      else perAddress.delete(address);
     });
     ws.on('message', (data, isBinary) => {
       try {

@@ -139,6 +139,19 @@ describe('question phases: waiting, open, revealed (final)', () => {
     );
   });
 
+  it('updates in place: an answer copies none of the answers before it', () => {
+    const s = emptyRoom(questions);
+    applyEvent(s, { kind: 'open', question: 'ch:2' });
+    applyEvent(s, answer('att_aaaaaaaa', 'ch:2', 0, 'first'));
+    const { answers, seen } = s;
+    const byAttendee = s.answers.get('ch:2');
+    for (let i = 0; i < 50; i++) expect(applyEvent(s, answer(`att_${i}xxxxxxx`, 'ch:2', i % 3, `n${i}`))).toBe(s);
+    expect(s.answers).toBe(answers);
+    expect(s.seen).toBe(seen);
+    expect(s.answers.get('ch:2')).toBe(byAttendee);
+    expect(answerCount(s, 'ch:2')).toBe(51);
+  });
+
   it('replay says which lines of a damaged file it left out, and skips a torn last line silently', () => {
     const skipped: SkippedLine[] = [];
     const text = [eventLine({ kind: 'open', question: 'ch:2' }), 'garbage\n', '{"kind":"answer","choice":"x"}\n', eventLine(answer('att_aaaaaaaa', 'ch:2', 1)), '{"kind":"ans'].join('');
