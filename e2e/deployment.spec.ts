@@ -26,8 +26,8 @@ async function paste(page: Page): Promise<void> {
 }
 
 const WORDS = {
-  en: { leaks: 'Prompts from 681,281 tokens leak on these numbers.', band: '681,281 – 1,048,576', leaked: 'answered 200 from other requests’ KV', replay: 'Replay a 681,281-token prompt', fromLog: 'from the log' },
-  fr: { leaks: 'Avec ces chiffres, les prompts à partir de 681\u202f281\u00a0jetons fuient.', band: '681\u202f281 – 1\u202f048\u202f576', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer un prompt de 681\u202f281\u00a0jetons', fromLog: 'lu dans le journal' },
+  en: { leaks: 'Prompts from 681,281 tokens leak on these numbers.', band: '681,281 – 1,048,576', leaked: 'answered 200 from other requests’ KV', replay: 'Replay a 681,281-token prompt', fromLog: 'from the log', context: '1,048,576' },
+  fr: { leaks: 'Avec ces chiffres, les prompts à partir de 681\u202f281\u00a0jetons fuient.', band: '681\u202f281 – 1\u202f048\u202f576', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer un prompt de 681\u202f281\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
 } as const;
 
 const CASES = [
@@ -49,7 +49,7 @@ for (const c of CASES) {
     const view = page.getByTestId('deployment');
     // Every figure read from the texts says where it came from; none is assumed.
     await expect(view.getByText(w.fromLog).first()).toBeVisible();
-    await expect(page.getByTestId('deployment-contextTokens')).toHaveValue('1048576');
+    await expect(page.getByTestId('deployment-contextTokens')).toHaveValue(w.context);
     await expect(page.getByTestId('deployment-pageSize')).toHaveValue('64');
     await expect(page.getByTestId('deployment-problems')).toHaveCount(0);
     // The bands: the leak from 681,281 to 1,048,576 tokens, and what closes it.
@@ -69,6 +69,8 @@ for (const c of CASES) {
     const story = page.getByTestId('story');
     await expect(story).toContainText('681', { timeout: 30_000 });
     await expect(page.getByTestId('stage')).toBeVisible();
+    // The leak counter counts the replayed answer: the page stands just after it went out.
+    await expect(page.locator('.leak-count')).toHaveText('1');
     const before = { url: page.url(), story: await page.getByTestId('story-title').textContent() };
     await page.screenshot({ path: info.outputPath(`deployment-replay-${c.name}.png`) });
 
@@ -76,9 +78,11 @@ for (const c of CASES) {
     await page.reload();
     await expect(page.getByTestId('deployment')).toBeVisible();
     await expect(page.getByTestId('deployment-verdict')).toHaveText(w.leaks);
-    await expect(page.getByTestId('deployment-prefillCapacities')).toHaveValue(/681/);
+    await expect(page.getByTestId('deployment-contextTokens')).toHaveValue(w.context);
+    await expect(page.getByTestId('deployment-prefillCapacities')).toHaveValue(/^681\D?280$/);
     await expect(page.getByTestId('deployment-replayed')).toContainText(w.leaked, { timeout: 30_000 });
     await expect(page.getByTestId('story-title')).toHaveText(before.story ?? '');
+    await expect(page.locator('.leak-count')).toHaveText('1');
     expect(new URL(page.url()).searchParams.get('req')).toBe(new URL(before.url).searchParams.get('req'));
     expect(new URL(page.url()).searchParams.get('dep')).toBe(new URL(before.url).searchParams.get('dep'));
     await page.screenshot({ path: info.outputPath(`deployment-reloaded-${c.name}.png`), fullPage: false });

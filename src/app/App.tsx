@@ -7,7 +7,7 @@ import { linkNotice } from './i18n/linkNotice.ts';
 import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/timeline.ts';
-import { useCompareRun, useMainRun } from './run/hooks.ts';
+import { useCompareRun, useMainRun, type RunSummary } from './run/hooks.ts';
 import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName, useAppStore } from './state/store.ts';
@@ -229,11 +229,14 @@ function Dashboard() {
     setDeploymentWanted(false);
     document.getElementById('deployment-open')?.focus();
   }, []);
-  const showReplay = useCallback(() => {
+  const showReplay = useCallback((arrived?: RunSummary) => {
+    // A replay just computed opens as any run's story does: on its request, just after its answer.
+    const opening = arrived ? storyOpening(arrived) : null;
+    if (opening) store.getState().set({ time: opening.t, selectedRequest: opening.req, view: 'stage' });
     const picture = document.getElementById(STORY_PICTURE_ID);
     picture?.scrollIntoView({ block: 'start' });
     picture?.focus({ preventScroll: true });
-  }, []);
+  }, [store]);
 
   useEffect(() => startUrlSync(store, (ignored) => linkNotice(store.getState().lang, ignored)), [store]);
   // The run on screen once it is the one the switches describe (not the previous one kept meanwhile).
@@ -269,7 +272,9 @@ function Dashboard() {
   useEffect(() => {
     const run = main.data;
     if (!run) return;
-    if (store.getState().time > run.endMs) set({ time: run.endMs });
+    // The story's instant is its answer's, rounded up to the link's microsecond: a run whose last
+    // event is that answer (a replay on an operator's deployment) keeps it.
+    if (store.getState().time > Math.ceil(run.endMs * 1000) / 1000) set({ time: run.endMs });
     if (!autoTimed.current) {
       autoTimed.current = true;
       const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;

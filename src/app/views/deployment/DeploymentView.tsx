@@ -28,7 +28,7 @@ import { runKeyOf, type RunRequest } from '../../../engine/runs/index.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
-import { useMainRun } from '../../run/hooks.ts';
+import { useMainRun, type RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { BackgroundBadge, ModelBadge } from '../shared/Evidence.tsx';
 import './deployment.css';
@@ -36,7 +36,7 @@ import './deployment.css';
 const NUMBER_FIELDS = ['contextTokens', 'prefillCapacities', 'decodeCapacities', 'pageSize', 'chunkTokens'] as const satisfies readonly FigureField[];
 type NumberField = (typeof NUMBER_FIELDS)[number];
 const FIELD_LABEL: Record<NumberField, MessageKey> = { contextTokens: 'depContext', prefillCapacities: 'depPrefillKv', decodeCapacities: 'depDecodeKv', pageSize: 'depPageSize', chunkTokens: 'depChunk' };
-const ORIGIN_LABEL: Record<Origin, MessageKey> = { log: 'depOriginLog', args: 'depOriginArgs', typed: 'depOriginTyped', assumed: 'depOriginAssumed' };
+const ORIGIN_LABEL: Record<Origin | 'link', MessageKey> = { log: 'depOriginLog', args: 'depOriginArgs', typed: 'depOriginTyped', assumed: 'depOriginAssumed', link: 'depOriginLink' };
 const SETTING_LABEL: Record<Setting, MessageKey> = { incident: 'depSettingIncident', fixed: 'depSettingFixed', unknown: 'depSettingUnknown' };
 
 /** The replay request the store runs for a deployment (the one run path's custom run), or `none`. */
@@ -73,10 +73,14 @@ function readTyped(edits: Partial<Record<NumberField, string>>, disaggregated: b
 
 function display(d: Deployment, f: NumberField, lang: 'en' | 'fr'): string {
   const v = d[f];
-  return Array.isArray(v) ? v.map((x) => formatNumber(x, lang)).join(' ; ') : String(v);
+  return Array.isArray(v) ? v.map((x) => formatNumber(x, lang)).join(' ; ') : formatNumber(v, lang);
 }
 
-export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void; onShowReplay: () => void }) {
+/**
+ * `onShowReplay`: show the stage on the replayed request; given the replay's run when it has just
+ * arrived after Replay (the page then opens it as it opens any run's story, just after the answer).
+ */
+export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void; onShowReplay: (arrived?: RunSummary) => void }) {
   const t = useT();
   const id = useId();
   const lang = useApp((s) => s.lang);
@@ -90,9 +94,9 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   const [args, setArgs] = useState('');
   const [prefillLog, setPrefillLog] = useState('');
   const [decodeLog, setDecodeLog] = useState('');
-  const [edits, setEdits] = useState<Partial<Record<NumberField, string>>>(() =>
-    held ? { contextTokens: String(held.contextTokens), prefillCapacities: held.prefillCapacities.join('; '), decodeCapacities: held.decodeCapacities.join('; '), pageSize: String(held.pageSize), chunkTokens: String(held.chunkTokens) } : {},
-  );
+  const [edits, setEdits] = useState<Partial<Record<NumberField, string>>>(() => (held ? Object.fromEntries(NUMBER_FIELDS.map((f) => [f, display(held, f, lang)])) : {}));
+  // The figures a link gave, until edited.
+  const [fromLink, setFromLink] = useState<ReadonlySet<FigureField>>(() => new Set(held ? [...NUMBER_FIELDS, 'disaggregated'] : []));
   const [disaggregated, setDisaggregated] = useState<boolean | undefined>(held ? held.disaggregated : undefined);
   const [rule, setRule] = useState<Deployment['rule']>(held?.rule ?? 'report');
   const [behaviour, setBehaviour] = useState<Deployment['behaviour']>(() => (held && deploymentProblems(held).length === 0 ? held.behaviour : { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' }));
@@ -135,11 +139,8 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   useEffect(() => {
     if (!replayRun || !selectOnArrival.current) return;
     selectOnArrival.current = false;
-    const i = replayRun.requests.ids.indexOf(REPLAY_REQUEST_ID);
-    if (i < 0) return;
-    set({ selectedRequest: i, time: replayRun.requests.finishedAt[i]!, view: 'stage' });
-    onShowReplay();
-  }, [replayRun, set, onShowReplay]);
+    onShowReplay(replayRun);
+  }, [replayRun, onShowReplay]);
 
   const replay = () => {
     selectOnArrival.current = true;
@@ -152,8 +153,11 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   const copyLink = () => {
     void navigator.clipboard?.writeText(window.location.href).then(() => setCopied(true), () => setCopied(false));
   };
-  const edit = (f: NumberField, value: string) => setEdits((e) => ({ ...e, [f]: value }));
-  const origin = (f: FigureField) => (edits[f as NumberField] !== undefined || (f === 'disaggregated' && disaggregated !== undefined) ? 'typed' : assembled.origins[f]);
+  const edit = (f: FigureField, value: string | null) => {
+    if (value !== null) setEdits((e) => ({ ...e, [f]: value }));
+    setFromLink((s) => new Set([...s].filter((x) => x !== f)));
+  };
+  const origin = (f: FigureField): Origin | 'link' => (fromLink.has(f) ? 'link' : edits[f as NumberField] !== undefined || (f === 'disaggregated' && disaggregated !== undefined) ? 'typed' : assembled.origins[f]);
   const showing = held !== null && replayRequest !== null && replayRequest !== 'none';
 
   return (
@@ -213,7 +217,10 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
             </label>
           ))}
           <label className="deployment-check">
-            <input type="checkbox" checked={deployment.disaggregated} onChange={(e) => setDisaggregated(e.target.checked)} data-testid="deployment-disaggregated" />
+            <input type="checkbox" checked={deployment.disaggregated} onChange={(e) => {
+                setDisaggregated(e.target.checked);
+                edit('disaggregated', null);
+              }} data-testid="deployment-disaggregated" />
             <span>{t('depDisaggregated')}</span>
             <OriginMark origin={origin('disaggregated')} />
           </label>
@@ -279,7 +286,7 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
             <p className="deployment-replayed" role="status" data-testid="deployment-replayed">
               {t('depReplaying', { tokens: fmt(replayOf(held!)?.promptTokens ?? 0) })}{' '}
               {replayed ? t('depReplayed', { outcome: t(`depOutcome_${replayed}` as MessageKey) + (leakedFrom.length > 0 ? ` (${t('depReplayedFrom', { tenants: leakedFrom.join(', ') })})` : '') }) : null}{' '}
-              <button type="button" className="linklike" onClick={onShowReplay}>
+              <button type="button" className="linklike" onClick={() => onShowReplay()}>
                 {t('depShowReplay')}
               </button>
             </p>
@@ -308,7 +315,7 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   );
 }
 
-function OriginMark({ origin }: { origin: Origin }) {
+function OriginMark({ origin }: { origin: Origin | 'link' }) {
   const t = useT();
   return <span className={`deployment-origin origin-${origin}`}>{t(ORIGIN_LABEL[origin])}</span>;
 }
