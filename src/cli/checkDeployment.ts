@@ -187,7 +187,7 @@ function printText(d: Deployment, origins: Record<FigureField, Origin>, notes: s
   p('chunked prefill', `${d.chunkTokens > 0 ? `${fmt(d.chunkTokens)} tokens` : 'off'} ${o('chunkTokens')}`);
   p('prefill and decode', `${d.disaggregated ? 'disaggregated' : 'on the same servers'} ${o('disaggregated')}`);
   p('prefill limit rule', d.rule === 'sglang' ? "SGLang's max_req_input_len = min(context − 1, pool − 1) − 5, refused at or over it" : "the report's: prompts longer than the prefill pool");
-  for (const k of VERSION_SWITCHES) p(SWITCH_TEXT[k].label.en.toLowerCase(), SETTING_TEXT(k, d.behaviour[k]));
+  for (const k of VERSION_SWITCHES) p(SWITCH_TEXT[k].label.en, SETTING_TEXT(k, d.behaviour[k]));
   for (const n of notes) console.log(`  note: ${n}`);
   a.routes.forEach((r, i) => {
     console.log('');
@@ -197,7 +197,7 @@ function printText(d: Deployment, origins: Record<FigureField, Origin>, notes: s
       console.log(`  ${range.padEnd(26)} ${b.outcomes.map((x) => OUTCOME_TEXT[x]).join(' OR ')}  [${CAUSE_TEXT[b.cause]}]`);
       if (b.outcomes.length > 1) {
         for (const w of b.when) {
-          const unknown = VERSION_SWITCHES.filter((k) => d.behaviour[k] === 'unknown').map((k) => `${SWITCH_TEXT[k].label.en.toLowerCase()} ${w.behaviour[k] === 'fixed' ? 'fixed/on' : 'as in the incident'}`);
+          const unknown = VERSION_SWITCHES.filter((k) => d.behaviour[k] === 'unknown').map((k) => `${SWITCH_TEXT[k].label.en} ${w.behaviour[k] === 'fixed' ? 'fixed/on' : 'as in the incident'}`);
           console.log(`      if ${unknown.join(', ')}: ${OUTCOME_TEXT[w.outcome]}`);
         }
       }
