@@ -285,7 +285,7 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
           {showing ? (
             <p className="deployment-replayed" role="status" data-testid="deployment-replayed">
               {t('depReplaying', { tokens: fmt(replayOf(held!)?.promptTokens ?? 0) })}{' '}
-              {replayed ? t('depReplayed', { outcome: t(`depOutcome_${replayed}` as MessageKey) + (leakedFrom.length > 0 ? ` (${t('depReplayedFrom', { tenants: leakedFrom.join(', ') })})` : '') }) : null}{' '}
+              {replayed ? t('depReplayed', { outcome: t(`depOutcome.${replayed}` as MessageKey) + (leakedFrom.length > 0 ? ` (${t('depReplayedFrom', { tenants: leakedFrom.join(', ') })})` : '') }) : null}{' '}
               <button type="button" className="linklike" onClick={() => onShowReplay()}>
                 {t('depShowReplay')}
               </button>
@@ -363,7 +363,7 @@ function BandRow({ band, deployment, limit }: { band: Band; deployment: Deployme
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
   const leaks = band.outcomes.includes('leaked');
-  const outcome = (o: Outcome) => t(`depOutcome_${o}` as MessageKey);
+  const outcome = (o: Outcome) => t(`depOutcome.${o}` as MessageKey);
   const unknown = VERSION_SWITCHES.filter((k) => deployment.behaviour[k] === 'unknown');
   return (
     <tr className={leaks ? 'band-leaks' : `band-${band.outcomes[0]}`} data-outcome={band.outcomes.join(' ')}>
@@ -380,7 +380,7 @@ function BandRow({ band, deployment, limit }: { band: Band; deployment: Deployme
         )}
       </td>
       <td>
-        {t(`depCause_${band.cause}` as MessageKey, { limit: fmt(limit) })}
+        {t(`depCause.${band.cause}` as MessageKey, { limit: fmt(limit) })}
         {leaks ? (
           <>
             <p className="band-why">{t('depWhy', { limit: fmt(limit), context: fmt(deployment.contextTokens), pages: fmt(Math.ceil(band.from / deployment.pageSize)) })}</p>
@@ -407,7 +407,7 @@ function CloserText({ c }: { c: Closer }) {
   if (c.kind === 'context') return <>{t('depCloseContext', { tokens: formatNumber(c.atMost, lang) })}</>;
   return (
     <>
-      {t(`switch.${c.key}.fix` as MessageKey)} ({t(`depOutcome_${c.outcome}` as MessageKey)}
+      {t(`switch.${c.key}.fix` as MessageKey)} ({t(`depOutcome.${c.outcome}` as MessageKey)}
       {c.sources.length > 0 ? (
         <>
           {'; '}
