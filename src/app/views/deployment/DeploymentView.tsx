@@ -129,6 +129,15 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
     set({ deploymentReplay: replayRequestOf(held) });
   }, [held, set, store, t]);
 
+  // Choosing a scenario while a deployment is replayed leaves the deployment: the scenario's run shows.
+  const scenario = useApp((s) => s.scenario);
+  const scenarioShown = useRef(scenario);
+  useEffect(() => {
+    if (scenario === scenarioShown.current) return;
+    scenarioShown.current = scenario;
+    if (store.getState().deployment) set({ deployment: null, deploymentReplay: null, selectedRequest: null });
+  }, [scenario, set, store]);
+
   // After Replay: select the replayed request once its run is there, and show it on the stage.
   const main = useMainRun();
   const selectOnArrival = useRef(false);
