@@ -4,7 +4,9 @@
  * the same picture; in light and dark, on a phone, and in French. Screenshots go to the test's
  * output folder.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect, ready } from './fixtures.ts';
+import { smallestText } from './textSize.ts';
 import type { Page } from '@playwright/test';
 
 // As SGLang writes them: configure_logger's `[%(asctime)s{prefix}] ` then the scheduler's f-string.
@@ -60,6 +62,14 @@ for (const c of CASES) {
     await expect(leakRow).toContainText(w.leaked);
     await expect(leakRow.getByTestId('background-B2').first()).toBeVisible();
     await view.screenshot({ path: info.outputPath(`deployment-bands-${c.name}.png`) });
+    // Readable and accessible: no text under 12 px at 1280×720, no axe violation in the view.
+    if (c.viewport.width === 1280) {
+      await view.scrollIntoViewIfNeeded();
+      const small = await smallestText(page, { within: '[data-testid=deployment]', under: 12 });
+      expect(small.under.map((u) => `${u.px} px ${u.element}: "${u.text}"`)).toEqual([]);
+    }
+    const axe = await new AxeBuilder({ page }).include('[data-testid=deployment]').analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
     // The replay on these numbers: the stage shows the leaking request.
     await page.getByTestId('deployment-replay').click();
