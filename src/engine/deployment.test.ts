@@ -98,7 +98,7 @@ function replayed(d: Deployment, n: number, behaviour: Parameters<typeof configF
   return replayedOutcome(run);
 }
 
-const setting = fc.constantFrom('incident' as const, 'fixed' as const);
+const setting = fc.constantFrom('incident' as const, 'fixed' as const, 'unknown' as const);
 const smallDeployment = fc
   .record({
     pageSize: fc.constantFrom(1, 4, 16, 64),
@@ -121,7 +121,7 @@ const smallDeployment = fc
   }));
 
 describe('the bands agree with the engine’s replay', () => {
-  it('at every band edge ± 1 token', () => {
+  it('at every band edge ± 1 token, under each resolution of the unknown behaviours', () => {
     fc.assert(
       fc.property(smallDeployment, (d) => {
         const route = { prefillCapacity: d.prefillCapacities[0]!, decodeCapacity: d.decodeCapacities[0]! };
@@ -130,8 +130,7 @@ describe('the bands agree with the engine’s replay', () => {
         for (const b of bands) for (const edge of [b.from, ...(b.to === null ? [] : [b.to])]) for (const n of [edge - 1, edge, edge + 1]) if (n >= 1) lengths.add(n);
         for (const n of lengths) {
           const band = bands.find((b) => b.from <= n && (b.to === null || n <= b.to))!;
-          const expected = band.when[0]!.outcome;
-          expect({ n, outcome: replayed(d, n, band.when[0]!.behaviour) }).toEqual({ n, outcome: expected });
+          for (const w of band.when) expect({ n, behaviour: w.behaviour, outcome: replayed(d, n, w.behaviour) }).toEqual({ n, behaviour: w.behaviour, outcome: w.outcome });
         }
       }),
       { numRuns: 40 },
