@@ -108,7 +108,7 @@ test('a malformed line is refused naming its line and field, and the fixed confi
   await ready(page);
   await page.getByTestId('deployment-open').click();
   await page.getByTestId('deployment-prefill-log').fill(`${PREFILL_LINE}\n[2026-08-27 09:12:45 TP0] max_total_num_tokens=12x, context_len=1048576`);
-  await expect(page.getByTestId('deployment-problems')).toContainText('line 2, max_total_num_tokens');
+  await expect(page.getByTestId('deployment-problems')).toContainText('line 2: max_total_num_tokens is “12x”, not a whole number of tokens');
   await page.getByTestId('deployment-prefill-log').fill(PREFILL_LINE.replace('681280', '2040000'));
   await page.getByTestId('deployment-buggyRejectPath').selectOption('fixed');
   await expect(page.getByTestId('deployment-verdict')).toHaveText('No band leaks on these numbers.');

@@ -39,6 +39,7 @@ describe('the scheduler’s start-up line', () => {
   it('refuses malformed lines, naming the line and the field', () => {
     const bad = parseStartupLog(['nothing here', '[2026-08-27 09:12:44 TP0] max_total_num_tokens=68l280, context_len=1048576'].join('\n'), 'p.log', 'prefill');
     expect(bad.problems.map(describeProblem)).toEqual(['p.log line 2, max_total_num_tokens: max_total_num_tokens must be a whole number of tokens, got "68l280"']);
+    expect(bad.problems[0]).toMatchObject({ kind: 'not-a-number', value: '68l280' });
     const ctx = parseStartupLog('[2026-08-27 09:12:44 TP0] max_total_num_tokens=681280, context_len=big', 'p.log', 'prefill');
     expect(ctx.problems[0]).toMatchObject({ line: 1, field: 'context_len' });
     const none = parseStartupLog('[2026-08-27 09:12:44] Uvicorn running', 'p.log', 'prefill');
@@ -75,6 +76,7 @@ describe('launch arguments', () => {
       'launch.sh line 3, --disaggregation-mode: --disaggregation-mode must be prefill, decode or null, got "both"',
       'launch.sh line 3, --context-length: --context-length has no value',
     ]);
+    expect(p.problems.map((x) => x.kind)).toEqual(['not-a-number', 'bad-mode', 'no-value']);
   });
 });
 

@@ -15,12 +15,19 @@ import { INCIDENT_DEPLOYMENT, type Deployment } from './deployment.ts';
 
 export type Role = 'prefill' | 'decode' | 'colocated';
 
+/** What is wrong, for a reader who words it in another language (the page's catalogue). */
+export type ProblemKind = 'no-value' | 'not-a-number' | 'bad-mode' | 'no-role' | 'role-conflict' | 'no-scheduler-line' | 'nothing-given';
+
 export interface InputProblem {
   /** The file or box the text came from. */
   source: string;
   /** 1-based. */
   line: number;
   field: string;
+  kind: ProblemKind;
+  /** The value as written, where one was. */
+  value?: string;
+  /** In English, as the command line prints it. */
   message: string;
 }
 
@@ -143,9 +150,9 @@ export function parseLaunchArgs(text: string, source: string): Parsed {
     }
     if (!server) start(w.line);
     const s = server!;
-    const bad = (message: string) => problems.push({ source, line: w.line, field: flag, message });
+    const bad = (message: string, kind: ProblemKind = 'not-a-number') => problems.push({ source, line: w.line, field: flag, kind, ...(value ? { value } : {}), message });
     if (value === undefined || value === '') {
-      bad(`${flag} has no value`);
+      bad(`${flag} has no value`, 'no-value');
       continue;
     }
     switch (flag) {
@@ -175,14 +182,14 @@ export function parseLaunchArgs(text: string, source: string): Parsed {
       }
       case '--disaggregation-mode': {
         const role = ROLES[value];
-        if (!role) bad(`${flag} must be prefill, decode or null, got ${JSON.stringify(value)}`);
+        if (!role) bad(`${flag} must be prefill, decode or null, got ${JSON.stringify(value)}`, 'bad-mode');
         else s.role = role;
         break;
       }
     }
   }
   if (servers.length === 0 && problems.length === 0) {
-    problems.push({ source, line: 1, field: '(arguments)', message: `none of ${ARG_FLAGS.join(', ')} is given` });
+    problems.push({ source, line: 1, field: '(arguments)', kind: 'nothing-given', message: `none of ${ARG_FLAGS.join(', ')} is given` });
   }
   return { servers, problems };
 }
@@ -206,7 +213,7 @@ export function parseStartupLog(text: string, source: string, role: Role | null 
   const lines = text.replace(ANSI, '').split(/\r?\n/);
   lines.forEach((raw, i) => {
     const line = i + 1;
-    const bad = (field: string, message: string) => problems.push({ source, line, field, message });
+    const bad = (field: string, message: string, kind: ProblemKind = 'not-a-number', value?: string) => problems.push({ source, line, field, kind, ...(value !== undefined ? { value } : {}), message });
     const at = raw.indexOf('server_args=ServerArgs(');
     if (at >= 0) {
       const p = pairs(raw.slice(at + 'server_args=ServerArgs('.length));
@@ -215,7 +222,7 @@ export function parseStartupLog(text: string, source: string, role: Role | null 
         const v = p.get(key);
         if (v === undefined || v === 'None') return;
         const n = wholeNumber(v, min);
-        if (n === null) bad(key, `${key} must be a whole number or None, got ${v}`);
+        if (n === null) bad(key, `${key} must be a whole number or None, got ${v}`, 'not-a-number', v);
         else set(n);
       };
       num('context_length', 1, (n) => (figures.contextTokens = n));
@@ -223,14 +230,14 @@ export function parseStartupLog(text: string, source: string, role: Role | null 
       const chunk = p.get('chunked_prefill_size');
       if (chunk !== undefined && chunk !== 'None') {
         const n = chunkValue(chunk);
-        if (n === null) bad('chunked_prefill_size', `chunked_prefill_size must be a whole number or None, got ${chunk}`);
+        if (n === null) bad('chunked_prefill_size', `chunked_prefill_size must be a whole number or None, got ${chunk}`, 'not-a-number', chunk);
         else figures.chunkTokens = n;
       }
       const mode = p.get('disaggregation_mode')?.replace(/^['"]|['"]$/g, '');
       if (mode !== undefined) {
         const r = ROLES[mode];
-        if (!r) bad('disaggregation_mode', `disaggregation_mode must be 'prefill', 'decode' or 'null', got ${mode}`);
-        else if (role !== null && r !== role) bad('disaggregation_mode', `this log says disaggregation_mode=${mode}, but it was given as the ${role} server's`);
+        if (!r) bad('disaggregation_mode', `disaggregation_mode must be 'prefill', 'decode' or 'null', got ${mode}`, 'bad-mode', mode);
+        else if (role !== null && r !== role) bad('disaggregation_mode', `this log says disaggregation_mode=${mode}, but it was given as the ${role} server's`, 'role-conflict', mode);
         else figures.role = r;
       }
       args = figures;
@@ -241,28 +248,28 @@ export function parseStartupLog(text: string, source: string, role: Role | null 
     const p = pairs(raw.slice(k));
     const kv = wholeNumber(p.get('max_total_num_tokens') ?? '', 1);
     if (kv === null) {
-      bad('max_total_num_tokens', `max_total_num_tokens must be a whole number of tokens, got ${JSON.stringify(p.get('max_total_num_tokens') ?? '')}`);
+      bad('max_total_num_tokens', `max_total_num_tokens must be a whole number of tokens, got ${JSON.stringify(p.get('max_total_num_tokens') ?? '')}`, 'not-a-number', p.get('max_total_num_tokens') ?? '');
       return;
     }
     const server: ServerFigures = { source, line, role: args?.role ?? role, kvTokens: kv, from: 'log' };
     const ctx = p.get('context_len');
     if (ctx !== undefined) {
       const n = wholeNumber(ctx, 1);
-      if (n === null) bad('context_len', `context_len must be a whole number of tokens, got ${JSON.stringify(ctx)}`);
+      if (n === null) bad('context_len', `context_len must be a whole number of tokens, got ${JSON.stringify(ctx)}`, 'not-a-number', ctx);
       else server.contextTokens = n;
     } else if (args?.contextTokens !== undefined) server.contextTokens = args.contextTokens;
     const chunk = p.get('chunked_prefill_size');
     if (chunk !== undefined) {
       const n = chunk === 'None' ? 0 : chunkValue(chunk);
-      if (n === null) bad('chunked_prefill_size', `chunked_prefill_size must be a whole number of tokens, got ${JSON.stringify(chunk)}`);
+      if (n === null) bad('chunked_prefill_size', `chunked_prefill_size must be a whole number of tokens, got ${JSON.stringify(chunk)}`, 'not-a-number', chunk);
       else server.chunkTokens = n;
     } else if (args?.chunkTokens !== undefined) server.chunkTokens = args.chunkTokens;
     if (args?.pageSize !== undefined) server.pageSize = args.pageSize;
-    if (server.role === null) bad('disaggregation_mode', 'cannot tell whether this server is prefill or decode: no server_args line with disaggregation_mode before it, and none was given');
+    if (server.role === null) bad('disaggregation_mode', 'cannot tell whether this server is prefill or decode: no server_args line with disaggregation_mode before it, and none was given', 'no-role');
     servers.push(server);
   });
   if (servers.length === 0 && problems.length === 0) {
-    problems.push({ source, line: lines.length, field: 'max_total_num_tokens', message: 'no scheduler line with max_total_num_tokens= was found' });
+    problems.push({ source, line: lines.length, field: 'max_total_num_tokens', kind: 'no-scheduler-line', message: 'no scheduler line with max_total_num_tokens= was found' });
   }
   return { servers, problems };
 }

@@ -205,7 +205,7 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
           <b>{t('depProblems')}</b>
           <ul>
             {parsed.problems.map((p) => (
-              <li key={describeProblem(p)}>{describeProblem(p)}</li>
+              <li key={describeProblem(p)}>{t(`depProblem.${p.kind}` as MessageKey, { source: p.source, line: formatNumber(p.line, lang), field: p.field, value: p.value ?? '' })}</li>
             ))}
             {typed.bad.map((b) => (
               <li key={b.field}>{t('depBadNumber', { field: t(FIELD_LABEL[b.field]), value: b.value })}</li>
