@@ -46,6 +46,7 @@ const TIERS = [
     { name: 'view-compare', path: view('compare'), why: 'two runs compared' },
     { name: 'view-controls', path: view('controls'), why: 'switches, matrix' },
     { name: 'view-decode', path: view('decode'), why: 'decode backend panel' },
+    { name: 'view-deployment', path: view('deployment'), why: 'your deployment: an operator\u2019s numbers, their bands and the replay on them' },
     { name: 'view-stage', path: view('stage'), why: 'the handoff picture' },
     { name: 'view-verify', path: view('verify'), why: 'the exhaustive check\u2019s panel' },
   ],

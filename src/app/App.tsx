@@ -7,7 +7,7 @@ import { linkNotice } from './i18n/linkNotice.ts';
 import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO, WINDOW_START_MS } from '../engine/incident/timeline.ts';
-import { useCompareRun, useMainRun } from './run/hooks.ts';
+import { useCompareRun, useMainRun, type RunSummary } from './run/hooks.ts';
 import { liveWorkerNames } from './run/rpc.ts';
 import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName, useAppStore } from './state/store.ts';
@@ -46,6 +46,9 @@ const RenderScreen = lazy(() => withLaterText(() => import('./render/RenderScree
 const TransferView = lazy(() => withLaterText(() => import('./views/transfer/TransferView.tsx')).then((m) => ({ default: m.TransferView })));
 const ResponseView = lazy(() => withLaterText(() => import('./views/response/ResponseView.tsx')).then((m) => ({ default: m.ResponseView })));
 const ExploreContents = lazy(() => withLaterText(() => import('./views/story/ExploreContents.tsx')).then((m) => ({ default: m.ExploreContents })));
+
+// "Your deployment" (its parsers and bands) loads only when opened, or when a link holds a deployment.
+const DeploymentView = lazy(() => withLaterText(() => import('./views/deployment/DeploymentView.tsx')).then((m) => ({ default: m.DeploymentView })));
 
 // The live screen layout (`?screen`) loads only when opened.
 const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.tsx')).then((m) => ({ default: m.LiveScreen })));
@@ -92,7 +95,7 @@ function Headline() {
  */
 const OPENED_SITUATED = ((q) => q.time !== undefined || q.chapter !== undefined)(openingUrl().state);
 
-function Header({ explore, onExplore }: { explore: boolean; onExplore: () => void }) {
+function Header({ explore, onExplore, deployment, onDeployment }: { explore: boolean; onExplore: () => void; deployment: boolean; onDeployment: () => void }) {
   const t = useT();
   const store = useAppStore();
   const scenario = useApp((s) => s.scenario);
@@ -112,6 +115,9 @@ function Header({ explore, onExplore }: { explore: boolean; onExplore: () => voi
       </div>
       <div className="header-controls">
         <ExploreButton open={explore} onToggle={onExplore} />
+        <button type="button" id="deployment-open" aria-expanded={deployment} onClick={onDeployment} data-testid="deployment-open">
+          {t('depOpen')}
+        </button>
         <WalkthroughButton />
         <button type="button" onClick={focusEvidence} aria-controls={EVIDENCE_ID} data-testid="evidence-open">
           {t('evidenceOpen')}
@@ -215,6 +221,22 @@ function Dashboard() {
   if (walking && !walkthroughMounted) setWalkthroughMounted(true);
   const toggleExplore = useCallback(() => setExplore((o) => !o), []);
   useExploreKey(toggleExplore);
+  // Open while the person wants it, and whenever a deployment is held (a link, or a replay).
+  const [deploymentWanted, setDeploymentWanted] = useState(false);
+  const holdsDeployment = useApp((s) => s.deployment !== null);
+  const deploymentOpen = deploymentWanted || holdsDeployment;
+  const closeDeployment = useCallback(() => {
+    setDeploymentWanted(false);
+    document.getElementById('deployment-open')?.focus();
+  }, []);
+  const showReplay = useCallback((arrived?: RunSummary) => {
+    // A replay just computed opens as any run's story does: on its request, just after its answer.
+    const opening = arrived ? storyOpening(arrived) : null;
+    if (opening) store.getState().set({ time: opening.t, selectedRequest: opening.req, view: 'stage' });
+    const picture = document.getElementById(STORY_PICTURE_ID);
+    picture?.scrollIntoView({ block: 'start' });
+    picture?.focus({ preventScroll: true });
+  }, [store]);
 
   useEffect(() => startUrlSync(store, (ignored) => linkNotice(store.getState().lang, ignored)), [store]);
   // The run on screen once it is the one the switches describe (not the previous one kept meanwhile).
@@ -250,7 +272,9 @@ function Dashboard() {
   useEffect(() => {
     const run = main.data;
     if (!run) return;
-    if (store.getState().time > run.endMs) set({ time: run.endMs });
+    // The story's instant is its answer's, rounded up to the link's microsecond: a run whose last
+    // event is that answer (a replay on an operator's deployment) keeps it.
+    if (store.getState().time > Math.ceil(run.endMs * 1000) / 1000) set({ time: run.endMs });
     if (!autoTimed.current) {
       autoTimed.current = true;
       const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;
@@ -288,8 +312,13 @@ function Dashboard() {
       <a className="skip" href={`#${EVIDENCE_ID}`}>
         {t('skipToEvidence')}
       </a>
-      <Header explore={explore} onExplore={toggleExplore} />
+      <Header explore={explore} onExplore={toggleExplore} deployment={deploymentOpen} onDeployment={() => setDeploymentWanted((o) => !o || holdsDeployment)} />
       <Notices />
+      {deploymentOpen ? (
+        <Suspense fallback={<p role="status">{t('loading')}</p>}>
+          <DeploymentView onClose={closeDeployment} onShowReplay={showReplay} />
+        </Suspense>
+      ) : null}
       {inRoom ? (
         <Suspense fallback={null}>
           <RoomBar />

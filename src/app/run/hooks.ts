@@ -50,10 +50,11 @@ export interface RunState {
   recomputing: boolean;
 }
 
-type RunInputs = Pick<AppState, 'scenario' | 'switches' | 'requestsPerDay' | 'tenants'>;
+type RunInputs = Pick<AppState, 'scenario' | 'switches' | 'requestsPerDay' | 'tenants'> & Partial<Pick<AppState, 'deploymentReplay'>>;
 
-/** The run request a situation stands for. */
+/** The run request a situation stands for: the replay on an operator's deployment when there is one, else the scenario's. */
 export function runRequestOf(s: RunInputs): RunRequest {
+  if (s.deploymentReplay && s.deploymentReplay !== 'none') return s.deploymentReplay;
   return { scenario: s.scenario, overrides: overridesOf(s.switches), ...(s.scenario === 'incident' ? { traffic: { requestsPerDay: s.requestsPerDay, tenants: s.tenants } } : {}) };
 }
 
@@ -138,20 +139,21 @@ function scenarioOfKey(runKey: string): string {
 }
 
 function useInputs(): RunInputs {
-  return useApp(useShallow((s) => ({ scenario: s.scenario, switches: s.switches, requestsPerDay: s.requestsPerDay, tenants: s.tenants })));
+  return useApp(useShallow((s) => ({ scenario: s.scenario, switches: s.switches, requestsPerDay: s.requestsPerDay, tenants: s.tenants, deploymentReplay: s.deploymentReplay })));
 }
 
-/** The run as the switches describe it. */
+/** The run as the switches describe it (or the replay on an operator's deployment, once its view has built it). */
 export function useMainRun(): RunState {
   const inputs = useInputs();
-  const request = useMemo(() => runRequestOf(inputs), [inputs]);
+  const waiting = useApp((s) => s.deployment !== null && s.deploymentReplay === null);
+  const request = useMemo(() => (waiting ? null : runRequestOf(inputs)), [inputs, waiting]);
   return useRunOf(request);
 }
 
 /** The comparison run (the same with one switch set to its fix), when a fix is chosen. */
 export function useCompareRun(): RunState {
   const inputs = useInputs();
-  const compare = useApp((s) => s.compare);
+  const compare = useApp((s) => (s.deployment ? null : s.compare));
   const request = useMemo(() => (compare ? runRequestOf({ ...inputs, switches: withFix(inputs.switches, compare) }) : null), [inputs, compare]);
   return useRunOf(request);
 }

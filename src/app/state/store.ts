@@ -10,7 +10,8 @@ import { createContext, createElement, useContext, type ReactNode } from 'react'
 import { createStore, useStore, type StateCreator, type StoreApi } from 'zustand';
 import { INCIDENT_SWITCHES, type Language, type SwitchKey, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_TRAFFIC } from '../../engine/incident/traffic.ts';
-import type { ScenarioName } from '../../engine/runs/index.ts';
+import type { RunRequest, ScenarioName } from '../../engine/runs/index.ts';
+import type { Deployment } from '../../engine/deployment.ts';
 import type { BackendStatus, CompareReport, DecodeRunResult, GpuFault } from '../../gpu/reports.ts';
 import type { RoomView } from './room.ts';
 
@@ -42,6 +43,8 @@ export interface SituationSlice {
   /** Incident traffic model (assumptions A2, A1): ordinary requests per day, and tenants. */
   requestsPerDay: number;
   tenants: number;
+  /** "Your deployment": an operator's numbers (URL `dep`); the page then replays one request on them. */
+  deployment: Deployment | null;
 }
 
 export interface PlaybackSlice {
@@ -147,8 +150,18 @@ export interface RoomSlice {
   setRoomView: (view: RoomView | null) => void;
 }
 
-export type AppState = UrlState & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & QuestionSlice & RoomSlice & {
-  set: (patch: Partial<UrlState & TimelineZoomSlice & QuestionSlice>) => void;
+/**
+ * The run that replays one request on `deployment`, built by the deployment view when it loads (the
+ * engine's module that builds it stays out of the first screen); `none` when no prompt reaches the
+ * reject path on those numbers, and null until it is built: both show the scenario's run. Not in the
+ * URL: `dep` is.
+ */
+export interface DeploymentSlice {
+  deploymentReplay: RunRequest | 'none' | null;
+}
+
+export type AppState = UrlState & DeploymentSlice & NoticeSlice & DecodeSlice & ScreenSlice & LinkSlice & TimelineZoomSlice & QuestionSlice & RoomSlice & {
+  set: (patch: Partial<UrlState & TimelineZoomSlice & QuestionSlice & DeploymentSlice>) => void;
   setSwitch: (key: SwitchKey, on: boolean) => void;
 };
 
@@ -163,6 +176,7 @@ export const DEFAULT_STATE: UrlState = {
   view: 'cluster',
   requestsPerDay: DEFAULT_TRAFFIC.requestsPerDay,
   tenants: DEFAULT_TRAFFIC.tenants,
+  deployment: null,
   playing: false,
   speed: 0, // 0: the whole run in about 30 s (the incident's two weeks at about 40,000×)
   handoffPlaying: false,
@@ -216,6 +230,7 @@ export function createAppStore(initial: Partial<UrlState> = {}): AppStore {
       ...initial,
       timelineZoom: null,
       questionOpen: false,
+      deploymentReplay: null,
       // Another chapter starts from its start unless the patch names the beat (a link does).
       set: (patch) => set(situationPatch(get(), 'chapter' in patch && !('beat' in patch) ? { ...patch, beat: null } : patch)),
       setSwitch: (key, on) => set((s) => ({ switches: { ...s.switches, [key]: on } })),

@@ -113,6 +113,7 @@ describe('URL codec', () => {
 
   it('knows exactly the parameters it writes (one table), the bench flag bare and last', () => {
     const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', room: 'talk', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
+    every.deployment = { contextTokens: 8, prefillCapacities: [8], decodeCapacities: [8], pageSize: 1, chunkTokens: 0, disaggregated: true, rule: 'report', behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' } };
     const query = serializeUrl(every);
     expect(query.endsWith('&bench')).toBe(true);
     expect([...new URLSearchParams(query).keys()]).toEqual(URL_PARAM_NAMES);
@@ -125,5 +126,34 @@ describe('URL codec', () => {
         expect(Array.isArray(r.ignored)).toBe(true);
       }),
     );
+  });
+});
+
+describe('URL codec: an operator’s deployment (`dep`)', () => {
+  const deployment: NonNullable<UrlState['deployment']> = {
+    contextTokens: 1_048_576,
+    prefillCapacities: [681_280, 900_032],
+    decodeCapacities: [1_310_720],
+    pageSize: 64,
+    chunkTokens: 8192,
+    disaggregated: true,
+    rule: 'sglang',
+    behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'unknown', transferredLengthCheck: 'fixed', clearPagesOnFree: 'incident' },
+  };
+
+  it('round-trips the numbers and each behaviour by its switch’s code', () => {
+    const query = serializeUrl({ ...DEFAULT_STATE, deployment });
+    expect(new URLSearchParams(query).get('dep')).toBe('1048576.681280_900032.1310720.64.8192.d.s.buggy-i_retire-u_length-f_clear-i');
+    const { state, ignored } = parseUrl(query);
+    expect(ignored).toEqual([]);
+    expect(state.deployment).toEqual(deployment);
+  });
+
+  it('names a malformed one and keeps none', () => {
+    for (const bad of ['1048576.681280', '1048576.681280.1310720.64.0.d.r.nosuch-i', '1048576.681280.1310720.64.0.d.r.buggy-i_buggy-f', 'x.1.1.1.0.d.r.buggy-i']) {
+      const parsed = parseUrl(`?dep=${bad}`);
+      expect(parsed.state.deployment).toBeUndefined();
+      expect(parsed.ignored).toEqual([{ kind: 'malformed', name: 'dep', value: bad.slice(0, 40) }]);
+    }
   });
 });

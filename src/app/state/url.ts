@@ -14,6 +14,7 @@ import { TENANT_NAMES } from '../../engine/core/vocab.ts';
 import { GPU_FAULTS } from '../../gpu/reports.ts';
 import { HANDOFF_SPEEDS } from './handoffSpeeds.ts';
 import { DEFAULT_STATE, type Language, type UrlState, type ViewName } from './store.ts';
+import type { Deployment, Setting } from '../../engine/deployment.ts';
 
 export const URL_VERSION = 1;
 
@@ -98,6 +99,49 @@ function switchList(name: string, codes: Map<string, SwitchKey>, writeEmpty: boo
 
 const unlessDefault = <K extends keyof UrlState>(key: K, show: (value: UrlState[K]) => string = String) => (s: UrlState) => (s[key] === DEFAULT_STATE[key] ? null : show(s[key]));
 
+/**
+ * `dep`: an operator's deployment, `context.prefill.decode.page.chunk.d|c.r|s.behaviours`: servers'
+ * capacities joined by `_`, `d` disaggregated or `c` not, `r` the report's limit rule or `s`
+ * SGLang's, and each behaviour a version decides as its switch's code (the registry's) and `i`
+ * (as in the incident), `f` (fixed) or `u` (unknown): `1048576.681280.1310720.64.0.d.r.buggy-i_retire-i_length-i_clear-i`.
+ * Only the format is read here; the deployment view checks the numbers (engine/deployment.ts).
+ */
+const SETTING_CODES: Record<Setting, string> = { incident: 'i', fixed: 'f', unknown: 'u' };
+const SWITCH_CODES = byCode(ALL);
+const capacities = '\\d{1,8}(?:_\\d{1,8}){0,15}';
+const deploymentSchema = v.pipe(
+  v.string(),
+  v.regex(new RegExp(`^\\d{1,8}\\.${capacities}\\.(?:${capacities})?\\.\\d{1,4}\\.\\d{1,8}\\.[dc]\\.[rs]\\.[a-z]{1,16}-[ifu](?:_[a-z]{1,16}-[ifu]){0,7}$`)),
+  v.transform((raw): Deployment | null => {
+    const [ctx, pre, dec, page, chunk, mode, rule, behaviours] = raw.split('.') as [string, string, string, string, string, string, string, string];
+    const list = (x: string) => (x === '' ? [] : x.split('_').map(Number));
+    const behaviour: Record<string, Setting> = {};
+    for (const pair of behaviours.split('_')) {
+      const [code, setting] = pair.split('-') as [string, string];
+      const key = SWITCH_CODES.get(code);
+      const value = (Object.keys(SETTING_CODES) as Setting[]).find((k) => SETTING_CODES[k] === setting);
+      if (!key || !value || key in behaviour) return null;
+      behaviour[key] = value;
+    }
+    return {
+      contextTokens: Number(ctx),
+      prefillCapacities: list(pre),
+      decodeCapacities: list(dec),
+      pageSize: Number(page),
+      chunkTokens: Number(chunk),
+      disaggregated: mode === 'd',
+      rule: rule === 's' ? 'sglang' : 'report',
+      behaviour: behaviour as Deployment['behaviour'],
+    };
+  }),
+  v.check((x) => x !== null),
+);
+
+function writeDeployment(d: Deployment): string {
+  const behaviours = Object.entries(d.behaviour).map(([key, setting]) => `${ALL.find((s) => s.key === key)!.code}-${SETTING_CODES[setting]}`);
+  return [d.contextTokens, d.prefillCapacities.join('_'), d.decodeCapacities.join('_'), d.pageSize, d.chunkTokens, d.disaggregated ? 'd' : 'c', d.rule === 'sglang' ? 's' : 'r', behaviours.join('_')].join('.');
+}
+
 /** The parameters, in the order a link writes them. */
 export const URL_PARAMS: readonly UrlParam[] = [
   // The version is checked apart (an outdated one is read as this one, with a notice).
@@ -129,6 +173,7 @@ export const URL_PARAMS: readonly UrlParam[] = [
   param('gpu-fault', v.picklist(GPU_FAULTS), (x, p) => (p.gpuFault = x), (s) => s.gpuFault),
   param('vol', smallInt(6, 0, 20_000), (x, p) => (p.requestsPerDay = x), unlessDefault('requestsPerDay')),
   param('tenants', smallInt(2, 1, TENANT_NAMES.length), (x, p) => (p.tenants = x), unlessDefault('tenants')),
+  param('dep', deploymentSchema, (x, p) => (p.deployment = x), (s) => (s.deployment ? writeDeployment(s.deployment) : null)),
   param('ch', chapterSchema, (x, p) => (p.chapter = x), (s) => (s.chapter === null ? null : String(s.chapter))),
   // A beat of that chapter (the walkthrough says when a link names one past its last).
   param('beat', smallInt(3, 0, 999), (x, p) => (p.beat = x), (s) => (s.chapter === null || s.beat === null ? null : String(s.beat)), { needs: 'ch' }),
