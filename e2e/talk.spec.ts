@@ -21,6 +21,8 @@ import { expect, test } from './fixtures.ts';
 import { inRoom, open, ROOM, type Person } from './roomHarness.ts';
 
 const CHAPTER_COUNT = 10;
+/** How late a page's DOM observer may record a beat after the presenter's page sent it (the shortest beat lasts 400 ms). */
+const OBSERVER_LAG_MS = 150;
 const panel = (p: Page) => p.getByTestId('walkthrough');
 const bar = (p: Page) => p.locator('div.room-bar');
 const question = (p: Page) => panel(p).getByTestId('room-question');
@@ -206,7 +208,9 @@ test('a whole talk by Next with five phones and three server crashes: every phon
         // Never a beat the presenter had not shown yet (the walkthrough's "Now" line, the picture, the question's answer).
         const reached = reachedAt.get(`${c}/${b}`);
         expect(reached, `${p.name} showed chapter ${c} beat ${b}, which the presenter never showed`).toBeDefined();
-        expect(t, `${p.name} showed chapter ${c} beat ${b} before the presenter`).toBeGreaterThanOrEqual(reached!);
+        // The presenter's record of a beat is taken by its page's observer, which can run after the
+        // commit whose effect already sent the beat to the room: a few ms, never a beat's length.
+        expect(t, `${p.name} showed chapter ${c} beat ${b} before the presenter`).toBeGreaterThanOrEqual(reached! - OBSERVER_LAG_MS);
       }
       // Within a chapter, a phone never goes back (apart from the look around, whose way back lands ahead).
       const byChapter = new Map<string, number[]>();
