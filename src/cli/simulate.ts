@@ -1,12 +1,15 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
  * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
+ * npm run simulate -- --allocator-trace FILE [--json]
  *
  * Runs a config over a trace and prints what happened. `--scenario microscope` runs the trained
  * transformer by default (its K/V in the pages, attention shares per output token); every other
  * run the compressed model unless `--model transformer` (whose prefill is quadratic: thousands of
  * tokens, not the demo's hundreds of thousands). Bad input exits with code 2 and a message
- * naming the file and the field; nothing runs then.
+ * naming the file and the field; nothing runs then. `--allocator-trace` replays a sequence of
+ * allocator operations (the format of shared/sglang/allocator-golden/) on the engine's default
+ * allocator and lists the pages each request got (and, when the file carries SGLang's, how many match).
  */
 import { readFileSync } from 'node:fs';
 import { FactIndex, parseFactsFile } from '../data/facts.ts';
@@ -27,6 +30,7 @@ import { LEAK_SHARE_THRESHOLD } from '../engine/transformerDecoder.ts';
 import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/microscopeScenario.ts';
 import type { TransformerWeights } from '../engine/model/transformer.ts';
 import { readModelWeights } from './modelWeights.ts';
+import { matchingAllocations, parseAllocatorTrace, replayAllocatorTrace } from '../engine/allocatorTrace.ts';
 import {
   DeploymentRefused,
   FIXED_CONFIG,
@@ -230,6 +234,27 @@ function printShares(table: ShareTable, all: boolean): void {
   }
 }
 
+/** Replays an allocator trace on the engine's default allocator (SGLang's staged free list). */
+function printAllocatorTrace(file: string, json: boolean): void {
+  let allocations;
+  let expected;
+  try {
+    const trace = parseAllocatorTrace(readJson(file), file);
+    expected = trace.expected;
+    allocations = replayAllocatorTrace(trace);
+  } catch (e) {
+    fail(e instanceof InputError ? e.message : `${file}: ${(e as Error).message}`);
+  }
+  const matching = expected ? matchingAllocations(allocations, expected) : null;
+  if (json) {
+    const summary = { allocations: allocations.map(({ op, rid, pages }) => ({ op, rid, pages })), ...(expected ? { expected: expected.length, matching } : {}) };
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    return;
+  }
+  for (const a of allocations) console.log(`op ${String(a.op).padStart(5)}  rid ${String(a.rid).padStart(5)}  ${fmtInt(a.tokens).padStart(9)} tokens  pages ${a.pages.join(' ')}`);
+  console.log(`${allocations.length} requests allocated` + (expected ? `; ${matching} of ${expected.length} got the pages the file expects` : ''));
+}
+
 function main(): void {
   let args;
   try {
@@ -248,11 +273,17 @@ function main(): void {
         all: { type: 'boolean', default: false },
         model: { type: 'string' },
         'per-head': { type: 'boolean', default: false },
+        'allocator-trace': { type: 'string' },
       },
       strict: true,
     }).values;
   } catch (e) {
     fail((e as Error).message);
+  }
+  if (args['allocator-trace'] !== undefined) {
+    const others = ['config', 'trace', 'scenario', 'matrix'].filter((k) => args[k as keyof typeof args]);
+    if (others.length > 0) fail(`--allocator-trace replays allocator operations alone; drop ${others.map((k) => `--${k}`).join(', ')}`);
+    return printAllocatorTrace(args['allocator-trace'], args.json ?? false);
   }
   if (args.matrix) return printMatrix(args.json ?? false);
   if (args.scenario === 'incident') {
