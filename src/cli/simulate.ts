@@ -149,7 +149,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   if (skew !== undefined) traffic.tenantSkew = skew;
   if (args.seed !== undefined) traffic.seed = args.seed;
   const facts = loadFacts();
-  const policy = args['free-list'] ?? 'sorted';
+  const policy = args['free-list'] ?? INCIDENT_CONFIG.freeListPolicy;
   if (policy !== 'sorted' && policy !== 'staged') fail(`--free-list: must be "sorted" (lowest free page first) or "staged" (SGLang's free list in PD mode), got ${JSON.stringify(policy)}`);
   const started = performance.now();
   let result;
@@ -182,7 +182,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
-  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12)" : 'lowest free page first'}; page 0 never handed out`);
+  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12), merged by the rule of its allocator's code" : 'lowest free page first (a simplification)'}; page 0 never handed out`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
   console.log('');

@@ -729,6 +729,24 @@ export class KvPool {
     }
   }
 
+  /**
+   * Decode's writes of generated tokens' KV: `values[i]` at slot `offset + i` of `page`, its key the
+   * token before it (`previous` for the first). The page's other slots stay as they were; the caller
+   * marks the page written when the request took it for these tokens (`markWritten`).
+   */
+  writeSlots(page: number, offset: number, values: ArrayLike<number>, previous: number, request: number): void {
+    const base = page * this.pageSize + offset;
+    let prev = previous;
+    for (let i = 0; i < values.length; i++) {
+      this.keyTokens[base + i] = prev;
+      this.valueTokens[base + i] = values[i]!;
+      this.slotWriter[base + i] = request;
+      prev = values[i]!;
+    }
+    this.summaries?.touch(page);
+    this.pageSource[page] = null;
+  }
+
   /** Marks a page as written for a request's handoff (its slots were set by the caller: no source stretch). */
   markWritten(page: number, request: number, handoff: number, time: number): void {
     this.summaries?.touch(page);
