@@ -45,7 +45,13 @@ function row(title: Localised, fixed: SwitchKey[], expect: Expectation, isolates
   const switches = { ...INCIDENT_SWITCHES };
   for (const k of fixed) switches[k] = fixSetting(k);
   const overrides = overridesOf(switches);
-  if (design === 'abort-race') overrides.timing = { ...overrides.timing, ...ABORT_RACE_TIMING };
+  if (design === 'abort-race') {
+    overrides.timing = { ...overrides.timing, ...ABORT_RACE_TIMING };
+    // The race needs the next request to get the pages just freed: the lowest-id-first simplification.
+    // Under SGLang's list a one-page request gets them only after a merge, which decode's admission
+    // reserve does not let happen here (docs/MODEL.md, where the engine differs from SGLang).
+    overrides.freeListPolicy = 'sorted';
+  }
   return { label: title.en, title, switches, overrides, expect, design, isolates, cell };
 }
 
