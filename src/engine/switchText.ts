@@ -89,8 +89,8 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
   sglangFreeList: {
     label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
     hint: {
-      en: 'freed pages are staged and handed out after the current free list, merged and sorted only when an allocation runs short, as SGLang keeps its free list with prefill and decode apart; off: lowest free page first. Page 0 is never handed out either way',
-      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours, fusionnées et triées seulement quand une allocation vient à manquer, comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord. La page 0 n\u2019est jamais attribuée',
+      en: 'freed pages wait and are handed out after the current free list; they are merged in and the list sorted when the list runs short by SGLang\u2019s rule (a request\u2019s whole pages plus two more than it holds), as SGLang keeps its free list with prefill and decode apart; off: lowest free page first, a simplification. Page 0 is never handed out either way',
+      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours ; elles y sont fusionnées et la liste triée quand la liste libre devient trop courte selon la règle de SGLang (les pages pleines d\u2019une requête plus deux de plus qu\u2019elle n\u2019en contient), comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord, une simplification. La page 0 n\u2019est jamais attribuée',
     },
     fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
   },
