@@ -128,9 +128,9 @@ export const MATRIX_ROWS: MatrixRow[] = [
       row({ en: `both + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `les deux + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, [m.key], m.expect, m.key, 'incident', m.kind === 'mitigation' ? { combination: 'both', mitigation: m.key as MitigationKey } : null),
     ),
   ...otherGridCells,
-  row({ en: 'abort race, late writes not fenced', fr: 'course à l\u2019abandon, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
+  row({ en: 'abort race, late writes not fenced', fr: 'course entre annulation et transfert, écritures tardives sans barrière' }, ['buggyRejectPath'], 'leaked-200', null, 'abort-race'),
   ...([...MITIGATIONS, ...MECHANISMS] as readonly Switch[]).filter(onRace).map((m) =>
-    row({ en: `abort race + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `course à l\u2019abandon + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
+    row({ en: `abort race + ${inSentence(SWITCH_TEXT[m.key].label.en)}`, fr: `course entre annulation et transfert + ${inSentence(SWITCH_TEXT[m.key].label.fr)}` }, ['buggyRejectPath', m.key], m.expect, m.key, 'abort-race'),
   ),
 ];
 

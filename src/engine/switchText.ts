@@ -66,7 +66,7 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
     label: { en: 'Fence late writes', fr: 'Barrière contre les écritures tardives' },
     hint: {
       en: 'when a client cancels mid-transfer, decode keeps its pages until prefill confirms it writes no more; matters only when clients cancel (the abort-race rows)',
-      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course à l\u2019abandon)',
+      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course entre annulation et transfert)',
     },
     fix: { en: 'fence late writes', fr: 'barrière contre les écritures tardives' },
   },

@@ -28,10 +28,11 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'In SGLang\'s code the rejected request\'s input becomes the single token 0, "to skip the long prefill", as a comment says; the request itself stays queued.',
-        fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, reste dans la file.',
+        en: 'In SGLang\'s code the rejected request\'s input becomes the single token 0, "to skip the long prefill", as a comment says; the request itself is still handed on to decode.',
+        fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, est tout de même transmise à la génération.',
       },
-      evidence: { background: ['B9'] },
+      // B9 gives the placeholder and its comment, B1 that the request still goes on to decode.
+      evidence: { background: ['B9', 'B1'] },
       answers: true,
     },
     {
