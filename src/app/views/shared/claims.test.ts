@@ -256,6 +256,12 @@ describe('wording, third pass', () => {
     expect(cli).toContain("p('model: tenants whose data leaked'");
     // 19:40 comes with its fact id wherever the CLI gives it.
     for (const line of cli.split('\n').filter((l) => l.includes("m('public').time"))) expect(line, line).toContain("m('public').factId");
+    // A caption giving the demo's prompt length or a status the model answers carries the model's badge.
+    for (const ch of CHAPTERS) {
+      for (const step of ch.steps) {
+        if ('caption' in step && /800,000|HTTP [2-5]00/.test(step.caption.en)) expect((step.caption as { model?: true }).model, `${ch.id}: ${step.caption.en}`).toBe(true);
+      }
+    }
     const ch9 = CHAPTERS.find((c) => c.checkpoint?.explain.en.includes('still HTTP 200'))!;
     expect(ch9.checkpoint!.explain.en).toContain("still HTTP 200 (the model's status)");
     expect(ch9.checkpoint!.explain.fr).toContain('toujours HTTP 200 (le statut du modèle)');

@@ -44,7 +44,7 @@ export const chapter: Chapter = {
     { select: OVER_LONG },
     { seek: TRANSFER_DONE },
     { highlight: 'timeline' },
-    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.' } },
+    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.', model: true } },
     { wait: 4000 },
   ],
   // The video points at each outcome as it is said, so the picture follows the sentence instead of
