@@ -591,17 +591,24 @@ export class KvPool {
     return pages;
   }
 
-  /** SGLang's `merge_and_sort_free`: the staged pages join the current list, and the whole list is sorted. */
+  /**
+   * SGLang's `merge_and_sort_free`: the staged pages join the current list, and the whole list is
+   * sorted. The current list is always sorted (a merge's result, taken from the front), so sorting
+   * the staged pages and merging the two runs gives the same list in linear time.
+   */
   private mergeStaged(): void {
     if (this.stagedLength === 0) return;
     const list = this.freeList!;
-    const merged = new Int32Array(this.freeLength + this.stagedLength);
-    merged.set(list.subarray(this.freeHead, this.freeHead + this.freeLength));
-    merged.set(this.staged!.subarray(0, this.stagedLength), this.freeLength);
-    merged.sort();
-    list.set(merged);
+    const staged = this.staged!.subarray(0, this.stagedLength).sort();
+    const current = list.slice(this.freeHead, this.freeHead + this.freeLength);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < current.length && j < staged.length) list[k++] = current[i]! < staged[j]! ? current[i++]! : staged[j++]!;
+    while (i < current.length) list[k++] = current[i++]!;
+    while (j < staged.length) list[k++] = staged[j++]!;
     this.freeHead = 0;
-    this.freeLength = merged.length;
+    this.freeLength = k;
     this.stagedLength = 0;
   }
 
