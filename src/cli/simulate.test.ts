@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MATRIX_ROWS } from '../engine/matrix.ts';
@@ -135,4 +135,20 @@ describe('npm run simulate', () => {
     expect((long.tokens as Token[]).some((t) => t.tenants.some(([name, x]) => name !== 'ember' && name !== null && x > 0.5))).toBe(true);
     expect(run('--scenario', 'demo', '--model', 'gpt').stderr).toContain('--model: unknown model "gpt" (known: transformer, compressed)');
   }, 90_000);
+
+  it('--allocator-trace replays a golden sequence on the default allocator and lists each request\'s pages as SGLang gave them', () => {
+    const golden = '../shared/sglang/allocator-golden/B-decode-p64-300pg-s106.json';
+    const r = run('--allocator-trace', golden, '--json');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const expected = JSON.parse(readFileSync(golden, 'utf8')).expected as { rid: number; pages: number[] }[];
+    expect(out.allocations.map((a: { rid: number; pages: number[] }) => [a.rid, a.pages])).toEqual(expected.map((e) => [e.rid, e.pages]));
+    expect(out.matching).toBe(expected.length);
+    const bad = run('--allocator-trace', file('bad-alloc.json', JSON.stringify({ pageSize: 16, numPages: 8, ops: [{ op: 'alloc', rid: 0 }] })));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/bad-alloc\.json: ops\.0\.tokens/);
+    const inconsistent = run('--allocator-trace', file('free-alloc.json', JSON.stringify({ pageSize: 16, numPages: 8, ops: [{ op: 'free', rids: [4] }] })));
+    expect(inconsistent.status).toBe(2);
+    expect(inconsistent.stderr).toContain('op 0 (free): rid 4 holds no pages');
+  });
 });

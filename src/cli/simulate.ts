@@ -1,12 +1,15 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
  * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
+ * npm run simulate -- --allocator-trace FILE [--json]
  *
  * Runs a config over a trace and prints what happened. `--scenario microscope` runs the trained
  * transformer by default (its K/V in the pages, attention shares per output token); every other
  * run the compressed model unless `--model transformer` (whose prefill is quadratic: thousands of
  * tokens, not the demo's hundreds of thousands). Bad input exits with code 2 and a message
- * naming the file and the field; nothing runs then.
+ * naming the file and the field; nothing runs then. `--allocator-trace` replays a sequence of
+ * allocator operations (the format of shared/sglang/allocator-golden/) on the engine's default
+ * allocator and lists the pages each request got (and, when the file carries SGLang's, how many match).
  */
 import { readFileSync } from 'node:fs';
 import { FactIndex, parseFactsFile } from '../data/facts.ts';
@@ -27,6 +30,7 @@ import { LEAK_SHARE_THRESHOLD } from '../engine/transformerDecoder.ts';
 import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/microscopeScenario.ts';
 import type { TransformerWeights } from '../engine/model/transformer.ts';
 import { readModelWeights } from './modelWeights.ts';
+import { matchingAllocations, parseAllocatorTrace, replayAllocatorTrace } from '../engine/allocatorTrace.ts';
 import {
   DeploymentRefused,
   FIXED_CONFIG,
@@ -145,7 +149,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   if (skew !== undefined) traffic.tenantSkew = skew;
   if (args.seed !== undefined) traffic.seed = args.seed;
   const facts = loadFacts();
-  const policy = args['free-list'] ?? 'sorted';
+  const policy = args['free-list'] ?? INCIDENT_CONFIG.freeListPolicy;
   if (policy !== 'sorted' && policy !== 'staged') fail(`--free-list: must be "sorted" (lowest free page first) or "staged" (SGLang's free list in PD mode), got ${JSON.stringify(policy)}`);
   const started = performance.now();
   let result;
@@ -178,11 +182,11 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
-  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12)" : 'lowest free page first'}; page 0 never handed out`);
+  p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12), merged by the rule of its allocator's code" : 'lowest free page first (a simplification)'}; page 0 never handed out`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
   console.log('');
-  console.log(`report (${affected.factId}, ${threshold.factId}): ${affected.value} affected responses, every one over ${fmtInt(threshold.value)} tokens`);
+  console.log(`report: ${affected.value} affected responses (${affected.factId}); every affected request over ${fmtInt(threshold.value)} tokens (${threshold.factId})`);
   console.log(`  the number of over-threshold prompts is an input here (A5: ${c.overThresholdBeforePrivate}, set from the report because, according to Cloudflare, every such request took the faulty path, F21); what is measured is how many of them leak: ${over} of ${c.overThresholdBeforePrivate}`);
   p('measured: leaked (provenance)', `${c.leakedByProvenance} (answer drew on another tenant's KV)`);
   p('model: planted canaries found', `${c.leakedByCanary} (another tenant's canary in the text; the model plants one in every tenant's documents, A12: a modelling device that Cloudflare's method, markers of its own used in its tests (F13, F22), suggested; not a detection that took place)`);
@@ -191,8 +195,8 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   p('measured: wrong texts (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
   p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
   p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment (A9): ${c.overThresholdAfterPublic}`);
-  p(`${m('private').time}-${m('public').time} (${m('private').factId}, A8)`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
-  p('tenants whose data leaked', `${dataOwners.size} of ${result.tenantNames.length}`);
+  p(`${m('private').time} (${m('private').factId})-${m('public').time} (${m('public').factId}), A8`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
+  p('model: tenants whose data leaked', `${dataOwners.size} of ${result.tenantNames.length} (measured in the model's traffic, A1)`);
   const byKind = KIND_NAMES.map((name, k) => [name, leaks.filter((l) => l.kind === k).length] as const).filter(([, n]) => n > 0);
   p('leaks by sender (model)', byKind.map(([name, n]) => `${name} ${n}`).join(', '));
   console.log('');
@@ -230,6 +234,27 @@ function printShares(table: ShareTable, all: boolean): void {
   }
 }
 
+/** Replays an allocator trace on the engine's default allocator (SGLang's staged free list). */
+function printAllocatorTrace(file: string, json: boolean): void {
+  let allocations;
+  let expected;
+  try {
+    const trace = parseAllocatorTrace(readJson(file), file);
+    expected = trace.expected;
+    allocations = replayAllocatorTrace(trace);
+  } catch (e) {
+    fail(e instanceof InputError ? e.message : `${file}: ${(e as Error).message}`);
+  }
+  const matching = expected ? matchingAllocations(allocations, expected) : null;
+  if (json) {
+    const summary = { allocations: allocations.map(({ op, rid, pages }) => ({ op, rid, pages })), ...(expected ? { expected: expected.length, matching } : {}) };
+    process.stdout.write(JSON.stringify(summary) + '\n');
+    return;
+  }
+  for (const a of allocations) console.log(`op ${String(a.op).padStart(5)}  rid ${String(a.rid).padStart(5)}  ${fmtInt(a.tokens).padStart(9)} tokens  pages ${a.pages.join(' ')}`);
+  console.log(`${allocations.length} requests allocated` + (expected ? `; ${matching} of ${expected.length} got the pages the file expects` : ''));
+}
+
 function main(): void {
   let args;
   try {
@@ -248,11 +273,17 @@ function main(): void {
         all: { type: 'boolean', default: false },
         model: { type: 'string' },
         'per-head': { type: 'boolean', default: false },
+        'allocator-trace': { type: 'string' },
       },
       strict: true,
     }).values;
   } catch (e) {
     fail((e as Error).message);
+  }
+  if (args['allocator-trace'] !== undefined) {
+    const others = ['config', 'trace', 'scenario', 'matrix'].filter((k) => args[k as keyof typeof args]);
+    if (others.length > 0) fail(`--allocator-trace replays allocator operations alone; drop ${others.map((k) => `--${k}`).join(', ')}`);
+    return printAllocatorTrace(args['allocator-trace'], args.json ?? false);
   }
   if (args.matrix) return printMatrix(args.json ?? false);
   if (args.scenario === 'incident') {

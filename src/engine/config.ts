@@ -31,11 +31,13 @@ export type ThresholdRule = 'report' | 'sglang';
  */
 export type TokenizerRule = 'report' | 'sglang';
 /**
- * The order in which a pool hands out free pages (shared/design/sglang-pd-mechanics.md, last section).
- * `sorted`: lowest free id first, always (the engine's default: SGLang's order right after its
- * free list is merged and sorted). `staged`: SGLang's free list in PD mode: freed pages are staged
- * unsorted, pages are taken from the front of the current free list, and the staged ones are merged
- * in and the whole list sorted only when an allocation runs short. Either way page 0 is never handed out.
+ * The order in which a pool hands out free pages (docs/MODEL.md, "Where the engine differs from SGLang").
+ * `staged` (the default): SGLang's free list in PD mode (`need_sort`), as its allocator's code does
+ * it: freed pages are staged, pages are taken from the front of the current free list, and the
+ * staged ones are merged in and the whole list sorted when SGLang's rule says the list is short
+ * (`KvPool.allocateBatch`, `allocateDecode`); the engine hands out the same page ids as SGLang's code
+ * on every sequence tried (src/engine/allocatorTrace.test.ts). `sorted`: a simplification, lowest
+ * free id first, always (SGLang's order right after a merge). Either way page 0 is never handed out.
  */
 export type FreeListPolicy = 'sorted' | 'staged';
 
@@ -91,6 +93,14 @@ export interface EngineConfig {
   prefillChunkTokens: number;
   /** Order of reuse of free pages in every pool (`FreeListPolicy`). */
   freeListPolicy: FreeListPolicy;
+  /**
+   * Decode's admission budget (`disaggregation/decode.py`): a request is pre-allocated only when its
+   * prompt plus these tokens fits in the free pool less these tokens for every request decode already
+   * holds (`num_reserved_decode_tokens`, SGLang's default 512), so running requests can grow.
+   */
+  reservedDecodeTokens: number;
+  /** Requests a decode node holds at once (its request-table rows: running, in transfer, waiting). Model. */
+  decodeRequestRows: number;
   mitigations: Mitigations;
   /** Tokens generated per response unless a request says otherwise. Model. */
   outputTokens: number;
@@ -114,7 +124,9 @@ export const INCIDENT_CONFIG: EngineConfig = {
   thresholdRule: 'report',
   tokenizerRule: 'report',
   prefillChunkTokens: 0,
-  freeListPolicy: 'sorted',
+  freeListPolicy: 'staged',
+  reservedDecodeTokens: 512,
+  decodeRequestRows: 1024,
   mitigations: NO_MITIGATIONS,
   outputTokens: 24,
   timing: {
@@ -232,6 +244,8 @@ export function configProblems(c: EngineConfig): string[] {
   positiveInt('prefillCapacityTokens', c.prefillCapacityTokens, 16_777_216);
   positiveInt('decodeCapacityTokens', c.decodeCapacityTokens, 16_777_216);
   positiveInt('outputTokens', c.outputTokens, 4096);
+  if (!Number.isInteger(c.reservedDecodeTokens) || c.reservedDecodeTokens < 0 || c.reservedDecodeTokens > 16_777_216) problems.push(`reservedDecodeTokens must be an integer from 0 to 16777216, got ${c.reservedDecodeTokens}`);
+  positiveInt('decodeRequestRows', c.decodeRequestRows, 1_000_000);
   if (c.prefillCapacityTokens < c.pageSize) problems.push('prefillCapacityTokens must hold at least one page');
   if (c.decodeCapacityTokens < c.pageSize) problems.push('decodeCapacityTokens must hold at least one page');
   for (const [k, v] of Object.entries(c.timing)) {

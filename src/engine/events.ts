@@ -36,6 +36,11 @@ export type EngineEvent =
   /** stalePages: pages holding an earlier request's KV; zeroPages: never written (or cleared) pages. */
   | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; zeroPages: number; foreignTenants: string[] }
   | { t: number; type: 'response'; req: number; status: 200 | 400 | 499 | 500; leaked: boolean; correct: boolean | null }
+  /**
+   * A decode step crossed a page boundary of the request's output: it took one more page (SGLang's
+   * `alloc_decode`), holding the KV of `tokens` of its generated tokens (0 under the transformer).
+   */
+  | { t: number; type: 'decode-grow'; req: number; node: number; page: number; tokens: number; cleared?: true }
   | { t: number; type: 'decode-free'; req: number; node: number; pages: PageRanges; cleared: boolean };
 
 export type EngineEventType = EngineEvent['type'];

@@ -4,8 +4,8 @@ import type { FreeListPolicy } from './config.ts';
 import { KvPool, NO_REQUEST, PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO, RESERVED_PAGE } from './kvPool.ts';
 
 describe('KvPool', () => {
-  it('hands out the lowest free page ids first, including ones freed out of order, never page 0', () => {
-    const pool = new KvPool('decode', 0, 64 * 100, 64);
+  it('sorted: hands out the lowest free page ids first, including ones freed out of order, never page 0', () => {
+    const pool = new KvPool('decode', 0, 64 * 100, 64, 0, 'sorted');
     expect(pool.pageCount).toBe(101);
     expect(pool.usablePages).toBe(100);
     expect(pool.freePages).toBe(100);

@@ -473,7 +473,7 @@ export class KvPool {
     readonly pageSize: number,
     /** Pages per summarised segment; 0 keeps no summaries. */
     summaryPages = 0,
-    readonly policy: FreeListPolicy = 'sorted',
+    readonly policy: FreeListPolicy = 'staged',
   ) {
     this.pageCount = poolPageCount(capacityTokens, pageSize);
     this.usablePages = usablePageCount(capacityTokens, pageSize);
@@ -517,13 +517,61 @@ export class KvPool {
   }
 
   /**
-   * Reserves `count` pages for `request`, in the pool's order (`FreeListPolicy`): lowest free ids
-   * first, or SGLang's staged free list. Returns null, reserving nothing, when too few are free.
+   * Reserves `count` pages for `request`, in the pool's order (`FreeListPolicy`), as one request's
+   * `alloc_extend` (`alloc` at page size 1) with no prefix: `tokens` is its extend length, which
+   * decides SGLang's merge (`allocateBatch`). Returns null, reserving nothing, when too few are free
+   * (SGLang may still have merged its staged pages: so does this).
    * `zero`: the zero-on-allocate rule, which wipes each page's KV as it is handed out.
    */
-  allocate(count: number, request: number, zero = false): Int32Array | null {
-    if (count > this.freeCount) return null;
-    if (this.freeList) return this.allocateStaged(count, request, zero);
+  allocate(count: number, request: number, zero = false, tokens = count * this.pageSize): Int32Array | null {
+    return this.allocateBatch([{ request, pages: count, tokens }], zero)?.[0] ?? null;
+  }
+
+  /**
+   * One `alloc_extend` for several requests at once (a batch; pre-allocation is a batch of one), in
+   * order, each from the front of the list. Under `staged` the merge is decided once for the batch,
+   * by SGLang's rule: `extend_num_tokens // page_size + bs + 1 > len(free_pages)` for a paged pool,
+   * `extend_num_tokens > len(free_pages)` at page size 1 (`TokenToKVPoolAllocator.alloc`). Null,
+   * reserving nothing, when the batch's pages are more than the list holds after that.
+   */
+  allocateBatch(requests: readonly { request: number; pages: number; tokens: number }[], zero = false): Int32Array[] | null {
+    let count = 0;
+    let tokens = 0;
+    for (const r of requests) {
+      count += r.pages;
+      tokens += r.tokens;
+    }
+    if (this.freeList) {
+      const trigger = this.pageSize === 1 ? tokens : Math.floor(tokens / this.pageSize) + requests.length + 1;
+      if (trigger > this.freeLength) this.mergeStaged();
+      if (count > this.freeLength) return null;
+    } else if (count > this.freeCount) {
+      return null;
+    }
+    return requests.map((r) => this.take(r.pages, r.request, zero));
+  }
+
+  /**
+   * One decode step of a running batch of `batchSize` requests (`alloc_decode`; `alloc(bs)` at page
+   * size 1): each of `requests`, in batch order, crosses a page boundary and takes one new page.
+   * Under `staged` the staged pages are merged first when `batchSize > len(free_pages)`. Null,
+   * reserving nothing, when the list is shorter than `requests` after that (SGLang then retracts).
+   */
+  allocateDecode(batchSize: number, requests: readonly number[], zero = false): Int32Array | null {
+    if (this.freeList) {
+      if (batchSize > this.freeLength) this.mergeStaged();
+      if (requests.length > this.freeLength) return null;
+    } else if (requests.length > this.freeCount) {
+      return null;
+    }
+    const pages = new Int32Array(requests.length);
+    requests.forEach((request, i) => (pages[i] = this.take(1, request, zero)[0]!));
+    return pages;
+  }
+
+  /** `count` pages for `request` from the pool's order; the caller checked they are there. */
+  private take(count: number, request: number, zero: boolean): Int32Array {
+    if (this.freeList) return this.takeStaged(count, request, zero);
     const pages = new Int32Array(count);
     let n = 0;
     for (let w = 0; w < this.freeBits.length && n < count; w++) {
@@ -544,21 +592,29 @@ export class KvPool {
   }
 
   /**
-   * SGLang's free list in PD mode: the front of the current list; when it is too short, the staged
-   * pages are appended and the whole list sorted first (`merge_and_sort_free`).
+   * SGLang's `merge_and_sort_free`: the staged pages join the current list, and the whole list is
+   * sorted. The current list is always sorted (a merge's result, taken from the front), so sorting
+   * the staged pages and merging the two runs gives the same list in linear time.
    */
-  private allocateStaged(count: number, request: number, zero: boolean): Int32Array {
+  private mergeStaged(): void {
+    if (this.stagedLength === 0) return;
     const list = this.freeList!;
-    if (count > this.freeLength) {
-      const merged = new Int32Array(this.freeLength + this.stagedLength);
-      merged.set(list.subarray(this.freeHead, this.freeHead + this.freeLength));
-      merged.set(this.staged!.subarray(0, this.stagedLength), this.freeLength);
-      merged.sort();
-      list.set(merged);
-      this.freeHead = 0;
-      this.freeLength = merged.length;
-      this.stagedLength = 0;
-    }
+    const staged = this.staged!.subarray(0, this.stagedLength).sort();
+    const current = list.slice(this.freeHead, this.freeHead + this.freeLength);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < current.length && j < staged.length) list[k++] = current[i]! < staged[j]! ? current[i++]! : staged[j++]!;
+    while (i < current.length) list[k++] = current[i++]!;
+    while (j < staged.length) list[k++] = staged[j++]!;
+    this.freeHead = 0;
+    this.freeLength = k;
+    this.stagedLength = 0;
+  }
+
+  /** The front of SGLang's current free list. */
+  private takeStaged(count: number, request: number, zero: boolean): Int32Array {
+    const list = this.freeList!;
     const pages = list.slice(this.freeHead, this.freeHead + count);
     this.freeHead += count;
     this.freeLength -= count;
@@ -678,6 +734,24 @@ export class KvPool {
       p += run;
       i += n;
     }
+  }
+
+  /**
+   * Decode's writes of generated tokens' KV: `values[i]` at slot `offset + i` of `page`, its key the
+   * token before it (`previous` for the first). The page's other slots stay as they were; the caller
+   * marks the page written when the request took it for these tokens (`markWritten`).
+   */
+  writeSlots(page: number, offset: number, values: ArrayLike<number>, previous: number, request: number): void {
+    const base = page * this.pageSize + offset;
+    let prev = previous;
+    for (let i = 0; i < values.length; i++) {
+      this.keyTokens[base + i] = prev;
+      this.valueTokens[base + i] = values[i]!;
+      this.slotWriter[base + i] = request;
+      prev = values[i]!;
+    }
+    this.summaries?.touch(page);
+    this.pageSource[page] = null;
   }
 
   /** Marks a page as written for a request's handoff (its slots were set by the caller: no source stretch). */

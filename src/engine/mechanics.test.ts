@@ -40,6 +40,11 @@ function pageLedger() {
     owner,
     ownerOf: (node: number, p: number) => owner.get(key('d', node, p)),
     apply(e: EngineEvent) {
+      if (e.type === 'decode-grow') {
+        // A decode step took one more page for the request's output.
+        expect(owner.has(key('d', e.node, e.page)), `decode-grow of d${e.node}:${e.page} to ${e.req}`).toBe(false);
+        owner.set(key('d', e.node, e.page), e.req);
+      }
       if (e.type === 'decode-reserve' || e.type === 'prefill-alloc') {
         const kind = e.type === 'decode-reserve' ? 'd' : 'p';
         for (const p of pagesOf(e.pages)) {
@@ -100,6 +105,7 @@ describe('retire without KV send', () => {
           const freed = mine.find((e) => e.type === 'decode-free');
           expect(reserved && freed, r.id).toBeTruthy();
           if (reserved?.type === 'decode-reserve' && freed?.type === 'decode-free') {
+            // It never decoded: no decode step took a page.
             expect([...pagesOf(freed.pages)]).toEqual([...pagesOf(reserved.pages)]);
             expect(reserved.pageCount).toBe(pagesFor(r.promptTokens, SMALL.pageSize));
           }
@@ -180,7 +186,7 @@ const raceArb = fc
       { minLength: 1, maxLength: 4 },
     ),
     seed: fc.string({ maxLength: 6 }),
-    // One decode node: the next request takes the pages the cancelled one freed; two: the other node's.
+    // One decode node: the next request can take the pages the cancelled one freed; two: the other node's.
     decodeNodes: fc.constantFrom(1, 1, 2),
   })
   .map(({ rounds, seed, decodeNodes }) => {
@@ -203,7 +209,12 @@ describe('the abort race and the fence on late writes', () => {
         for (const fence of [true, false]) {
           const ledger = pageLedger();
           const foreignWrites: string[] = [];
-          const { sim } = runLogged(small({ seed, decodeNodes, rejectPath: 'fixed', timing: ABORT_RACE_TIMING, mitigations: { fenceLateWrites: fence } }), trace, (e) => {
+          // A decode pool the longest prompt nearly fills: SGLang's free list then runs short at the next
+          // request and merges, handing it the pages the cancelled one freed (a roomy pool gives it fresh ones).
+          const longest = Math.max(...trace.requests.map((r) => r.promptTokens));
+          const decodeCapacityTokens = Math.max(Math.ceil(longest / 16) * 16 + 32, 400);
+          const config = small({ seed, decodeNodes, decodeCapacityTokens, rejectPath: 'fixed', timing: ABORT_RACE_TIMING, mitigations: { fenceLateWrites: fence } });
+          const { sim } = runLogged(config, trace, (e) => {
             if (e.type === 'kv-transfer') {
               const holders = [...pagesOf(e.dstPages)].map((p) => ledger.ownerOf(e.to, p));
               // The log marks a write late exactly when decode no longer holds its pages for the request.

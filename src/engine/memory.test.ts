@@ -187,7 +187,7 @@ describe('memory, not metadata, decides what a response says', () => {
     expect(leakingRuns).toBeGreaterThan(45);
   });
 
-  it("(c) change one word of an earlier tenant's document: answers change first at a token that is that word, its replacement or the word after it, each drawn from a slot that holds it", () => {
+  it("(c) change one word of an earlier tenant's document: answers change first at a token that is that word, its replacement, the word after it or one drawn from a slot the change reached, each drawn from a slot that holds it", () => {
     const WORDS = ['alpha', 'bravo', 'delta', 'echo', 'golf', 'hotel', 'kilo', 'lima', 'mike', 'oscar', 'papa', 'romeo', 'sierra', 'tango', '.', ','];
     const textArb = fc.array(fc.constantFrom(...WORDS), { minLength: 6, maxLength: 40 }).map((w) => w.join(' '));
     let shown = 0;
@@ -253,7 +253,9 @@ describe('memory, not metadata, decides what a response says', () => {
             // Neither secret appears where memory does not hold it.
             expect(ra.tokens).not.toContain(secretB);
             expect(rb.tokens).not.toContain(secretA);
-            rb.tokens.forEach((t, j) => t === secretB && expect(rb.provenance[j]!.writerTenant).toBe(owner));
+            // Drawn from the owner's KV, or from an earlier answer's, whose decode steps wrote the secret it had read.
+            const wroteSecret = (writer: number) => b.find((x) => x.request === writer)?.tokens.includes(secretB) === true;
+            rb.tokens.forEach((t, j) => t === secretB && expect(rb.provenance[j]!.writerTenant === owner || wroteSecret(rb.provenance[j]!.writerRequest), `${rb.id} token ${j}`).toBe(true));
             if (ra.tokens.includes(secretA)) shown++;
             const j0 = ra.tokens.findIndex((t, j) => t !== rb.tokens[j]);
             if (j0 < 0) continue;
@@ -263,8 +265,11 @@ describe('memory, not metadata, decides what a response says', () => {
             if (spec.tenant === owner && ra.computedTokens === ra.promptTokens && last === at) continue;
             const x = ra.tokens[j0]!;
             const y = rb.tokens[j0]!;
+            // Or it drew on a slot the two runs filled differently: decode steps write an answer's
+            // tokens after its prompt, and an earlier answer that changed with the secret left other words.
+            const differs = (slot: number) => slot >= 0 && readA.values.get(ra.request)![slot] !== readB.values.get(rb.request)![slot];
             expect(
-              x === secretA || y === secretB || x === after || y === after,
+              x === secretA || y === secretB || x === after || y === after || differs(ra.provenance[j0]!.slot) || differs(rb.provenance[j0]!.slot),
               `request ${spec.id}: first change at token ${j0}: ${sim.vocab.word(x)} → ${sim.vocab.word(y)} (secret at word ${at})`,
             ).toBe(true);
           }
@@ -306,6 +311,11 @@ describe('accounting over random workloads', () => {
         const held = { p: sim.prefillPools.map((x) => new Int32Array(x.pageCount).fill(-1)), d: sim.decodePools.map((x) => new Int32Array(x.pageCount).fill(-1)) };
         const check = (e: EngineEvent) => {
           const wrong: string[] = [];
+          if (e.type === 'decode-grow') {
+            const log = held.d[e.node]!;
+            if (log[e.page] !== -1) wrong.push(`decode-grow of ${e.req}: page ${e.page} already held by ${log[e.page]}`);
+            log[e.page] = e.req;
+          }
           if (e.type === 'decode-reserve' || e.type === 'prefill-alloc') {
             const log = held[e.type === 'decode-reserve' ? 'd' : 'p'][e.node]!;
             const want = e.type === 'decode-reserve' ? trace.requests[e.req]!.promptTokens : e.computeTokens;

@@ -22,6 +22,8 @@ export const MICROSCOPE_CONFIG: EngineConfig = withOverrides(INCIDENT_CONFIG, {
   prefillCapacityTokens: 2048,
   decodeCapacityTokens: 4096,
   outputTokens: 16,
+  // SGLang's 512 reserved decode tokens would be a sixth of this pool: one page a request here (model).
+  reservedDecodeTokens: 16,
 });
 
 export const MICROSCOPE_REQUESTS = { overLong: 'long-1', short: 'short-1' } as const;

@@ -156,6 +156,10 @@ export class PageOpMapper {
         this.prefillPages.delete(e.req);
         this.each(e.cleared ? OP_FREE_CLEAR : OP_FREE, e.node, e.pages, e.req, e.t);
         return;
+      case 'decode-grow':
+        this.each(e.cleared ? OP_RESERVE_CLEAR : OP_RESERVE, this.prefillNodes + e.node, [[e.page, 1]], e.req, e.t);
+        if (e.tokens > 0) this.each(OP_WRITE, this.prefillNodes + e.node, [[e.page, 1]], e.req, e.t);
+        return;
       case 'decode-free':
         this.each(e.cleared ? OP_FREE_CLEAR : OP_FREE, this.prefillNodes + e.node, e.pages, e.req, e.t);
         return;

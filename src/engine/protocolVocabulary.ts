@@ -54,9 +54,10 @@ export interface ProtocolDesign {
    */
   decodeAbort: boolean;
   /**
-   * `sorted` (default): lowest free page first. `staged`: SGLang's free list in PD mode: freed pages
-   * wait, pages come from the front of the current list, which takes in the waiting ones and is
-   * sorted only when an allocation runs short.
+   * `sorted` (default): lowest free page first. `staged`: SGLang's free list in PD mode, in pages:
+   * freed pages wait, pages come from the front of the current list, which takes in the waiting ones
+   * and is sorted when an allocation finds it shorter than asked (a simplification of SGLang's rule,
+   * which the engine's KvPool follows: docs/MODEL.md).
    */
   freeList?: 'sorted' | 'staged';
 }

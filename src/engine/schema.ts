@@ -34,6 +34,8 @@ export const ConfigFileSchema = v.strictObject({
   prefillChunkTokens: v.optional(chunkTokens),
   freeListPolicy: v.optional(v.picklist(['sorted', 'staged'], 'must be "sorted" (lowest free page first) or "staged" (SGLang\u2019s free list in PD mode)')),
   outputTokens: v.optional(positiveInt(4096)),
+  reservedDecodeTokens: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(16_777_216))),
+  decodeRequestRows: v.optional(positiveInt(1_000_000)),
   // One optional boolean per mitigation of the registry.
   mitigations: v.optional(v.strictObject(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, v.optional(v.boolean())])) as Record<MitigationKey, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>)),
   timing: v.optional(

@@ -41,6 +41,10 @@ describe('simulation: invariants over random workloads', () => {
       fc.property(workloadArb, fc.boolean(), ({ trace, seed }, clear) => {
         const owner = new Map<string, number>();
         const check = (e: EngineEvent) => {
+          if (e.type === 'decode-grow') {
+            expect(owner.has(`d${e.node}:${e.page}`)).toBe(false);
+            owner.set(`d${e.node}:${e.page}`, e.req);
+          }
           if (e.type === 'decode-reserve' || e.type === 'prefill-alloc') {
             const kind = e.type === 'decode-reserve' ? 'd' : 'p';
             for (const p of pagesOf(e.pages)) {
@@ -166,12 +170,13 @@ describe('simulation: two counts, the integrity breach and the wrong text', () =
 
 describe('simulation: the leak comes from memory, not from a rule', () => {
   /** One earlier tenant, whose text we control, warms decode; then an over-long prompt arrives. */
-  function secretTrace(secret: string): Trace {
+  function secretTrace(secret: string, earlier = 8): Trace {
     return {
       version: 1,
       tenants: [{ name: 'acme', text: `the vault code is ${secret} and the door opens at noon .` }, { name: 'borealis', canary: false }],
       requests: [
-        ...Array.from({ length: 6 }, (_, i) => ({ id: `acme-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })),
+        // Eight or more: the long request then finds decode's free list short, so SGLang's list merges and hands it their pages.
+        ...Array.from({ length: earlier }, (_, i) => ({ id: `acme-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })),
         { id: 'long', at: 600_000, tenant: 'borealis', promptTokens: 3000 },
       ],
     };
@@ -206,7 +211,9 @@ describe('simulation: the leak comes from memory, not from a rule', () => {
   });
 
   it('zeroing only decode leaves the placeholder page: its stale prefill slots still leak', () => {
-    const sim = new Simulation(small(), secretTrace('walrus'));
+    // Thirteen: prefill's free list merged just before the placeholder, so its page is one acme used
+    // (with most counts SGLang's list hands it a page never written, and there is nothing to carry).
+    const sim = new Simulation(small(), secretTrace('walrus', 13));
     sim.runUntil(599_999);
     for (const pool of sim.decodePools) {
       pool.keyTokens.fill(0);
@@ -300,7 +307,7 @@ describe('simulation: decode attends over its whole block table, from the first 
       const trace: Trace = {
         version: 1,
         tenants: [{ name: 'acme', text }, { name: 'borealis', canary: false }],
-        requests: [...Array.from({ length: 6 }, (_, i) => ({ id: `a-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })), { id: 'long', at: 600_000, tenant: 'borealis', promptTokens: 3000 }],
+        requests: [...Array.from({ length: 8 }, (_, i) => ({ id: `a-${i}`, at: 0, tenant: 'acme', promptTokens: 900 })), { id: 'long', at: 600_000, tenant: 'borealis', promptTokens: 3000 }],
       };
       const r = simulate(small(), trace, { keepEvents: false }).responses.find((x) => x.id === 'long')!;
       expect(r.leakedFrom).toEqual(['acme']);

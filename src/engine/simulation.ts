@@ -138,6 +138,12 @@ interface RequestState {
   prefillFinished: boolean;
   /** Decode pre-allocated pages for it (a 400 or a cancellation in the queue never did). */
   reserved: boolean;
+  /** The bootstrap handshake with prefill is done: decode may pre-allocate (SGLang's `waiting_for_input`). */
+  waitingForInput: boolean;
+  /** When decode read its block table and started generating (its running batch's steps count from it); -1 before. */
+  decodeReadAt: number;
+  /** The answer's tokens, whose KV decode steps write after the prompt; null until decode read. */
+  generated: number[] | null;
   pagesWritten: number;
   pagesReadStale: number;
   pagesReadZero: number;
@@ -163,6 +169,8 @@ type Scheduled =
   | { kind: 'prefill-done'; req: number }
   | { kind: 'transfer-done'; req: number }
   | { kind: 'decode-done'; req: number; tokens: ProvenanceEntryWithToken[] }
+  | { kind: 'decode-handshake'; req: number }
+  | { kind: 'decode-grow'; req: number; step: number }
   | { kind: 'prefill-chunk'; req: number; chunk: number }
   | { kind: 'chunk-sent'; req: number; from: number; to: number }
   | { kind: 'decode-poll'; req: number; status: 'Success' | 'Failed' }
@@ -250,6 +258,9 @@ export class UnansweredRequests extends Error {
 function less(a: QueueItem, b: QueueItem): boolean {
   return a.t < b.t || (a.t === b.t && a.seq < b.seq);
 }
+
+/** SGLang's clip of a request's `max_new_tokens` in its admission estimate (SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION). */
+const CLIP_MAX_NEW_TOKENS = 4096;
 
 /** Pages per decode summary segment: 64 pages of 64 tokens group ~50 times fewer entries than slots in the incident replay. */
 export const DEFAULT_SUMMARY_PAGES = 64;
@@ -341,6 +352,10 @@ export class Simulation {
   private readonly requests: RequestState[];
   private readonly queue = new EventQueue();
   private readonly decodeWaiting: number[][];
+  /** Per decode node: requests holding its pages (running, in transfer, waiting: SGLang's `n_active`). */
+  private readonly decodeHolding: number[];
+  /** Per decode node: its running batch, the requests decoding (in the order they joined). */
+  private readonly decodeRunning: Set<number>[];
   private readonly prefillWaiting: number[][];
   private readonly blockedLogged = new Set<string>();
   private readonly hash = new Fnv64();
@@ -396,6 +411,8 @@ export class Simulation {
       for (const pool of [...this.prefillPools, ...this.decodePools]) this.decoder.attach(pool);
     }
     this.decodeWaiting = this.decodePools.map(() => []);
+    this.decodeHolding = this.decodePools.map(() => 0);
+    this.decodeRunning = this.decodePools.map(() => new Set<number>());
     this.prefillWaiting = this.prefillPools.map(() => []);
 
     const offsets = new Prng(`${config.seed}:offsets`);
@@ -433,6 +450,9 @@ export class Simulation {
         prefillStopped: false,
         prefillFinished: false,
         reserved: false,
+        waitingForInput: false,
+        decodeReadAt: -1,
+        generated: null,
         pagesWritten: 0,
         pagesReadStale: 0,
         pagesReadZero: 0,
@@ -543,6 +563,16 @@ export class Simulation {
       case 'decode-done':
         this.decodeDone(what.req, what.tokens);
         break;
+      case 'decode-handshake': {
+        const r = this.requests[what.req]!;
+        if (r.finished) break;
+        r.waitingForInput = true;
+        this.drainDecode(r.decodeNode);
+        break;
+      }
+      case 'decode-grow':
+        this.decodeGrow(what.req, what.step);
+        break;
       case 'prefill-chunk':
         this.prefillChunk(what.req, what.chunk);
         break;
@@ -629,8 +659,18 @@ export class Simulation {
     if (pagesFor(r.prompt, c.pageSize) > decodePool.usablePages) {
       return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(decodePool.usablePages * c.pageSize)} tokens`);
     }
+    // SGLang's budget would never admit it (prompt + reserved decode tokens over the whole pool) and
+    // leave it queued for ever; the engine refuses it instead (docs/MODEL.md, where the engine differs).
+    if (r.prompt + c.reservedDecodeTokens > decodePool.usablePages * c.pageSize) {
+      return this.reject(
+        r,
+        'decode-admission',
+        `prompt of ${this.fmt(r.prompt)} tokens plus ${this.fmt(c.reservedDecodeTokens)} reserved decode tokens exceeds decode node ${r.decodeNode}'s KV pool of ${this.fmt(decodePool.usablePages * c.pageSize)} tokens`,
+      );
+    }
+    // Queued for pre-allocation; decode pre-allocates only once the bootstrap handshake is done.
     this.decodeWaiting[r.decodeNode]!.push(req);
-    this.drainDecode(r.decodeNode);
+    this.queue.push(this.now + c.timing.handshakeMs, { kind: 'decode-handshake', req });
   }
 
   private reject(r: RequestState, stage: RejectStage, reason: string): void {
@@ -638,14 +678,26 @@ export class Simulation {
     this.finish(r, 400, reason, [], stage);
   }
 
-  /** Decode pre-allocation: FIFO, and the head blocks the queue while its pages are not free. */
+  /**
+   * Decode pre-allocation (`DecodePreallocQueue.pop_preallocated`): in queue order, past requests
+   * whose handshake is not done yet; it stops at the first request the request table or the
+   * admission budget cannot take (`admissionBudget`), which then blocks those behind it.
+   */
   private drainDecode(node: number): void {
     const queue = this.decodeWaiting[node]!;
     const pool = this.decodePools[node]!;
-    while (queue.length > 0) {
-      const r = this.requests[queue[0]!]!;
-      const need = pagesFor(r.prompt, this.config.pageSize);
-      const pages = pool.allocate(need, r.index, this.rules.zeroOnAllocate);
+    const c = this.config;
+    for (let i = 0; i < queue.length; ) {
+      const r = this.requests[queue[i]!]!;
+      if (!r.waitingForInput) {
+        i++;
+        continue;
+      }
+      const need = pagesFor(r.prompt, c.pageSize);
+      const rowsFull = this.decodeHolding[node]! >= c.decodeRequestRows;
+      const budget = this.admissionBudget(node);
+      const required = Math.max(r.prompt + c.reservedDecodeTokens, r.prompt + Math.min(r.outputTokens, CLIP_MAX_NEW_TOKENS) - budget.retractable);
+      const pages = rowsFull || required > budget.tokens ? null : pool.allocate(need, r.index, this.rules.zeroOnAllocate, r.prompt);
       if (!pages) {
         const key = `d${node}:${r.index}`;
         if (!this.blockedLogged.has(key)) {
@@ -654,7 +706,8 @@ export class Simulation {
         }
         return;
       }
-      queue.shift();
+      queue.splice(i, 1);
+      this.decodeHolding[node]!++;
       r.decodePages = pages;
       r.dstPages = pages;
       r.reserved = true;
@@ -664,6 +717,30 @@ export class Simulation {
       // Destination page ids go to prefill over the control channel; then prefill admission.
       this.queue.push(this.now + this.config.timing.handshakeMs, { kind: 'prefill-admit', req: r.index });
     }
+  }
+
+  /**
+   * SGLang's admission budget in tokens (`_allocatable_token_budgets`): the free pool less the larger
+   * of `reservedDecodeTokens` for every request decode holds and the room the longest running
+   * request may still need; and the running batch's tokens (`retractable_tokens`).
+   */
+  private admissionBudget(node: number): { tokens: number; retractable: number } {
+    const c = this.config;
+    let retractable = 0;
+    let longest = 0;
+    for (const req of this.decodeRunning[node]!) {
+      const r = this.requests[req]!;
+      retractable += r.prompt + this.outputSoFar(r);
+      longest = Math.max(longest, r.prompt + Math.min(r.outputTokens, CLIP_MAX_NEW_TOKENS));
+    }
+    const single = this.decodeRunning[node]!.size > 0 ? longest - retractable : 0;
+    const available = this.decodePools[node]!.freePages * c.pageSize;
+    return { tokens: available - Math.max(c.reservedDecodeTokens * this.decodeHolding[node]!, single), retractable };
+  }
+
+  /** Output tokens a running request has so far: the first (prefill's) and one per decode step since its read. */
+  private outputSoFar(r: RequestState): number {
+    return Math.min(r.outputTokens, 1 + Math.floor((this.now - r.decodeReadAt) / this.config.timing.decodeMsPerToken));
   }
 
   private drainPrefill(node: number): void {
@@ -989,8 +1066,45 @@ export class Simulation {
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
     this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
+    this.decodeRunning[r.decodeNode]!.add(r.index);
+    r.decodeReadAt = this.now;
+    r.generated = tokens.map((t) => t.token);
+    // Each decode step writes the KV of the token before it after the prompt: step j the j-th
+    // output token's, at position prompt + j − 1 (the last token's is never written). Those in the
+    // last page's free slots land now; a step whose position starts a page takes one then.
+    const ps = c.pageSize;
+    const inLastPage = Math.min(r.outputTokens - 1, pageCount * ps - r.prompt);
+    if (inLastPage > 0 && !this.decoder) pool.writeSlots(pages[pageCount - 1]!, r.prompt - (pageCount - 1) * ps, r.generated.slice(0, inLastPage), r.lastComputed, r.index);
+    for (let j = 1; j < r.outputTokens; j++) {
+      if ((r.prompt + j - 1) % ps === 0) this.queue.push(this.now + j * c.timing.decodeMsPerToken, { kind: 'decode-grow', req: r.index, step: j });
+    }
     const ms = r.outputTokens * c.timing.decodeMsPerToken;
     this.queue.push(this.now + ms, { kind: 'decode-done', req: r.index, tokens });
+  }
+
+  /**
+   * Decode step `step` of a running request starts a page: it takes one (SGLang's `alloc_decode`,
+   * the running batch's size deciding the merge) and writes there the KV of the output tokens that
+   * fall in it. The page is the request's until it is freed with the rest, and holds its words after.
+   */
+  private decodeGrow(req: number, step: number): void {
+    const r = this.requests[req]!;
+    if (r.cancelled || r.decodePages === null) return;
+    const node = r.decodeNode;
+    const pool = this.decodePools[node]!;
+    const got = pool.allocateDecode(this.decodeRunning[node]!.size, [req], this.rules.zeroOnAllocate);
+    if (!got) throw new Error(`decode node ${node} has no free page for a decode step of ${r.id} (its admission budget keeps ${this.config.reservedDecodeTokens} tokens a request for this)`);
+    const page = got[0]!;
+    const grown = new Int32Array(r.decodePages.length + 1);
+    grown.set(r.decodePages);
+    grown[r.decodePages.length] = page;
+    r.decodePages = grown;
+    const values = this.decoder ? [] : r.generated!.slice(step - 1, Math.min(step - 1 + this.config.pageSize, r.outputTokens - 1));
+    if (values.length > 0) {
+      pool.writeSlots(page, 0, values, step === 1 ? r.lastComputed : r.generated![step - 2]!, req);
+      pool.markWritten(page, req, r.handoff, this.now);
+    }
+    this.emit({ t: this.now, type: 'decode-grow', req, node, page, tokens: values.length, ...this.clearedOnAllocate() });
   }
 
   /** Slots of the block table another request wrote, by its tenant (zeros last): ground truth of what decode read. */
@@ -1061,6 +1175,8 @@ export class Simulation {
 
   private releaseDecode(r: RequestState): void {
     const pool = this.decodePools[r.decodeNode]!;
+    this.decodeHolding[r.decodeNode]!--;
+    this.decodeRunning[r.decodeNode]!.delete(r.index);
     const clear = this.rules.zeroOnFree;
     pool.free(r.decodePages!, clear);
     this.emit({ t: this.now, type: 'decode-free', req: r.index, node: r.decodeNode, pages: toRanges(r.decodePages!), cleared: clear });

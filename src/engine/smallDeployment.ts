@@ -10,6 +10,8 @@ export const SMALL: EngineConfig = withOverrides(INCIDENT_CONFIG, {
   prefillCapacityTokens: 2048,
   decodeCapacityTokens: 6144,
   outputTokens: 10,
+  // SGLang's 512 reserved decode tokens would be a sixth of this pool: one page a request here (model).
+  reservedDecodeTokens: 16,
 });
 
 export const small = (o: ConfigOverrides = {}): EngineConfig => withOverrides(SMALL, o);

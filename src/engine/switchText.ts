@@ -66,7 +66,7 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
     label: { en: 'Fence late writes', fr: 'Barrière contre les écritures tardives' },
     hint: {
       en: 'when a client cancels mid-transfer, decode keeps its pages until prefill confirms it writes no more; matters only when clients cancel (the abort-race rows)',
-      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course à l\u2019abandon)',
+      fr: 'quand un client abandonne pendant un transfert, la génération garde ses pages jusqu\u2019à ce que la préparation confirme qu\u2019elle n\u2019écrit plus ; ne compte que si des clients abandonnent (lignes de la course entre annulation et transfert)',
     },
     fix: { en: 'fence late writes', fr: 'barrière contre les écritures tardives' },
   },
@@ -89,8 +89,8 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
   sglangFreeList: {
     label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
     hint: {
-      en: 'freed pages are staged and handed out after the current free list, merged and sorted only when an allocation runs short, as SGLang keeps its free list with prefill and decode apart; off: lowest free page first. Page 0 is never handed out either way',
-      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours, fusionnées et triées seulement quand une allocation vient à manquer, comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord. La page 0 n\u2019est jamais attribuée',
+      en: 'freed pages wait and are handed out after the current free list; they are merged in and the list sorted when the list runs short by SGLang\u2019s rule (a request\u2019s whole pages plus two more than it holds), as SGLang keeps its free list with prefill and decode apart; off: lowest free page first, a simplification. Page 0 is never handed out either way',
+      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours ; elles y sont fusionnées et la liste triée quand la liste libre devient trop courte selon la règle de SGLang (les pages pleines d\u2019une requête plus deux de plus qu\u2019elle n\u2019en contient), comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord, une simplification. La page 0 n\u2019est jamais attribuée',
     },
     fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
   },

@@ -13,7 +13,7 @@
  * engine always ran them. "The fix" of a switch is its other setting: a defect removed, a mitigation switched on, a
  * mechanism in its upstream setting.
  */
-import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, type ConfigOverrides, type EngineConfig, type FreeListPolicy, type RejectPath, type TokenizerRule } from './config.ts';
+import { DEFAULT_PREFILL_CHUNK_TOKENS, FIXED_PREFILL_CAPACITY_TOKENS, INCIDENT_CONFIG, type ConfigOverrides, type EngineConfig, type FreeListPolicy, type RejectPath, type TokenizerRule } from './config.ts';
 import type { Expectation } from './matrix.ts';
 import type { PropertyId, ProtocolDesign } from './protocolVocabulary.ts';
 
@@ -306,8 +306,14 @@ export type Switches = Record<SwitchKey, boolean>;
 export const MITIGATION_KEYS: readonly MitigationKey[] = mitigations.map((m): MitigationKey => m.key);
 export const SWITCH_KEYS: readonly SwitchKey[] = SWITCHES.map((s): SwitchKey => s.key);
 
-/** The incident as it ran: every defect on, every mitigation off. */
-export const INCIDENT_SWITCHES: Switches = Object.fromEntries(SWITCHES.map((s) => [s.key, s.kind === 'defect'])) as Switches;
+/**
+ * The incident as it ran: every defect on, every mitigation off, and each upstream mechanism as the
+ * incident's deployment has it (SGLang's free list in PD mode: on; chunked prefill and upstream's
+ * tokenizer rule: off, the model's choices).
+ */
+export const INCIDENT_SWITCHES: Switches = Object.fromEntries(
+  (SWITCHES as readonly Switch[]).map((s) => [s.key, s.kind === 'defect' || (s.kind === 'mechanism' && s.isOn(INCIDENT_CONFIG))]),
+) as Switches;
 
 export function switchSpec(key: SwitchKey): Switch {
   return SWITCHES.find((s) => s.key === key)! as Switch;

@@ -36,6 +36,11 @@ function dateFormat(lang: Lang, opts: Intl.DateTimeFormatOptions): Intl.DateTime
   return f;
 }
 
+/** Whether a count takes the singular in `lang`: 1 in English, 0 and 1 in French (« 0 page réservée »). */
+export function isSingular(n: number, lang: Lang): boolean {
+  return new Intl.PluralRules(LOCALES[lang]).select(n) === 'one';
+}
+
 /**
  * A number in the page's language: `formatNumber(1048576, 'fr')` is « 1 048 576 » (narrow no-break
  * spaces), `formatNumber(0.5, 'fr', { minimumFractionDigits: 3 })` is « 0,500 ». Options are

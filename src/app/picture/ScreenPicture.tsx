@@ -167,7 +167,8 @@ function Outcome({ run, id, heading, hint, testId, part }: { run: RunSummary; id
       {answered && r.text ? (
         <p className="outcome-text">
           {lang === 'fr' ? '«\u00a0' : '\u201c'}
-          {r.text.length > 150 ? `${r.text.slice(0, 150)}…` : r.text}
+          {/* The tenants' data is English on the French page too: a screen reader reads it as English. */}
+          <span lang="en">{r.text.length > 150 ? `${r.text.slice(0, 150)}…` : r.text}</span>
           {lang === 'fr' ? '\u00a0»' : '\u201d'} <span className="outcome-tag">{t('screenModelTag')}</span>
         </p>
       ) : null}

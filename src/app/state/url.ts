@@ -80,7 +80,10 @@ function param<T>(name: string, schema: v.GenericSchema<string, T>, apply: (valu
   };
 }
 
-/** `d`, `m`, `u`: the switches of one kind that are on; a list given replaces the defaults of its kind. */
+/**
+ * `d`, `m`, `u`: the switches of one kind that are on; a list given replaces the defaults of its kind.
+ * `writeEmpty` false: written only when it differs from the defaults (an empty list included).
+ */
 function switchList(name: string, codes: Map<string, SwitchKey>, writeEmpty: boolean): UrlParam {
   return param(
     name,
@@ -92,7 +95,8 @@ function switchList(name: string, codes: Map<string, SwitchKey>, writeEmpty: boo
     },
     (s) => {
       const on = [...codes].filter(([, key]) => s.switches[key]).map(([code]) => code);
-      return on.length > 0 || writeEmpty ? on.join(',') : null;
+      const asDefault = [...codes].every(([, key]) => s.switches[key] === DEFAULT_STATE.switches[key]);
+      return writeEmpty || !asDefault ? on.join(',') : null;
     },
   );
 }

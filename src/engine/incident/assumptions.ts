@@ -81,8 +81,8 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   },
   {
     id: 'A9',
-    en: 'From 19:40 a fresh deployment serves: prefill cache 2,040,000 tokens, the fixed reject path, a deployment capacity check, decode pools of 2,097,152 tokens, all pages zero at start-up.',
-    fr: 'À partir de 19 h 40, un nouveau déploiement sert : cache de préparation de 2 040 000 jetons, chemin de rejet corrigé, contrôle de capacité au déploiement, mémoires de génération de 2 097 152 jetons, toutes les pages à zéro au démarrage.',
+    en: 'From 19:40 a fresh deployment serves: prefill cache 2,040,000 tokens (the report: about 2.04 million), the fixed reject path, a deployment capacity check, decode pools of 2,097,152 tokens, all pages zero at start-up.',
+    fr: 'À partir de 19 h 40, un nouveau déploiement sert : cache de préparation de 2 040 000 jetons (le rapport : environ 2,04 millions), chemin de rejet corrigé, contrôle de capacité au déploiement, mémoires de génération de 2 097 152 jetons, toutes les pages à zéro au démarrage.',
     reasonEn: 'The report gives about 2.04 million tokens (F23) and the engine change (F24); resizing a KV cache needs a restart, whose time the report does not give. The decode pool size is a model value.',
     reasonFr: 'Le rapport donne environ 2,04 millions de jetons (F23) et la modification du moteur (F24) ; changer la taille d\u2019un cache KV demande un redémarrage, dont l\u2019heure n\u2019est pas donnée. La taille des mémoires de génération est une valeur du modèle.',
     fills: ['N2'],
@@ -130,7 +130,7 @@ export const ASSUMPTIONS: readonly Assumption[] = [
   {
     id: 'A15',
     en: 'The abort race (a page-reuse race that an SGLang pull request, closed, names: background B11; we have not checked how SGLang fences late writes): clients of the race\u2019s trace cancel just before their transfer; decode notices a done message at its next step (25 ms) and a decode-side abort reaches prefill 50 ms later. The incident\u2019s runs notice at once and never cancel.',
-    fr: 'La course à l\u2019abandon (une course à la réutilisation des pages qu\u2019une PR de SGLang, fermée, nomme : source B11 ; nous n\u2019avons pas vérifié comment SGLang bloque les écritures tardives) : les clients de sa trace abandonnent juste avant leur transfert ; la génération remarque un message de fin à son pas suivant (25 ms) et un abandon côté génération parvient à la préparation 50 ms plus tard. Les exécutions de l\u2019incident le remarquent aussitôt et n\u2019abandonnent jamais.',
+    fr: 'La course entre annulation et transfert (une course à la réutilisation des pages qu\u2019une PR de SGLang, fermée, nomme : source B11 ; nous n\u2019avons pas vérifié comment SGLang bloque les écritures tardives) : les clients de sa trace abandonnent juste avant leur transfert ; la génération remarque un message de fin à son pas suivant (25 ms) et un abandon côté génération parvient à la préparation 50 ms plus tard. Les exécutions de l\u2019incident le remarquent aussitôt et n\u2019abandonnent jamais.',
     reasonEn: 'Not in the report nor in the note, which names the race without timings. Any delay between decode freeing the pages and prefill hearing of it opens the race; these figures make it happen in a short trace, and the fence closes it whatever they are.',
     reasonFr: 'Ni dans le rapport ni dans la note, qui nomme la course sans en donner les délais. Tout délai entre la libération des pages par la génération et le moment où la préparation l\u2019apprend ouvre la course ; ces valeurs la font survenir dans une courte trace, et la barrière la ferme quelles qu\u2019elles soient.',
     fills: [],

@@ -157,10 +157,17 @@ describe('incident replay follows the mechanism when the trace changes', () => {
     expect(r.leaks).toHaveLength(17);
   });
 
-  it('with cold pools (no other traffic at all) the long prompts are wrong but leak nothing', () => {
+  it('with cold pools (no other traffic at all) the long prompts are wrong, and show no data but what an earlier long prompt\'s answer wrote', () => {
     const cold = alter(base, (rows) => rows.splice(0, rows.length, ...rows.filter((x) => x.r.promptTokens > THRESHOLD && x.kind === KIND_LONG).slice(0, 3)));
     const r = replayIncident({ traffic: cold, record: false });
-    expect(r.leaks).toHaveLength(0);
+    // The first reads zeros and its own placeholder; a later one may read the pages where an earlier
+    // one's decode steps wrote its (garbage) answer, freed with it: that tenant's, and nobody else's.
+    const sent = cold.trace.requests;
+    expect(r.leaks.map((l) => l.id)).not.toContain(sent[0]!.id);
+    for (const l of r.leaks) {
+      const earlier = sent.slice(0, sent.findIndex((x) => x.id === l.id)).map((x) => x.tenant);
+      for (const owner of l.dataOf) expect(earlier).toContain(owner);
+    }
     expect(r.counts.wrongOutput).toBe(3);
     // Zeros are memory the requests did not write: each is a breach, apart from its wrong text.
     expect(r.counts.integrityBreaches).toBe(3);
@@ -178,9 +185,9 @@ describe('incident replay follows the mechanism when the trace changes', () => {
     expect(Array.from(fast.requests.flags)).toEqual(Array.from(exact.requests.flags));
   });
 
-  it("SGLang's staged free list: the same requests leak, over other pages (docs/MODEL.md measures the whole window)", () => {
-    const staged = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: 'staged' });
-    const r = replayIncident({ traffic: base, record: false, incidentConfig: staged(INCIDENT_CONFIG), fixedConfig: staged(FIXED_CONFIG) });
+  it("the lowest-id-first simplification: the same requests leak as under SGLang's free list, over other pages (docs/MODEL.md measures the whole window)", () => {
+    const sorted = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: 'sorted' });
+    const r = replayIncident({ traffic: base, record: false, incidentConfig: sorted(INCIDENT_CONFIG), fixedConfig: sorted(FIXED_CONFIG) });
     expect(leakedIds(r)).toEqual(leakedIds(baseResult));
     expect(r.counts.integrityBreaches).toBe(baseResult.counts.integrityBreaches);
     expect(r.eventLogHashes.incident).not.toBe(baseResult.eventLogHashes.incident);

@@ -36,7 +36,9 @@ describe('seeking the incident window', () => {
   });
 
   it('shows a leaking request in flight, its pages live and owned, and its read crossing tenants', () => {
-    const leak = result.leaks[0]!;
+    // One whose block table holds other tenants' pages (SGLang's list may hand a leak zero pages, its
+    // foreign words coming from the placeholder page alone).
+    const leak = result.leaks.find((l) => l.foreignPages > 0)!;
     const mid = leak.finishedAt - 1;
     const s = timeline.stateAt(mid);
     expect(s.phase).toBe(PHASE_INCIDENT);
@@ -52,7 +54,9 @@ describe('seeking the incident window', () => {
         expect(s.pages.state[p]).toBe(PAGE_LIVE);
       }
     }
-    expect(owned).toBe(leak.pagesReserved);
+    // Its pre-allocated pages, and the one a decode step takes if its 32 output tokens cross into a new 64-token page.
+    expect(owned - leak.pagesReserved).toBeGreaterThanOrEqual(0);
+    expect(owned - leak.pagesReserved).toBeLessThanOrEqual(1);
     // After the response its pages are free again, still holding what they held: stale, not zero.
     const after = timeline.stateAt(leak.finishedAt);
     expect(Array.from(after.inFlight)).not.toContain(leak.request);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FactIndex, parseFactsFile } from '../../../data/facts.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
+import { isSingular } from '../../i18n/format.ts';
 import { MESSAGES, type MessageKey } from '../../i18n/messages.ts';
 import { SCREEN_FIGURES } from '../../picture/screenFigures.ts';
 import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
@@ -181,5 +182,88 @@ describe('assumption ids', () => {
       expect(MESSAGES[lang].evidenceAssumedIntro).toContain('{last}');
       expect(MESSAGES[lang].evidenceFillsNone.length).toBeGreaterThan(10);
     }
+  });
+});
+
+/**
+ * The third pass of fidelity: wordings a line-by-line reading found wrong or loose, in every file
+ * whose text the page, the video, the CLI or the docs show. Each rule is checked against the old
+ * wording it replaced, so that it cannot pass by matching nothing.
+ */
+const WORDING_RULES: { why: string; bad: RegExp; old: string }[] = [
+  { why: 'a served request is « servie », not « répondue »', bad: /\brépondue\b/, old: "screenCompareAnswered: 'répondue'" },
+  { why: 'the microscope\u2019s transformer was not trained on the tenants\u2019 pages', bad: /entraîné sur les pages/, old: 'un transformeur entraîné sur les pages de cinq clients' },
+  { why: 'the free list runs short, not an allocation', bad: /allocation vient à manquer/, old: 'fusionnées et triées seulement quand une allocation vient à manquer' },
+  { why: 'the mechanics note\u2019s merge rule: SGLang does not merge "only when an allocation runs short"', bad: /only when an allocation runs short/, old: 'merged and sorted only when an allocation runs short' },
+  { why: 'a canary is « placé », not « planté »', bad: /\bplantés?\b/, old: 'Témoins plantés retrouvés' },
+  { why: '« course à l\u2019abandon » is not French for the abort race', bad: /course à l(?:\\u2019|’|')abandon/i, old: 'course à l\u2019abandon, écritures tardives sans barrière' },
+  { why: '« crue ne contenir »', bad: /crue ne contenir/, old: 'est réutilisée et crue ne contenir que les données' },
+  { why: '« contrôle d\u2019intégrité échoué »', bad: /intégrité échoué/, old: "stageCheckFailed: 'contrôle d\u2019intégrité échoué : refus'" },
+  { why: '« attribuée à elle »', bad: /attribuée à elle/, old: 'attribuée à elle, écrite pour un autre client' },
+  { why: 'pages are « libérées », not « lâchées »', bad: /\blâchées\b/, old: 'des pages que la génération a déjà lâchées' },
+  { why: 'the period is « concernée », not « touchée »', bad: /période touchée/, old: 'premier jour de la période touchée' },
+  { why: 'a property is violated (« violation »), not an « infraction »', bad: /\binfractions?\b/, old: '◇ une infraction sans fuite.' },
+  { why: 'the tokenizer\u2019s `report` rule is the model\u2019s: the article names no tokenizer', bad: /report's\s+rule refusing/, old: "the report's\nrule refusing a prompt of exactly the context" },
+  { why: 'the report gives no distribution of the over-long prompts', bad: /most of the incident's over-long prompts/, old: 'as most of the incident\'s over-long prompts\n   were' },
+  { why: 'the report calls the responses coherent and says no more', bad: /coherent in the way the report means/, old: 'It is coherent in the way the report means' },
+  { why: 'the report counts affected responses (F2); F7 says long requests sometimes received text from other sessions', bad: /responses carried|came to carry/, old: 'in which 155 responses carried fragments of other customers\' earlier requests' },
+  { why: 'the report gives « environ 2,04 millions » (F23): 2,040,000 is the model\u2019s reading of it', bad: /2,040,000 tokens \(F23\)/, old: 'a prefill cache of 2,040,000 tokens (F23)' },
+  { why: 'the traffic is A1–A7 and A13, not A1–A13', bad: /\bA1\s*(?:–|-| à | to )\s*A13\b/, old: 'from the model\u2019s traffic (A1–A13)' },
+  { why: 'the report\u2019s threshold is on requests (F4), not on responses', bad: /affected responses, every one over/, old: 'affected responses, every one over ${fmtInt(threshold.value)} tokens' },
+];
+
+function wordingProblems(where: string, text: string): string[] {
+  return WORDING_RULES.filter((r) => r.bad.test(text)).map((r) => `${where}: ${r.why}: ${text.match(r.bad)![0]}`);
+}
+
+describe('wording, third pass', () => {
+  it('every rule fails on the wording it replaced', () => {
+    for (const r of WORDING_RULES) expect(wordingProblems('old', r.old), r.why).toHaveLength(1);
+  });
+
+  it('no text the project shows has the old wordings', () => {
+    const files = [...shownSources(join(root, 'src')), join(root, 'public/facts.json'), join(root, 'README.md'), join(root, 'index.html'), ...shownSources(join(root, 'docs'))];
+    expect(files.flatMap((f) => wordingProblems(f.slice(root.length), readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('keeps what the report rests its claims on', () => {
+    const ch9 = CHAPTERS.find((c) => c.paragraphs.some((p) => 'facts' in p.evidence && p.evidence.facts.includes('F25')))!;
+    const f25 = ch9.paragraphs.find((p) => 'facts' in p.evidence && p.evidence.facts.includes('F25'))!;
+    expect(f25.text.fr).toContain('elle signifie seulement que les traces examinées ne montrent pas d\'abus répété');
+    expect(f25.text.en).toContain('it means only that the traces examined show no repeated abuse');
+    // The room's second question: the report's defect is in SGLang with prefill and decode on separate machines (F17).
+    const q2 = QUIZ.find((q) => q.facts.includes('F17'))!;
+    expect(q2.question.en).toContain('prefill and decode on separate machines');
+    expect(q2.question.fr).toContain('machines distinctes');
+    // The report's own sentence on what the KV cache does is cited to it, not labelled the model's.
+    const kv = CHAPTERS[0]!.paragraphs.find((p) => p.text.fr.includes('relie chaque nouveau mot'))!;
+    expect(kv.evidence).toEqual({ facts: ['F14'] });
+    expect(quoteOf('F14')).toContain('relier chaque nouveau mot au texte déjà traité');
+    // "Stays queued" is not what B9 says; the paragraph citing it says only what B9 and B1 give.
+    for (const ch of CHAPTERS) for (const p of ch.paragraphs) if ('background' in p.evidence && p.evidence.background.includes('B9')) expect(p.text.en).not.toMatch(/stays queued/);
+  });
+
+  it('gives a count of one, and a French count of zero, the singular', () => {
+    expect([isSingular(1, 'en'), isSingular(0, 'en'), isSingular(0, 'fr'), isSingular(1, 'fr'), isSingular(2, 'fr')]).toEqual([true, false, true, true, false]);
+    expect(MESSAGES.fr.hpReservedOne).toBe('{pages} page réservée');
+    expect(MESSAGES.fr.hpNothingForOne).toBe('{pages} page réservée ne reçoit rien');
+    // A transferred-length stop names its counts without agreeing a participle with them.
+    expect(MESSAGES.fr.ev_checkLength).not.toMatch(/\{written\} écrites/);
+  });
+
+  it('shows the model\u2019s values as the model\u2019s', () => {
+    const cli = readFileSync(join(root, 'src/cli/simulate.ts'), 'utf8');
+    expect(cli).toContain("p('model: tenants whose data leaked'");
+    // 19:40 comes with its fact id wherever the CLI gives it.
+    for (const line of cli.split('\n').filter((l) => l.includes("m('public').time"))) expect(line, line).toContain("m('public').factId");
+    // A caption giving the demo's prompt length or a status the model answers carries the model's badge.
+    for (const ch of CHAPTERS) {
+      for (const step of ch.steps) {
+        if ('caption' in step && /800,000|HTTP [2-5]00/.test(step.caption.en)) expect((step.caption as { model?: true }).model, `${ch.id}: ${step.caption.en}`).toBe(true);
+      }
+    }
+    const ch9 = CHAPTERS.find((c) => c.checkpoint?.explain.en.includes('still HTTP 200'))!;
+    expect(ch9.checkpoint!.explain.en).toContain("still HTTP 200 (the model's status)");
+    expect(ch9.checkpoint!.explain.fr).toContain('toujours HTTP 200 (le statut du modèle)');
   });
 });

@@ -90,6 +90,8 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
       });
     case 'response':
       return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
+    case 'decode-grow':
+      return t('ev_decodeGrow', { page: String(e.page), tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
     case 'decode-free':
       return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
   }

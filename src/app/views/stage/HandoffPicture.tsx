@@ -9,7 +9,7 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
-import { formatNumber, type Lang } from '../../i18n/format.ts';
+import { formatNumber, isSingular, type Lang } from '../../i18n/format.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/config.ts';
 import type { StageFrame } from './stageFrame.ts';
@@ -480,7 +480,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         )}
         {frame.reserved.length > 0 ? (
           <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-strong">
-            {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
+            {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : isSingular(frame.reservedLit, lang) ? 'hpReservedOne' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
           </text>
         ) : (
           <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{poolLine(decodeName, decodeNode?.pageCount ?? 0)}</text>
@@ -524,7 +524,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         ) : null}
         {onePageTransfer && (frame.step === 'compute' || frame.step === 'transfer') && pagesLeft > 0 ? (
           <text x={f.decode.x + f.decode.w} y={f.labelRows[1]} textAnchor="end" className="hp-label hp-bad">
-            {t('hpNothingFor', { pages: fmt(pagesLeft) })}
+            {t(isSingular(pagesLeft, lang) ? 'hpNothingForOne' : 'hpNothingFor', { pages: fmt(pagesLeft) })}
           </text>
         ) : null}
         {/* The "done" message: room and status, nothing else */}

@@ -44,7 +44,8 @@ export interface StageStep {
   end: number;
 }
 
-const STEP_OF: Record<EngineEvent['type'], StageStepId> = {
+/** The step each event starts; null: none (the pools show it, the steps do not). */
+const STEP_OF: Record<EngineEvent['type'], StageStepId | null> = {
   arrive: 'arrive',
   reject: 'reject',
   'abort-marked': 'abort',
@@ -66,6 +67,8 @@ const STEP_OF: Record<EngineEvent['type'], StageStepId> = {
   'transfer-done': 'done',
   'decode-check-failed': 'check-failed',
   'decode-read': 'scan',
+  // A decode step's new page is part of the token stream: the pools draw it, no step of its own.
+  'decode-grow': null,
   response: 'response',
   'decode-free': 'free',
 };
@@ -83,7 +86,8 @@ export function stageSteps(events: readonly EngineEvent[]): StageStep[] {
   const tokenizerRefused = events.some((e) => e.type === 'reject' && e.stage === 'tokenizer');
   const raw: { id: StageStepId; event: number; weight: number; t: number }[] = [];
   events.forEach((e, i) => {
-    raw.push({ id: STEP_OF[e.type], event: i, weight: 1, t: e.t });
+    const id = STEP_OF[e.type];
+    if (id !== null) raw.push({ id, event: i, weight: 1, t: e.t });
     if (e.type === 'arrive' && !tokenizerRefused) raw.push({ id: 'tokenizer', event: i, weight: 1, t: e.t });
     if (e.type === 'decode-read') raw.push({ id: 'stream', event: i, weight: 0, t: e.t }); // weight set below
   });

@@ -75,7 +75,9 @@ function Numbers({ numbers, outcome }: { numbers: { sent: string; computed: stri
           reserved: <b data-testid="story-reserved">{numbers.reserved}</b>,
           status: held ? <b>…</b> : <b data-testid="story-status">{numbers.status}</b>,
         }}
-      />
+      />{' '}
+      {/* The page count and the status are the run's: the model's, not the report's. */}
+      <ModelBadge />
     </p>
   );
 }

@@ -38,7 +38,7 @@ describe('the first screen’s story, built from the run in every configuration'
     expect(s.numbers).toEqual({ sent: '800,000', computed: '1', reserved: '12,500', status: '200' });
     expect(s.explain).toContain('had reserved 12,500 {pages} for the whole prompt');
     expect(s.explain).toContain('when prefill had written 1 of them');
-    expect(s.explain).toContain('left in 7,500');
+    expect(s.explain).toContain('left in 9,377');
     expect(s.when).toMatch(/^Sent at 27 Aug 2026 \d\d:\d\d:\d\d UTC: leaked response 1 of 1 in this run\.$/);
     expect(s.who).toContain('The answer to request');
     expect(s.facts.leakedFrom).toEqual(['acme', 'borealis']);

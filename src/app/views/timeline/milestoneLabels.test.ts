@@ -16,7 +16,7 @@ const at = (iso: string) => Date.parse(iso);
 /** The incident's milestones as the page has them (facts.json), in both languages' longest words. */
 const MILESTONES = [
   { id: 'F2', epochMs: at('2026-08-27T00:00:00Z'), dayOnly: true, short: 'affected period begins', when: '27 Aug' },
-  { id: 'F2', epochMs: at('2026-09-09T00:00:00Z'), dayOnly: true, short: 'fin de la période touchée', when: '9 sept.' },
+  { id: 'F2', epochMs: at('2026-09-09T00:00:00Z'), dayOnly: true, short: 'fin de la période concernée', when: '9 sept.' },
   { id: 'F7', epochMs: at('2026-09-08T00:00:00Z'), dayOnly: true, short: 'signalement via HackerOne', when: '8 sept.' },
   { id: 'F8', epochMs: at('2026-09-09T00:00:00Z'), dayOnly: true, short: 'début des vérifications', when: '9 sept.' },
   { id: 'F9', epochMs: at('2026-09-09T00:00:00Z'), dayOnly: true, short: 'reproduite avec deux comptes', when: '9 sept.' },

@@ -10,7 +10,8 @@ export const chapter: Chapter = {
         en: 'A language model reads a prompt once and keeps, for every token, the keys and values its attention will need again: the KV cache. It is what links each new word to the text already read.',
         fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et les valeurs dont son attention aura de nouveau besoin : c\'est le cache KV. C\'est lui qui relie chaque nouveau mot au texte déjà traité.',
       },
-      evidence: { model: true },
+      // Its second sentence is the report's (F14's paragraph), the first says what the cache holds.
+      evidence: { facts: ['F14'] },
     },
     {
       text: {

@@ -43,7 +43,7 @@ export const chapter: Chapter = {
     { set: { scenario: 'demo', view: 'cluster', switches: { capacityGap: false } } },
     { seek: ARRIVAL },
     { highlight: 'defects' },
-    { caption: { en: 'Gap closed: prefill can hold the whole 800,000-token prompt. Nothing leaks.', fr: 'Écart comblé : la préparation peut contenir les 800 000 jetons de la requête. Rien ne fuit.' } },
+    { caption: { en: 'Gap closed: prefill can hold the whole 800,000-token prompt. Nothing leaks.', fr: 'Écart comblé : la préparation peut contenir les 800 000 jetons de la requête. Rien ne fuit.', model: true } },
     { wait: 3500 },
     { set: { switches: { capacityGap: true } } },
     { caption: { en: 'The incident\'s configuration: the same prompt is over the prefill limit.', fr: 'La configuration de l\'incident : la même requête dépasse la limite de la préparation.' } },

@@ -28,10 +28,11 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'In SGLang\'s code the rejected request\'s input becomes the single token 0, "to skip the long prefill", as a comment says; the request itself stays queued.',
-        fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, reste dans la file.',
+        en: 'In SGLang\'s code the rejected request\'s input becomes the single token 0, "to skip the long prefill", as a comment says; the request itself is still handed on to decode.',
+        fr: 'Dans le code de SGLang, l\'entrée de la requête rejetée devient le seul jeton 0, « pour sauter la longue préparation », dit un commentaire ; la requête, elle, est tout de même transmise à la génération.',
       },
-      evidence: { background: ['B9'] },
+      // B9 gives the placeholder and its comment, B1 that the request still goes on to decode.
+      evidence: { background: ['B9', 'B1'] },
       answers: true,
     },
     {
@@ -64,7 +65,7 @@ export const chapter: Chapter = {
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
     { seek: BEFORE_ARRIVAL },
-    { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.' } },
+    { caption: { en: 'Delta\'s 800,000-token prompt arrives at the router.', fr: 'La requête de 800 000 jetons de delta arrive au routeur.', model: true } },
     { tween: { to: stageAt('arrive', 0.99), ms: 2400 } },
     { checkpoint: true },
     { highlight: 'stage' },
@@ -72,7 +73,7 @@ export const chapter: Chapter = {
     { caption: { en: 'The tokenizer let it through: it is within the advertised context. Marked aborted, input replaced by one token, still queued.', fr: 'Le tokeniseur l\'a laissée passer : elle tient dans le contexte annoncé. Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { tween: { to: stageAt('route', 0.99), ms: 1600 } },
     { wait: 400 },
-    { caption: { en: 'Decode takes pages for all 800,000 tokens from its free list, pages that still hold earlier tenants\' KV.', fr: 'La génération prend dans sa liste de pages libres des pages pour les 800 000 jetons, des pages qui gardent le KV de clients précédents.' } },
+    { caption: { en: 'Decode takes pages for all 800,000 tokens from its free list, pages that still hold earlier tenants\' KV.', fr: 'La génération prend dans sa liste de pages libres des pages pour les 800 000 jetons, des pages qui gardent le KV de clients précédents.', model: true } },
     { tween: { to: stageAt('reserve', 0.99), ms: 5200 } },
     { wait: 600 },
     { highlight: 'stage-caption' },

@@ -43,7 +43,7 @@ export const chapter: Chapter = {
     { seek: stageAt('reserve', 0.5) },
     { highlight: 'stage' },
     // The sentence over the reservation's second half sweeping the pool, not over a still recap.
-    { caption: { en: 'Decode reserves pages for all 800,000 tokens.', fr: 'La génération réserve des pages pour les 800 000 jetons.' } },
+    { caption: { en: 'Decode reserves pages for all 800,000 tokens.', fr: 'La génération réserve des pages pour les 800 000 jetons.', model: true } },
     { tween: { to: stageAt('reserve', 0.99), ms: 3600 } },
     { caption: { en: 'Prefill computed one token; the RDMA link carries one page.', fr: 'La préparation a calculé un jeton ; le lien RDMA porte une page.' } },
     { tween: { to: stageAt('compute', 0.99), ms: 4600 } },

@@ -32,8 +32,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'Traffic, customers, and when on each day the affected requests came are not in the report: the replay places them by assumption (A1–A13), and its clock and marks are the model\'s.',
-        fr: 'Le trafic, les clients, et le moment de chaque journée où sont venues les requêtes touchées ne figurent pas dans le rapport : la reconstitution les place par hypothèse (A1 à A13), et son horloge comme ses marques sont celles du modèle.',
+        en: 'Traffic, customers, and when on each day the affected requests came are not in the report: the replay places them by assumption (A1–A7, A13), and its clock and marks are the model\'s.',
+        fr: 'Le trafic, les clients, et le moment de chaque journée où sont venues les requêtes touchées ne figurent pas dans le rapport : la reconstitution les place par hypothèse (A1 à A7, A13), et son horloge comme ses marques sont celles du modèle.',
       },
       evidence: { model: true },
     },

@@ -28,8 +28,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'After removing its own tests and the researcher\'s, Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept.',
-        fr: 'Après retrait de ses propres tests et de ceux du chercheur, Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver.',
+        en: 'After removing its own tests and the researcher\'s, Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept; it means only that the traces examined show no repeated abuse.',
+        fr: 'Après retrait de ses propres tests et de ceux du chercheur, Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver ; elle signifie seulement que les traces examinées ne montrent pas d\'abus répété.',
       },
       evidence: { facts: ['F25'] },
     },
@@ -54,7 +54,7 @@ export const chapter: Chapter = {
       { id: 'right', label: { en: 'The right answer', fr: 'La bonne réponse' } },
     ],
     answer: 'wrong',
-    explain: { en: 'No leak, still HTTP 200, still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200, toujours faux : la génération lit des pages à zéro comme si elles contenaient la requête.' },
+    explain: { en: 'No leak, still HTTP 200 (the model\'s status), still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200 (le statut du modèle), toujours faux : la génération lit des pages à zéro comme si elles contenaient la requête.' },
   },
   steps: [
     // As it happened: the end of the leaking handoff plays on the stage while it is said; the question

@@ -30,7 +30,7 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'The common thread, as this project reads it: state meant for one party (a reply on a connection, a buffer, GPU memory, a KV page) reaches another, because a shared resource is reused and trusted to hold only the current owner\'s data, with nothing that checks who wrote what is read.',
-        fr: 'Le fil commun, selon la lecture de ce projet : un état destiné à l\'un (une réponse sur une connexion, un tampon, de la mémoire de GPU, une page KV) parvient à un autre, parce qu\'une ressource partagée est réutilisée et crue ne contenir que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
+        fr: 'Le fil commun, selon la lecture de ce projet : un état destiné à l\'un (une réponse sur une connexion, un tampon, de la mémoire de GPU, une page KV) parvient à un autre, parce qu\'une ressource partagée est réutilisée en la supposant ne contenir que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
       },
       evidence: { model: true },
     },
@@ -44,7 +44,7 @@ export const chapter: Chapter = {
     { select: OVER_LONG },
     { seek: TRANSFER_DONE },
     { highlight: 'timeline' },
-    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.' } },
+    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.', model: true } },
     { wait: 4000 },
   ],
   // The video points at each outcome as it is said, so the picture follows the sentence instead of

@@ -31,8 +31,8 @@ export const QUIZ: readonly QuizQuestion[] = [
   },
   {
     question: {
-      en: 'What did a client get for a request SGLang marked as rejected?',
-      fr: 'Qu\u2019a reçu un client pour une requête que SGLang avait marquée comme rejetée\u00a0?',
+      en: 'With prefill and decode on separate machines, what did a client get for a request SGLang marked as rejected?',
+      fr: 'Quand préparation et génération fonctionnaient sur des machines distinctes, qu\u2019a reçu un client pour une requête que SGLang avait marquée comme rejetée\u00a0?',
     },
     options: [
       { en: 'An error, as expected', fr: 'Une erreur, comme prévu' },
