@@ -3,6 +3,7 @@
  * answered so far, and once the presenter reveals it, how the room split, each option's bar beside
  * its count, the right answer marked in words and a sign as well as its colour (theme tokens).
  */
+import { isSingular } from '../i18n/format.ts';
 import { useT } from '../i18n/i18n.ts';
 import './room.css';
 import { revealedCounts } from '../state/room.ts';
@@ -23,6 +24,7 @@ export interface RoomTallyProps {
 
 export function RoomTally({ question, options, correct, big, hideCount }: RoomTallyProps) {
   const t = useT();
+  const lang = useApp((s) => s.lang);
   const count = useApp((s) => s.roomView?.counts[question] ?? 0);
   const open = useApp((s) => s.roomView !== null && s.roomView.open !== null && (s.roomView.open === question || question.startsWith(`${s.roomView.open}:`)));
   // The store's own array (a selector that made a new one on every call would never settle).
@@ -34,7 +36,7 @@ export function RoomTally({ question, options, correct, big, hideCount }: RoomTa
     <div className={`room-tally${big ? ' big' : ''}`} data-testid="room-tally" data-question={question} data-count={count} data-revealed={dist ? dist.join(',') : ''}>
       {hideCount ? null : (
         <p className="room-count" aria-live="polite" data-testid="room-count">
-          <b>{t('roomAnswered', { n: String(count) })}</b> {dist ? null : open ? t('roomOpenNow') : t('roomClosedNow')}
+          <b>{t(isSingular(count, lang) ? 'roomAnsweredOne' : 'roomAnswered', { n: String(count) })}</b> {dist ? null : open ? t('roomOpenNow') : t('roomClosedNow')}
         </p>
       )}
       {dist ? (

@@ -247,6 +247,9 @@ describe('wording, third pass', () => {
     expect([isSingular(1, 'en'), isSingular(0, 'en'), isSingular(0, 'fr'), isSingular(1, 'fr'), isSingular(2, 'fr')]).toEqual([true, false, true, true, false]);
     expect(MESSAGES.fr.hpReservedOne).toBe('{pages} page réservée');
     expect(MESSAGES.fr.hpNothingForOne).toBe('{pages} page réservée ne reçoit rien');
+    // The room's count: « 0 réponse », « 1 réponse », never « 1 réponses ».
+    expect(MESSAGES.fr.roomAnsweredOne).toBe('{n} réponse');
+    expect(readFileSync(join(root, 'src/app/picture/RoomTally.tsx'), 'utf8')).toContain("isSingular(count, lang) ? 'roomAnsweredOne' : 'roomAnswered'");
     // A transferred-length stop names its counts without agreeing a participle with them.
     expect(MESSAGES.fr.ev_checkLength).not.toMatch(/\{written\} écrites/);
   });
