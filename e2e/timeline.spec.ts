@@ -80,8 +80,10 @@ for (const size of [
         await svg.scrollIntoViewIfNeeded();
         const labels = async () => (await chartText(page)).labels.map((l) => l.text);
         // On a laptop each time reads in words; on a phone the day is 250 px wide: each time is there, alone or counted in a "+n".
-        if (size.width >= 1280) for (const time of ['13:22', '14:00', '14:35', '19:40']) await expect.poll(labels).toContainEqual(expect.stringMatching(new RegExp(`^F1[0-3] ${time} \\p{L}`, 'u')));
-        else await expect.poll(async () => (await labels()).join(' ')).toMatch(/F1[0-3] \d\d:\d\d/);
+        // French writes an hour and its minutes « 13 h 22 ».
+        const times = lang === 'fr' ? ['13\\sh\\s22', '14\\sh\\s00', '14\\sh\\s35', '19\\sh\\s40'] : ['13:22', '14:00', '14:35', '19:40'];
+        if (size.width >= 1280) for (const time of times) await expect.poll(labels).toContainEqual(expect.stringMatching(new RegExp(`^F1[0-3] ${time} \\p{L}`, 'u')));
+        else await expect.poll(async () => (await labels()).join(' ')).toMatch(lang === 'fr' ? /F1[0-3] \d{1,2}\sh\s\d\d/ : /F1[0-3] \d\d:\d\d/);
         expectReadable(await chartText(page));
       });
     });

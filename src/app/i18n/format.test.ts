@@ -19,7 +19,9 @@ describe('numbers and instants in the page\u2019s language', () => {
     const t = Date.UTC(2026, 7, 27, 8, 43, 25);
     expect(formatUtc(t, 'en')).toBe('27 Aug 2026 08:43:25 UTC');
     expect(formatUtc(t, 'fr')).toBe('27 août 2026 08:43:25 UTC');
-    expect(formatUtc(Date.UTC(2026, 8, 9, 13, 22), 'fr', { seconds: false, year: false })).toBe('9 sept. 13:22 UTC');
+    expect(formatUtc(Date.UTC(2026, 8, 9, 13, 22), 'fr', { seconds: false, year: false })).toBe('9 sept. à 13\u00a0h\u00a022 UTC');
+    expect(formatUtc(Date.UTC(2026, 8, 9, 9, 5), 'fr', { seconds: false, date: false, utc: false })).toBe('9\u00a0h\u00a005');
+    expect(formatUtc(Date.UTC(2026, 8, 9, 13, 22), 'en', { seconds: false, year: false })).toBe('9 Sep 13:22 UTC');
     expect(formatUtcDay('2026-09-09', 'fr', { weekday: true })).toBe('mer. 9 sept. 2026');
     expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'fr')).toBe('27 août – 9 sept. 2026');
     expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'en')).toBe('27 Aug – 9 Sep 2026');

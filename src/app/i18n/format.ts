@@ -92,15 +92,21 @@ function part(parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTyp
 /**
  * An instant in UTC, in the page's language: `formatUtc(ms, 'en')` is "27 Aug 2026 08:43:25 UTC",
  * `formatUtc(ms, 'fr')` « 27 août 2026 08:43:25 UTC »; with `{ seconds: false, year: false }`
- * "9 Sep 13:22 UTC". The day, month and weekday names come from `Intl`; the order is the same in
- * both languages (day, month, year, time), which is how both the report and British English write it.
+ * "9 Sep 13:22 UTC" and, as French writes an hour and its minutes, « 9 sept. à 13 h 22 UTC ». The
+ * day, month and weekday names come from `Intl`; the order is the same in both languages (day,
+ * month, year, time), which is how both the report and British English write it. A clock to the
+ * second keeps « 08:43:25 » in French too, as a clock reads.
  */
 export function formatUtc(epochMs: number, lang: Lang, opts: UtcOptions = {}): string {
   const { seconds = true, date = true, year = true, weekday = false, utc = true } = opts;
   const out: string[] = [];
   if (date) out.push(formatUtcDay(epochMs, lang, { year, weekday }));
   const parts = dateFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(epochMs);
-  out.push(`${part(parts, 'hour')}:${part(parts, 'minute')}${seconds ? `:${part(parts, 'second')}` : ''}`);
+  if (lang === 'fr' && !seconds) {
+    if (date) out.push('à');
+    // No-break spaces: « 13 h 22 » never breaks across lines.
+    out.push(`${Number(part(parts, 'hour'))}\u00a0h\u00a0${part(parts, 'minute')}`);
+  } else out.push(`${part(parts, 'hour')}:${part(parts, 'minute')}${seconds ? `:${part(parts, 'second')}` : ''}`);
   if (utc) out.push('UTC');
   return out.join(' ');
 }
