@@ -243,6 +243,11 @@ describe('wording, third pass', () => {
     for (const ch of CHAPTERS) for (const p of ch.paragraphs) if ('background' in p.evidence && p.evidence.background.includes('B9')) expect(p.text.en).not.toMatch(/stays queued/);
   });
 
+  it('calls a prompt « requête » in French, never « prompt »', () => {
+    const french = [...Object.values(MESSAGES.fr), ...CHAPTERS.flatMap((ch) => [ch.title.fr, ...ch.paragraphs.map((p) => p.text.fr)])];
+    expect(french.filter((text) => /\bprompts?\b/i.test(text))).toEqual([]);
+  });
+
   it('gives a count of one, and a French count of zero, the singular', () => {
     expect([isSingular(1, 'en'), isSingular(0, 'en'), isSingular(0, 'fr'), isSingular(1, 'fr'), isSingular(2, 'fr')]).toEqual([true, false, true, true, false]);
     expect(MESSAGES.fr.hpReservedOne).toBe('{pages} page réservée');
