@@ -68,7 +68,7 @@ const OUTCOME_TEXT: Record<Outcome, string> = {
 const CAUSE_TEXT: Record<Band['cause'], string> = {
   'within-limits': 'within every limit',
   tokenizer: 'longer than the advertised context: the tokenizer refuses it',
-  'decode-admission': "longer than the decode server's pool: decode admission refuses it",
+  'decode-admission': "longer than the decode server's pool less the 512 tokens its admission keeps for decoding (SGLang's reserved decode tokens, the model's setting): decode admission refuses it",
   'over-prefill-limit': "over prefill's limit, on separate prefill and decode servers",
   'over-limit-colocated': 'over the limit on a server that prefills and decodes: its own abort answers 400, nothing is handed over',
   'deployment-check': 'a check before serving refuses the deployment',

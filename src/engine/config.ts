@@ -173,6 +173,16 @@ export function poolTokens(capacityTokens: number, pageSize: number): number {
   return Math.floor(capacityTokens / pageSize) * pageSize;
 }
 
+/**
+ * The longest prompt decode admission takes: its pool in whole pages less the tokens SGLang's budget
+ * keeps for a held request's decode steps (`reservedDecodeTokens`). SGLang would leave a longer one
+ * queued for ever; the engine refuses it (docs/MODEL.md). The simulation and the deployment bands
+ * both read it here.
+ */
+export function decodeAdmissionLimit(config: Pick<EngineConfig, 'decodeCapacityTokens' | 'pageSize' | 'reservedDecodeTokens'>): number {
+  return Math.max(0, poolTokens(config.decodeCapacityTokens, config.pageSize) - config.reservedDecodeTokens);
+}
+
 /** SGLang's default `--chunked-prefill-size` on large GPUs; the chunked-prefill switch uses it. */
 export const DEFAULT_PREFILL_CHUNK_TOKENS = 8_192;
 

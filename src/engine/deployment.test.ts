@@ -71,8 +71,8 @@ describe('the bands on the incident’s numbers', () => {
     const bands = deploymentBands(d).routes[0]!.bands;
     expect(bands.map((b) => [b.from, b.to, b.outcomes[0], b.cause])).toEqual([
       [1, 681_280, 'served', 'within-limits'],
-      [681_281, 899_968, 'leaked', 'over-prefill-limit'],
-      [899_969, 1_048_576, 'refused', 'decode-admission'],
+      [681_281, 899_456, 'leaked', 'over-prefill-limit'],
+      [899_457, 1_048_576, 'refused', 'decode-admission'],
       [1_048_577, null, 'refused', 'tokenizer'],
     ]);
   });

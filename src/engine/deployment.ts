@@ -13,6 +13,7 @@
 import {
   FIXED_CONFIG,
   INCIDENT_CONFIG,
+  decodeAdmissionLimit,
   poolTokens,
   prefillInputLimit,
   tokenizerRefusal,
@@ -193,7 +194,7 @@ export interface Limits {
   tokenizer: number;
   /** The longest prompt prefill admits (longer ones take the reject path). */
   prefill: number;
-  /** Tokens the decode pool holds in whole pages: longer prompts are refused at decode admission. */
+  /** The longest prompt decode admission takes (its pool in whole pages less the reserved decode tokens): longer ones are refused there. */
   decode: number;
   /** Tokens the prefill pool holds in whole pages. */
   prefillPool: number;
@@ -208,7 +209,7 @@ export function limitsOf(config: EngineConfig): Limits {
     if (tokenizerRefusal(config, mid, config.outputTokens) === null) lo = mid;
     else hi = mid;
   }
-  return { tokenizer: lo, prefill: prefillInputLimit(config), decode: poolTokens(config.decodeCapacityTokens, config.pageSize), prefillPool: poolTokens(config.prefillCapacityTokens, config.pageSize) };
+  return { tokenizer: lo, prefill: prefillInputLimit(config), decode: decodeAdmissionLimit(config), prefillPool: poolTokens(config.prefillCapacityTokens, config.pageSize) };
 }
 
 /** What a prompt of `n` tokens gets on one engine deployment. */
@@ -370,15 +371,18 @@ export const REPLAY_REQUEST_ID = 'yours';
  * One request of `promptTokens` on a route's numbers, after three tenants' ordinary requests have
  * used decode's pages and freed them (a server that has been serving; on a fresh one the pages are
  * zeros, and nobody's data is there to read). Each earlier request is as long as the prefill limit
- * lets one be, and they arrive together so that they hold different pages; yours arrives after they
- * are answered.
+ * lets one be, and together they write every page of decode's pool at least once: SGLang's free
+ * list hands out pages never used before ahead of freed ones (which wait, staged, until the list
+ * runs short), so a pool only partly used would give yours zeros. They arrive together, so that
+ * they hold different pages; yours arrives after they are answered.
  */
 export function replayTrace(d: Deployment, route: Route, promptTokens: number): Trace {
   const config = configFor(d, route, worstCase(d.behaviour));
   const limits = limitsOf(config);
   const warmLength = Math.max(1, Math.min(limits.prefill, limits.decode, limits.tokenizer));
-  const cover = Math.min(promptTokens, limits.decode);
-  const warmCount = Math.max(3, Math.min(24, Math.ceil(cover / warmLength)));
+  // Every page of the pool written once, and one request more, whose allocation merges the staged pages back.
+  const cover = poolTokens(config.decodeCapacityTokens, config.pageSize);
+  const warmCount = Math.max(3, Math.min(48, Math.ceil(cover / warmLength) + 1));
   const tenants = TENANT_NAMES.slice(0, 4);
   const requests: TraceRequest[] = [];
   for (let i = 0; i < warmCount; i++) requests.push({ id: `warm-${i + 1}`, at: 0, tenant: tenants[i % 3]!, promptTokens: warmLength });

@@ -8,7 +8,7 @@
  * decode checks), never what the model reads.
  */
 import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
-import { DeploymentRefused, configProblems, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
+import { DeploymentRefused, configProblems, decodeAdmissionLimit, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
@@ -661,7 +661,7 @@ export class Simulation {
     }
     // SGLang's budget would never admit it (prompt + reserved decode tokens over the whole pool) and
     // leave it queued for ever; the engine refuses it instead (docs/MODEL.md, where the engine differs).
-    if (r.prompt + c.reservedDecodeTokens > decodePool.usablePages * c.pageSize) {
+    if (r.prompt > decodeAdmissionLimit(c)) {
       return this.reject(
         r,
         'decode-admission',
