@@ -29,7 +29,7 @@ async function paste(page: Page): Promise<void> {
 
 const WORDS = {
   en: { leaks: 'Prompts from 681,281 tokens leak on these numbers.', band: '681,281 – 1,048,576', leaked: 'answered 200 from other requests’ KV', replay: 'Replay a 681,281-token prompt', fromLog: 'from the log', context: '1,048,576' },
-  fr: { leaks: 'Avec ces chiffres, les prompts à partir de 681\u202f281\u00a0jetons fuient.', band: '681\u202f281 – 1\u202f048\u202f576', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer un prompt de 681\u202f281\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
+  fr: { leaks: 'Avec ces chiffres, les requêtes à partir de 681\u202f281\u00a0jetons fuient.', band: '681\u202f281 – 1\u202f048\u202f576', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer une requête de 681\u202f281\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
 } as const;
 
 const CASES = [

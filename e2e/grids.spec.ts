@@ -74,12 +74,12 @@ test.describe('grids by what a page is to the selected request', () => {
   });
 
   test('at start-up, with no request selected, the pages decode has reserved but nobody has written are drawn dotted grey and the legend names them', async ({ page }) => {
-    await page.goto('./?s=demo&view=cluster&t=0');
+    await page.goto('./?s=demo&view=cluster&t=3');
     await ready(page);
     await openExplore(page);
     const grid = page.locator('canvas[data-node="decode-0"]');
     await expect(grid).toBeVisible();
-    // The warm-up requests' reservations exist from the first instant; no KV has arrived yet.
+    // The first warm-up request's pages are reserved once its handshake is done (2 ms in); no KV has arrived yet.
     const reservedCorners = await grid.evaluate((c: HTMLCanvasElement) => {
       const cell = Number(c.dataset.cell);
       const cols = Number(c.dataset.cols);

@@ -39,13 +39,14 @@ test.describe('visualiser', () => {
   });
 
   test('inspect a page by keyboard: who wrote it, who holds it', async ({ page }) => {
-    await page.goto('./?s=demo&t=120001&view=cluster');
+    await page.goto('./?s=demo&t=120003&view=cluster');
     await ready(page);
     const grid = page.locator('canvas[data-node="decode-0"]');
     await grid.focus();
     await page.keyboard.press('Home');
     await expect(page.getByTestId('inspector')).toContainText('decode-0 · page 0');
-    // At 120.001 s the over-long request holds decode-0's pages, which still carry earlier tenants' KV.
+    // At 120.003 s (its pages reserved once the handshake is done, 2 ms after it arrived) the over-long
+    // request holds decode-0's pages, which still carry earlier tenants' KV.
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('inspector')).toContainText('page 1');
     await expect(page.getByTestId('inspector-state')).toHaveText('live');

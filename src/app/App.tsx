@@ -115,12 +115,13 @@ function Header({ explore, onExplore, deployment, onDeployment }: { explore: boo
       </div>
       <div className="header-controls">
         <ExploreButton open={explore} onToggle={onExplore} />
-        <button type="button" id="deployment-open" aria-expanded={deployment} onClick={onDeployment} data-testid="deployment-open">
-          {t('depOpen')}
-        </button>
         <WalkthroughButton />
         <button type="button" onClick={focusEvidence} aria-controls={EVIDENCE_ID} data-testid="evidence-open">
           {t('evidenceOpen')}
+        </button>
+        {/* After the story's own ways in: an operator's question comes once the incident is told. */}
+        <button type="button" id="deployment-open" aria-expanded={deployment} onClick={onDeployment} data-testid="deployment-open">
+          {t('depOpen')}
         </button>
         <label>
           {t('scenario')}{' '}

@@ -1677,7 +1677,7 @@ const fr: Record<BaseKey, string> = {
   matrixNoCurrent: 'Les réglages actuels ne sont pas une case de ces tableaux.',
   matrixGridTitle: 'Défauts × protections',
   textLoading: 'Chargement du texte…',
-  scenarioMicroscope: 'Microscope : un transformeur entraîné, lisant les pages de cinq clients',
+  scenarioMicroscope: 'Microscope : transformeur entraîné, pages de cinq clients',
   modelCompressed: '(modèle compressé)',
   modelTransformer: '(transformeur entraîné)',
   modelCompressedNote: 'Réponse du modèle compressé : une tête d\u2019induction sur des paires (mot précédent, mot), le seul modèle assez rapide pour des requêtes d\u2019un million de jetons.',
