@@ -31,7 +31,7 @@ export interface SituationSlice {
   /** Simulated ms since the run's start (the incident's clock: it picks the situation). */
   time: number;
   /**
-   * Seconds on the selected request's handoff clock (views/stage/handoff.ts), or null: the stage
+   * Seconds on the selected request's handoff clock (moment/handoff.ts), or null: the stage
    * then shows the handoff where the incident's instant falls. Moving the incident's clock or
    * choosing another request sets it back to null.
    */

@@ -4,10 +4,11 @@
  * fields (event type, stage, check, token and page counts) and the deployment's limits, through the
  * catalogue.
  */
-import { pagesOf, type EngineEvent } from '../../../engine/events.ts';
+import type { EngineEvent } from '../../../engine/events.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import type { PhaseInfo } from '../../run/summary.ts';
+import { handoffCounts } from '../../moment/moment.ts';
 
 /** What a sentence needs beyond its event: the deployment that served the request, and the request's other events. */
 export interface EventContext {
@@ -93,23 +94,6 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
     case 'decode-free':
       return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
   }
-}
-
-/**
- * A handoff's page counts from its events: the pages decode reserved (in block-table order), how
- * many the transfer wrote, and the reserved pages no transfer of this handoff wrote.
- */
-export function handoffCounts(events: readonly EngineEvent[]): { reserved: number[]; written: number; unwritten: number[] } {
-  const reserve = events.find((e) => e.type === 'decode-reserve');
-  const reserved = reserve && reserve.type === 'decode-reserve' ? [...pagesOf(reserve.pages)] : [];
-  const dst = new Set<number>();
-  let written = 0;
-  for (const e of events) {
-    if (e.type !== 'kv-transfer') continue;
-    written += e.pagesWritten;
-    for (const p of pagesOf(e.dstPages)) dst.add(p);
-  }
-  return { reserved, written, unwritten: reserved.filter((p) => !dst.has(p)) };
 }
 
 /** Why a request got no text (its rejection or failed check), in the page's language; null when it was answered. */

@@ -11,6 +11,7 @@ import { formatNumber } from '../../i18n/format.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
+import { useMomentValue } from '../shared/useMoment.ts';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { ResponseTokens } from '../response/ResponseTokens.tsx';
@@ -88,7 +89,8 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   const d = detail.data;
   const facts = useMemo(() => (d && d.runKey === run.runKey ? storyFactsOf(run, d.response, d.events) : null), [d, run]);
   // Re-rendered only when the request's standing changes, not on every scrubbed instant.
-  const phase = useApp((s) => (facts ? storyPhaseAt(facts, s.time) : null));
+  // At the moment's instant: the handoff's when its clock runs, so the story, the stage and the counter agree.
+  const phase = useMomentValue(run, req, d, (t) => (facts ? storyPhaseAt(facts, t) : null));
   const questionOpen = useApp((s) => s.questionOpen);
   if (!facts || !phase || !d) {
     return (

@@ -280,12 +280,5 @@ export function refusedStoryText(refused: string, lang: Lang, name: Translate): 
   return { headline: { key: 'storyTitleRefused', vars: {} }, explain: { key: 'storyExplainRefused', vars: { detail: describeDeploymentRefused(refused, name, lang) ?? refused } } };
 }
 
-/**
- * Leaked responses sent by an instant: those whose answer went out at or before it. The counter
- * shows this number and the story's "sent" uses the same rule, so the two agree at every instant.
- */
-export function leaksSentBy(leaks: readonly { finishedAt: number }[], t: number): number {
-  let k = 0;
-  for (const l of leaks) if (l.finishedAt <= t) k++;
-  return k;
-}
+/** The counter's rule, the moment's (moment/moment.ts): the story's "sent" uses it too. */
+export { leaksSentBy } from '../../moment/moment.ts';

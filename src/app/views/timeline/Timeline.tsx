@@ -1,7 +1,8 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/run.ts';
-import type { RunSummary } from '../../run/hooks.ts';
+import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
+import { useMomentValue } from '../shared/useMoment.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
@@ -450,8 +451,11 @@ function ChartCursor({ chart }: { chart: React.RefObject<TimelineChart | null> }
 /** Leaked responses sent by the scrubber's instant: climbs to the run's total as the scrubber moves. */
 function LeakCounter({ run }: { run: RunSummary }) {
   const lang = useApp((s) => s.lang);
-  // The story's "sent" uses the same rule (storyText.ts), so the two agree at every instant.
-  const n = useApp((s) => leaksSentBy(run.leaks, s.time));
+  // The story's "sent" uses the same rule and the same instant (the selected request's moment), so
+  // the two agree at every instant, the handoff clock's included.
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run.refused ? undefined : run, req);
+  const n = useMomentValue(run, req, detail.data, (t) => leaksSentBy(run.leaks, t));
   return (
     <p className="leak-counter" data-testid="leaks-so-far" data-count={n} aria-live="off">
       <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(run.leaks.length, lang) }} /> <ModelBadge />
