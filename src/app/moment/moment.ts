@@ -66,6 +66,11 @@ export interface Moment {
   /** The pools at engineT (null for a refused run). Arrays valid until the run's next seek. */
   snapshot: Snapshot | null;
   blockTable: BlockTable;
+  /**
+   * The block table as decode read it (at its decode-read event), or null when decode never read it:
+   * what the scan step's sentence names (every owner, and the pages never written), whatever the step shown.
+   */
+  readTable: BlockTable | null;
   /** Leaked responses whose answer went out by engineT, of the run's leaked responses. */
   leaksSent: number;
   leaksTotal: number;
@@ -79,6 +84,7 @@ export interface Moment {
 const scripts = new WeakMap<RequestDetail, HandoffScript>();
 const reservedPages = new WeakMap<readonly EngineEvent[], number[]>();
 const reuseUntils = new WeakMap<RunSummary, Map<number, number | null>>();
+const readTables = new WeakMap<RunSummary, Map<number, BlockTable | null>>();
 
 /** The request's handoff timed for a viewer (one per detail). */
 export function scriptOf(detail: RequestDetail): HandoffScript {
@@ -133,6 +139,18 @@ function reuseUntilOf(run: RunSummary, req: number, detail: RequestDetail): numb
   return m.get(req)!;
 }
 
+/** The block table at decode's read (seeked once per run and request, before the moment's own seek). */
+function readTableOf(run: RunSummary, req: number, detail: RequestDetail): BlockTable | null {
+  if (run.refused) return null;
+  let m = readTables.get(run);
+  if (!m) readTables.set(run, (m = new Map()));
+  if (!m.has(req)) {
+    const read = detail.events.find((e) => e.type === 'decode-read');
+    m.set(req, read && read.type === 'decode-read' ? blockTableAt(run.seek(read.t), `decode-${read.node}`, blockPagesOf(detail.events), req) : null);
+  }
+  return m.get(req)!;
+}
+
 /**
  * The handoff's position at the moment: from the handoff clock when it runs, else from the incident's
  * instant. The one place a position is computed.
@@ -182,6 +200,7 @@ export function momentOf(input: MomentInput): Moment {
   const script = scriptOf(detail);
   const position = positionOf(input);
   const engineT = position.engineT;
+  const readTable = readTableOf(run, req, detail);
   const tokenCount = detail.response.tokens.length;
   const frame = stageFrameAt(detail.events, script.steps, position.index, position.progress, engineT, { tokenCount, reducedMotion, steps: script.steps });
   const snapshot = run.refused ? null : run.seek(engineT);
@@ -202,6 +221,7 @@ export function momentOf(input: MomentInput): Moment {
     engineT,
     snapshot,
     blockTable,
+    readTable,
     leaksSent: leaksSentBy(run.leaks, engineT),
     leaksTotal: run.leaks.length,
     outcome: { status: frame.status, final: detail.response.status },

@@ -3,8 +3,8 @@
  * the counter): the store's clocks and the reader's motion preference, put through the one moment
  * function (moment/moment.ts). Views read the moment; none computes a handoff position.
  */
-import { useEffect, useState } from 'react';
-import type { RequestDetail, RunSummary } from '../../run/hooks.ts';
+import { useEffect, useMemo, useState } from 'react';
+import { useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
 import { useApp, type AppStore } from '../../state/store.ts';
 import { seekHandoff } from '../../state/handoffClock.ts';
 import { momentOf, positionOf, stepEnd, type HandoffScript, type Moment } from '../../moment/moment.ts';
@@ -39,6 +39,18 @@ export function useMoment(run: RunSummary | undefined, req: number | null, detai
 export function useMomentValue<T>(run: RunSummary | undefined, req: number | null, detail: RequestDetail | undefined, pick: (engineT: number) => T): T {
   const reducedMotion = useReducedMotion();
   return useApp((s) => pick(run && !run.refused && req !== null && detail && detail.runKey === run.runKey && detail.response.request === req ? positionOf({ run, req, detail, time: s.time, handoff: s.handoff, reducedMotion }).engineT : s.time));
+}
+
+/**
+ * The pools at the moment's engine time, for the views that draw whole pools (the page grids and
+ * their inspector): the instant the stage and the Transfer view show, so no two views seek two
+ * instants of one run (a seek's arrays serve until the next seek).
+ */
+export function useMomentSnapshot(run: RunSummary | undefined): Snapshot | null {
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
+  const engineT = useMomentValue(run, req, detail.data, (t) => t);
+  return useMemo(() => (run && !run.refused ? run.seek(engineT) : null), [run, engineT]);
 }
 
 /** Puts the handoff clock at the end state of step `index` (clamped). */

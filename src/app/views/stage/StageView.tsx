@@ -41,18 +41,22 @@ function useSize(el: React.RefObject<HTMLElement | null>, dimension: 'clientWidt
   return size;
 }
 
-/** The sentence for a stage step, in the page's language (the engine's events through engineText). */
-export function stepSentence(step: StageStep | undefined, events: readonly RequestDetail['events'][number][], t: Translate, lang: Lang, run: RunSummary, reserved: number): string {
+/**
+ * The sentence for a stage step, in the page's language (the engine's events through engineText),
+ * its counts and owners from the moment (the read names the block table as decode read it).
+ */
+export function stepSentence(step: StageStep | undefined, moment: Moment, t: Translate, lang: Lang): string {
   if (!step) return t('st_idle');
+  const { detail, run } = moment;
+  const events = detail.events;
   const e = events[step.event]!;
   const fmt = (n: number) => formatNumber(n, lang);
-  const req = events[0]?.req ?? 0;
-  const ctx = { lang, phase: run.phases[run.requests.phase[req]!], events };
+  const ctx = { lang, phase: run.phases[run.requests.phase[moment.req]!], events, read: moment.readTable ? { table: moment.readTable, roster: moment.roster } : null };
   switch (step.id) {
     case 'tokenizer':
       return t('st_tokenizer', { tokens: fmt(e.type === 'arrive' ? e.tokens : 0) });
     case 'stream':
-      return t('st_stream', { pages: fmt(reserved) });
+      return t('st_stream', { pages: fmt(moment.blockTable.pages.length) });
     case 'reuse':
       return t('st_reuse');
     default:
@@ -144,7 +148,7 @@ function StageRow({ moment, width, linkedPage, row, screenHeight }: RowProps) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const { run, req, detail, script, position } = moment;
-  const sentence = stepSentence(moment.step, detail.events, t, lang, run, moment.blockTable.pages.length);
+  const sentence = stepSentence(moment.step, moment, t, lang);
   const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
   return (
     <>
@@ -261,7 +265,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   const steps = script.steps;
   const index = position.index;
   const reducedMotion = moment.reducedMotion;
-  const sentence = stepSentence(moment.step, detail.events, t, lang, run, moment.blockTable.pages.length);
+  const sentence = stepSentence(moment.step, moment, t, lang);
   // The picture's keys: the same as the handoff clock's (focus the diagram, then ← → step).
   const onKey = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget) return;

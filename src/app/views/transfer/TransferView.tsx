@@ -13,6 +13,7 @@ import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { goToStep, useMoment } from '../shared/useMoment.ts';
 import type { Moment } from '../../moment/moment.ts';
 import { stepSentence } from '../stage/StageView.tsx';
+import { blockOwnersText } from '../shared/engineText.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -105,7 +106,7 @@ function BlockTableStrip({ moment, focus }: { moment: Moment; focus: Focus }) {
           total: fmt(pages.length),
           written: fmt(summary.written),
           stale: fmt(summary.stale),
-          byTenant: summary.staleByTenant.map(({ tenant, pages: count }) => t('stripOf', { count: fmt(count), tenant: tenants[tenant] ?? '?' })).join(', '),
+          byTenant: blockOwnersText(summary, tenants, t, lang),
         })}
       </p>
     </div>
@@ -161,7 +162,7 @@ export function TransferView({ run }: { run: RunSummary }) {
                   <button type="button" className="linklike" onClick={() => go(i)}>
                     <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
                   </button>{' '}
-                  {stepSentence(s, events, t, lang, run, blockPages.length)}
+                  {moment ? stepSentence(s, moment, t, lang) : null}
                 </li>
               );
             })}
