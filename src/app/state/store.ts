@@ -61,6 +61,11 @@ export interface SettingsSlice {
   beat: number | null;
   /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
   presenter: boolean;
+  /**
+   * The lens on the evidence: 'report' shows only what the incident report says (every modelled or
+   * assumed figure, word and mark dimmed; the report's facts left), 'all' shows everything.
+   */
+  lens: 'all' | 'report';
   /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
   backend: 'webgpu' | 'js';
   /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/gpu/reports.ts. */
@@ -171,6 +176,7 @@ export const DEFAULT_STATE: UrlState = {
   chapter: null,
   beat: null,
   presenter: false,
+  lens: 'all',
   backend: 'webgpu',
   gpuFault: null,
   bench: false,

@@ -12,6 +12,7 @@ import { Tx, useT } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { useMomentValue } from '../shared/useMoment.ts';
+import { LensToggle, WhatIf } from './WhatIf.tsx';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { ResponseTokens } from '../response/ResponseTokens.tsx';
@@ -163,6 +164,8 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
   return (
     <section className="story" aria-labelledby="story-h" data-testid="story">
       <div className="story-main">
+        <LensToggle />
+        {run ? <WhatIf run={run} /> : null}
         {run && run.refused !== null ? (
           <Refused refused={run.refused} pageSize={run.phases[0]?.pageSize ?? 0} progress={progress} />
         ) : run ? (

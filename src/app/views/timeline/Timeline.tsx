@@ -75,6 +75,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
+  const compareKey = useApp((s) => s.compare);
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const chart = useRef<TimelineChart | null>(null);
@@ -112,7 +113,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     chart.current?.setLabels(
-      Object.fromEntries(LANES.map((l) => [l.key, t(l.label)])),
+      // The "with fix" lane says what it waits for while it has nothing to draw: a fix to compare, or its run.
+      Object.fromEntries(LANES.map((l) => [l.key, l.key === 'compare' && !compare ? t(compareKey ? 'laneCompareWaiting' : 'laneCompareNone') : t(l.label)])),
       t('model'),
       timeAxisFormat(lang),
       Object.fromEntries(LANES.map((l) => [l.key, t(LANE_EXPLAIN[l.key])])),
@@ -130,7 +132,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       },
       width,
     );
-  }, [run, compare, milestones, width, breaches, diffs, t, lang]);
+  }, [run, compare, compareKey, milestones, width, breaches, diffs, t, lang]);
 
   // A window asked for (a walkthrough chapter): zoom to it once the chart has the run.
   const zoomRequest = useApp((s) => s.timelineZoom);
