@@ -126,7 +126,7 @@ test.describe('grids by what a page is to the selected request', () => {
     );
     expect(ringed).toBe(true);
     // The stage on the first screen rings it too, named by node and page.
-    await expect(page.getByTestId('stage-linked')).toContainText(`${node}:${pageId}`);
+    await expect(page.getByTestId('stage-linked')).toContainText(`${node} #${Number(pageId).toLocaleString('en-US')}`);
     const source = page.getByTestId('story-tokens-source');
     await expect(source).toContainText(`${node}, page #${Number(pageId).toLocaleString('en-US')}`);
     await expect(source).toContainText('of acme');

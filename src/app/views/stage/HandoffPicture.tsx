@@ -501,7 +501,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           <g data-testid={row === 'main' ? 'stage-linked' : undefined}>
             <circle cx={linkedCenter.x} cy={linkedCenter.y} r={7} className="hp-linked" />
             <text x={f.decode.x + f.decode.w} y={f.decode.y - 6} textAnchor="end" className="hp-label">
-              {t('stageLinkedPage', { node: linkedPage.node, page: String(linkedPage.page) })}
+              {t('stageLinkedPage', { node: linkedPage.node, page: fmt(linkedPage.page) })}
             </text>
           </g>
         ) : null}
