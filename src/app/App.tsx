@@ -260,7 +260,7 @@ function Dashboard() {
       autoTimed.current = true;
       const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;
       if (opening) {
-        replaceNextHistoryEntry();
+        replaceNextHistoryEntry(store);
         // A handoff clock given in the link (`h`) is kept: it plays within this request.
         set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: store.getState().handoff });
       }
