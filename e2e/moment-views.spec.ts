@@ -20,6 +20,8 @@ const H = Math.round(stepEnd(scan) * 100) / 100;
 const reserve = events.find((e) => e.type === 'decode-reserve')!;
 const firstPage = reserve.type === 'decode-reserve' ? reserve.pages[0]![0] : 0;
 const node = reserve.type === 'decode-reserve' ? `decode-${reserve.node}` : '';
+const blockPages: number[] = [];
+if (reserve.type === 'decode-reserve') for (const [first, count] of reserve.pages) for (let p = first; p < first + count; p++) blockPages.push(p);
 const link = (lang: string, view: string, extra = '') => `./?s=demo&lang=${lang}&view=${view}&req=${LEAK}&t=${events[0]!.t}&h=${H}&page=${node}:${firstPage}${extra}`;
 const SHOTS = 'test-results/moment-views';
 
@@ -48,7 +50,13 @@ test.describe('one request, one instant, every view', () => {
       await ready(page);
       const token = page.getByTestId('response-tokens').locator('.tok').first();
       await token.hover();
-      await expect(page.getByTestId('response-tokens-source')).toContainText('#');
+      // The token's source by its block and its page: the block table's own numbering.
+      const pageId = Number(await token.getAttribute('data-page'));
+      const block = blockPages.indexOf(pageId);
+      expect(block).toBeGreaterThanOrEqual(0);
+      // Digits grouped as each language groups them: compared without the spaces.
+      const said = async () => ((await page.getByTestId('response-tokens-source').textContent()) ?? '').replace(/[\s,]/g, '');
+      await expect.poll(said).toContain(`${lang === 'en' ? 'block' : 'bloc'}${block}→page#${pageId}`);
       await page.locator('.response-view, [data-testid="response-tokens"]').first().screenshot({ path: `${SHOTS}/${lang}-5-token.png` });
     });
   }
