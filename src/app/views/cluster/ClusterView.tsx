@@ -243,7 +243,15 @@ export function ClusterView({ run }: { run: RunSummary }) {
   const width = useWidth(box);
   const selectedRequest = useApp((s) => s.selectedRequest);
   const focus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
-  const tenantsShown = useMemo(() => run.tenants.slice(0, 12), [run]);
+  // The legend names the tenants whose KV the pools hold at the moment (the roster's indices), the
+  // first twelve, and says how many more it folds.
+  const appearing = useMemo(() => {
+    const seen = new Set<number>();
+    for (const n of snapshot?.nodes ?? []) for (let p = 0; p < n.pageCount; p++) if (n.writerTenant[p]! >= 0) seen.add(n.writerTenant[p]!);
+    return [...seen].sort((a, b) => a - b);
+    // The snapshot's arrays are refilled by each seek: its instant is part of the key.
+  }, [snapshot, snapshot?.t]);
+  const tenantsShown = appearing.slice(0, 12);
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
       <h2 id="cluster-h">
@@ -291,12 +299,12 @@ export function ClusterView({ run }: { run: RunSummary }) {
                   ))}
                 </p>
                 <ul className="tenant-keys">
-                  {tenantsShown.map((name, i) => (
-                    <li key={name}>
-                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {name}
+                  {tenantsShown.map((i) => (
+                    <li key={i}>
+                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {run.tenants[i]}
                     </li>
                   ))}
-                  {run.tenants.length > tenantsShown.length ? <li>+{formatNumber(run.tenants.length - tenantsShown.length, lang)}</li> : null}
+                  {appearing.length > tenantsShown.length ? <li data-testid="tenant-keys-folded">{t('legendFolded', { n: formatNumber(appearing.length - tenantsShown.length, lang) })}</li> : null}
                 </ul>
               </>
             )}
