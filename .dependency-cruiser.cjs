@@ -50,7 +50,8 @@ const TIERS = [
     { name: 'view-stage', path: view('stage'), why: 'the handoff picture' },
     { name: 'view-verify', path: view('verify'), why: 'the exhaustive check\u2019s panel' },
   ],
-  [{ name: 'view-shared', path: view('shared'), why: 'evidence, badges, highlight ids, engine text: what every view uses' }],
+  [{ name: 'view-shared', path: view('shared'), why: 'evidence, badges, highlight ids, engine text, the moment hook: what every view uses' }],
+  [{ name: 'moment', path: dir('src/app/moment'), why: 'one request at one instant, computed once for every view: the handoff clock\u2019s model, the stage\u2019s frame, the block table, the counters (pure: no React, no store)' }],
   [{ name: 'ui', path: dir('src/app/ui'), why: 'theme tokens, palette, icons, global styles' }],
   [
     { name: 'i18n', path: dir('src/app/i18n'), why: 'the catalogue and Intl formats' },
@@ -129,6 +130,13 @@ module.exports = {
       to: { pathNot: '^src/engine/|(^|/)node_modules/valibot/' },
     },
     { name: 'engine-no-builtins', severity: 'error', from: { path: '^src/engine/' }, to: { dependencyTypes: ['core'] } },
+    {
+      name: 'no-view-computes-a-handoff-position',
+      severity: 'error',
+      comment: 'The handoff\u2019s position (and the stage frame folded from it) is computed once, by the moment (src/app/moment/moment.ts); views read the moment and import nothing else of src/app/moment.',
+      from: { path: '^src/app/(views|picture|screen|render)/' },
+      to: { path: '^src/app/moment/', pathNot: '^src/app/moment/moment\\.ts$' },
+    },
     {
       name: 'workers-only-through-their-clients',
       severity: 'error',

@@ -47,7 +47,7 @@ test.describe('grids by what a page is to the selected request', () => {
     // placeholder's; page 2 holds another tenant's KV.
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    await expect(page.getByTestId('inspector')).toContainText('page 2');
+    await expect(page.getByTestId('inspector')).toContainText('page #2');
     await expect(page.getByTestId('cross-read')).toContainText('A request of delta holds this page');
     const relation = page.getByTestId('inspector-relation');
     await expect(relation).toHaveAttribute('data-relation', 'foreign');
@@ -126,9 +126,10 @@ test.describe('grids by what a page is to the selected request', () => {
     );
     expect(ringed).toBe(true);
     // The stage on the first screen rings it too, named by node and page.
-    await expect(page.getByTestId('stage-linked')).toContainText(`${node}:${pageId}`);
+    await expect(page.getByTestId('stage-linked')).toContainText(`${node} #${Number(pageId).toLocaleString('en-US')}`);
     const source = page.getByTestId('story-tokens-source');
-    await expect(source).toContainText(`${node}, page ${Number(pageId).toLocaleString('en-US')}`);
+    // Named by its block in the request's table and its page id (the one numbering).
+    await expect(source).toContainText(new RegExp(`${node}, block [\\d,]+ → page #${Number(pageId).toLocaleString('en-US')}:`));
     await expect(source).toContainText('of acme');
     await page.mouse.move(0, 0);
     await expect(grid).toHaveAttribute('data-linked-page', '');

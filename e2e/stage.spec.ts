@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { runScenario } from '../src/engine/run.ts';
 import { runSpecOf } from '../src/engine/runs/index.ts';
-import { handoffScript, type HandoffScript } from '../src/app/views/stage/handoff.ts';
+import { handoffScript, type HandoffScript } from '../src/app/moment/handoff.ts';
 import { expect, ready, test } from './fixtures.ts';
 
 /**

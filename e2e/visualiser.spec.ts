@@ -44,11 +44,11 @@ test.describe('visualiser', () => {
     const grid = page.locator('canvas[data-node="decode-0"]');
     await grid.focus();
     await page.keyboard.press('Home');
-    await expect(page.getByTestId('inspector')).toContainText('decode-0 · page 0');
+    await expect(page.getByTestId('inspector')).toContainText('decode-0 · page #0');
     // At 120.003 s (its pages reserved once the handshake is done, 2 ms after it arrived) the over-long
     // request holds decode-0's pages, which still carry earlier tenants' KV.
     await page.keyboard.press('ArrowRight');
-    await expect(page.getByTestId('inspector')).toContainText('page 1');
+    await expect(page.getByTestId('inspector')).toContainText('page #1');
     await expect(page.getByTestId('inspector-state')).toHaveText('live');
     await expect(page.getByTestId('cross-read')).toContainText('A request of delta holds this page');
     // Clicking a page selects it too.

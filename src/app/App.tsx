@@ -28,6 +28,7 @@ import { ProbeSlot } from './views/story/ProbeSlot.tsx';
 import { StoryScreen } from './views/story/StoryScreen.tsx';
 import { storyOpening } from './views/story/storyText.ts';
 import { STORY_PICTURE_ID, STORY_PICTURE_VIEW } from './views/story/StoryPicture.tsx';
+import { whatIfSwitches } from './views/story/WhatIf.tsx';
 
 // Every lazy view below comes with the catalogue's later text (i18n/catalogue.ts).
 
@@ -81,9 +82,13 @@ function Headline() {
   const lang = useApp((s) => s.lang);
   const facts = useFacts();
   const f2 = facts.data?.byId.get('F2');
+  // In a what-if the report's figure stays the report's, said so (views/story/WhatIf.tsx).
+  const whatIf = useApp((s) => whatIfSwitches(s.switches).length > 0);
+  const t = useT();
   if (!f2) return null;
   return (
-    <p className="headline">
+    <p className="headline" data-testid="headline" data-what-if={whatIf ? 'true' : 'false'}>
+      {whatIf ? <b>{t('reportSays')} </b> : null}
       {pick(lang, f2.en, f2.fr)} <FactBadge id="F2" />
     </p>
   );
@@ -280,7 +285,7 @@ function Dashboard() {
       autoTimed.current = true;
       const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;
       if (opening) {
-        replaceNextHistoryEntry();
+        replaceNextHistoryEntry(store);
         // A handoff clock given in the link (`h`) is kept: it plays within this request.
         set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: store.getState().handoff });
       }

@@ -26,7 +26,7 @@ export function RenderScreen() {
     };
   }, [client, store]);
   useLayoutEffect(() => {
-    if (frame) markDrawn(frame.frame);
-  }, [frame]);
+    if (frame) markDrawn(store, frame.frame);
+  }, [frame, store]);
   return frame ? <Screen frame={frame} /> : <div className="screen" data-testid="screen-waiting" />;
 }

@@ -170,10 +170,11 @@ function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: Readonl
   };
 }
 
-let drawn = -1;
+/** Per store, the last frame the screen committed. */
+const drawnOf = new WeakMap<AppStore, number>();
 /** The screen calls this from a layout effect once a frame is committed. */
-export function markDrawn(frame: number): void {
-  drawn = frame;
+export function markDrawn(store: AppStore, frame: number): void {
+  drawnOf.set(store, frame);
 }
 
 const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
@@ -209,7 +210,7 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
       // resize observers (the grids' widths) settle; then one more paint for what they changed.
       for (let i = 0; ; i++) {
         await nextPaint();
-        if (drawn === frame && client.isFetching() === 0 && document.fonts.status === 'loaded') break;
+        if (drawnOf.get(store) === frame && client.isFetching() === 0 && document.fonts.status === 'loaded') break;
         // About 50 s of paints: a frame waits for nothing but the page itself, however loaded the machine.
         if (i > 3000) throw new Error(`render: frame ${frame} never settled (fetching ${client.isFetching()})`);
       }

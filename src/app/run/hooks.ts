@@ -158,15 +158,6 @@ export function useCompareRun(): RunState {
   return useRunOf(request);
 }
 
-/**
- * The page state at the scrubber's time. Seeking is a millisecond or two of replay from the nearest
- * checkpoint, so it runs during render and the grids draw in the same frame.
- */
-export function useSnapshot(run: RunSummary | undefined): Snapshot | null {
-  const time = useApp((s) => s.time);
-  return useMemo(() => (run && !run.refused ? run.seek(time) : null), [run, time]);
-}
-
 export function useRequestDetail(run: RunSummary | undefined, req: number | null) {
   return useQuery({
     queryKey: ['detail', run?.runKey, req],

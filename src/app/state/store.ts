@@ -32,7 +32,7 @@ export interface SituationSlice {
   /** Simulated ms since the run's start (the incident's clock: it picks the situation). */
   time: number;
   /**
-   * Seconds on the selected request's handoff clock (views/stage/handoff.ts), or null: the stage
+   * Seconds on the selected request's handoff clock (moment/handoff.ts), or null: the stage
    * then shows the handoff where the incident's instant falls. Moving the incident's clock or
    * choosing another request sets it back to null.
    */
@@ -64,6 +64,11 @@ export interface SettingsSlice {
   beat: number | null;
   /** Presenter mode: large type, clicker keys, blank screen, speaker notes. */
   presenter: boolean;
+  /**
+   * The lens on the evidence: 'report' shows only what the incident report says (every modelled or
+   * assumed figure, word and mark dimmed; the report's facts left), 'all' shows everything.
+   */
+  lens: 'all' | 'report';
   /** Decode backend the person chose (the panel falls back to JS when WebGPU is unavailable). */
   backend: 'webgpu' | 'js';
   /** Test-only: a forced WebGPU failure (`?gpu-fault=`), see src/gpu/reports.ts. */
@@ -185,6 +190,7 @@ export const DEFAULT_STATE: UrlState = {
   chapter: null,
   beat: null,
   presenter: false,
+  lens: 'all',
   backend: 'webgpu',
   gpuFault: null,
   bench: false,

@@ -16,6 +16,7 @@ describe('URL codec', () => {
       switches: { ...DEFAULT_STATE.switches, capacityGap: false, buggyRejectPath: false, clearPagesOnFree: true, transferredLengthCheck: true },
       compare: 'perReadIntegrityCheck',
       lang: 'fr',
+      lens: 'report',
       speed: 600,
       backend: 'js',
       gpuFault: 'lost',
@@ -112,7 +113,7 @@ describe('URL codec', () => {
   });
 
   it('knows exactly the parameters it writes (one table), the bench flag bare and last', () => {
-    const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', room: 'talk', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
+    const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', lens: 'report', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', room: 'talk', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
     every.deployment = { contextTokens: 8, prefillCapacities: [8], decodeCapacities: [8], pageSize: 1, chunkTokens: 0, disaggregated: true, rule: 'report', behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' } };
     const query = serializeUrl(every);
     expect(query.endsWith('&bench')).toBe(true);

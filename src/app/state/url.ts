@@ -172,6 +172,8 @@ export const URL_PARAMS: readonly UrlParam[] = [
   switchList('u', MECHANISM_CODES, false),
   param('cmp', v.picklist([...FIX_CODES.keys()]), (x, p) => (p.compare = FIX_CODES.get(x) ?? null), (s) => (s.compare ? ALL.find((x) => x.key === s.compare)!.fixCode : null)),
   param('lang', langSchema, (x, p) => (p.lang = x), unlessDefault('lang')),
+  // The lens on the evidence (only what the report says), written only when on.
+  param('lens', v.picklist(['report']), (_, p) => (p.lens = 'report'), (s) => (s.lens === 'report' ? 'report' : null)),
   param('speed', speedSchema, (x, p) => (p.speed = x), unlessDefault('speed')),
   param('backend', v.picklist(['webgpu', 'js']), (x, p) => (p.backend = x), unlessDefault('backend')),
   param('gpu-fault', v.picklist(GPU_FAULTS), (x, p) => (p.gpuFault = x), (s) => s.gpuFault),

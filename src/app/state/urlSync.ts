@@ -9,8 +9,16 @@
 import { DEFAULT_STATE, type AppStore, type UrlState } from './store.ts';
 import { parseUrl, serializeUrl, type IgnoredParam, type ParsedUrl } from './url.ts';
 
-let applying = false;
-let replaceOnce = false;
+/**
+ * Per store: applying a URL (its change is not written back), and the next change to replace the
+ * entry. The opening URL and whether it was applied are the page's (one window, one location).
+ */
+const syncOf = new WeakMap<AppStore, { applying: boolean; replaceOnce: boolean }>();
+const sync = (store: AppStore) => {
+  let s = syncOf.get(store);
+  if (!s) syncOf.set(store, (s = { applying: false, replaceOnce: false }));
+  return s;
+};
 let opening: ParsedUrl | null = null;
 let opened = false;
 
@@ -21,18 +29,18 @@ export function openingUrl(): ParsedUrl {
 }
 
 /** The next store change replaces the current history entry instead of adding one (automatic moves). */
-export function replaceNextHistoryEntry(): void {
-  replaceOnce = true;
+export function replaceNextHistoryEntry(store: AppStore): void {
+  sync(store).replaceOnce = true;
 }
 
 /** Tells the person which parameters of the link were ignored (the words are the catalogue's: i18n/linkNotice.ts). */
 export type IgnoredNotice = (ignored: readonly IgnoredParam[]) => string;
 
 function apply(store: AppStore, { state, ignored }: ParsedUrl, notice: IgnoredNotice): void {
-  applying = true;
+  sync(store).applying = true;
   const patch: Partial<UrlState> = { ...DEFAULT_STATE, ...state, playing: false };
   store.getState().set(patch);
-  applying = false;
+  sync(store).applying = false;
   if (ignored.length > 0) store.getState().notify(notice(ignored));
 }
 
@@ -50,7 +58,8 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
   window.addEventListener('popstate', onPop);
   let timer = 0;
   const unsubscribe = store.subscribe((s, prev) => {
-    if (applying) return;
+    const own = sync(store);
+    if (own.applying) return;
     const next = serializeUrl(s);
     if (next === window.location.search) return;
     // Either clock moving (the incident's or a handoff's) replaces the entry; anything else adds one.
@@ -60,8 +69,8 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
     // Entering or leaving the screen layout is a step back can undo, whatever else holds.
     const layout = s.screen !== prev.screen;
     window.clearTimeout(timer);
-    if (replaceOnce && !layout) {
-      replaceOnce = false;
+    if (own.replaceOnce && !layout) {
+      own.replaceOnce = false;
       window.history.replaceState(null, '', next + window.location.hash);
     } else if ((onlyTime || sameChapter) && !layout) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.

@@ -6,8 +6,9 @@
  */
 import { MILESTONE_T, WINDOW_START_MS } from '../../engine/incident/index.ts';
 import type { RunSummary } from '../run/summary.ts';
-import { handoffScript, handoffTimeOf, positionAtInstant } from '../views/stage/handoff.ts';
-import { stageSteps } from '../views/stage/stageFrame.ts';
+import { handoffTimeOf, positionAtInstant } from '../moment/handoff.ts';
+import { scriptOf } from '../moment/moment.ts';
+import { stageSteps } from '../moment/stageFrame.ts';
 import type { Chapter } from './chapters/chapter.ts';
 import type { Instant } from './chapters/steps.ts';
 
@@ -47,7 +48,7 @@ export async function instantIn(run: RunSummary, instant: Instant): Promise<numb
 }
 
 /**
- * Seconds on a request's handoff clock at a stage instant (views/stage/handoff.ts), or null for an
+ * Seconds on a request's handoff clock at a stage instant (moment/handoff.ts), or null for an
  * instant that is not a stage step: a chapter that seeks or tweens to a stage step moves the handoff
  * clock, at a viewer's pace, not the incident's 2 ms.
  */
@@ -56,14 +57,14 @@ export async function handoffIn(run: RunSummary, instant: Instant): Promise<numb
   const req = run.requests.ids.indexOf(instant.request);
   if (req < 0) return null;
   const d = await run.detail(req);
-  return handoffTimeOf(handoffScript(d.events, d.response.tokens.length), instant.stage, instant.into ?? 0);
+  return handoffTimeOf(scriptOf(d), instant.stage, instant.into ?? 0);
 }
 
 /** Where a request's handoff clock stands when the stage follows the incident's clock at `time`. */
 export async function handoffAtInstant(run: RunSummary, request: number | null, time: number): Promise<number> {
   if (request === null || request >= run.requests.count) return 0;
   const d = await run.detail(request);
-  return Math.max(0, positionAtInstant(handoffScript(d.events, d.response.tokens.length), time).h);
+  return Math.max(0, positionAtInstant(scriptOf(d), time).h);
 }
 
 /** Index of a request (by its id in the trace) in a run. */

@@ -10,13 +10,13 @@
  * beat and beat time. The walkthrough samples it from the frame clock, the screen layout from its
  * clicker, the video's driver from the frame number, so a tween moves the same way in all three
  * (`ease`, the stage's own easing, on the incident's clock; the handoff clock moves at an even pace
- * because each of its steps eases itself, views/stage/handoff.ts).
+ * because each of its steps eases itself, moment/handoff.ts).
  */
 import type { RunSummary } from '../run/summary.ts';
 import { CHAPTER_BASE, type Caption, type Step } from './chapters/steps.ts';
 import type { UrlState } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
-import { ease } from '../views/stage/handoff.ts';
+import { ease } from '../moment/handoff.ts';
 import type { Chapter } from './chapters/chapter.ts';
 import { handoffAtInstant, handoffIn, instantIn, requestIn, scenarioOf } from './resolve.ts';
 

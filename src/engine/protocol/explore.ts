@@ -76,26 +76,45 @@ export interface ExploreOptions {
   maxStates?: number;
 }
 
+/** One part of a page a read drew on: the whole page, or its stale slots past the head. */
+export interface ReadPart {
+  page: number;
+  staleSlots: boolean;
+  /** The request whose KV the part holds (NONE: never written). */
+  writer: number;
+}
+
+/**
+ * What a read observation shows, structured: the parts written for another request (confidentiality)
+ * and the parts not written for the reader (integrity). judgeRead words it for the CLI; the page words
+ * the same findings in its language (views/verify/stepText.ts).
+ */
+export function readFindings(read: ReadObservation): { foreign: ReadPart[]; unwritten: ReadPart[] } {
+  const foreign: ReadPart[] = [];
+  const unwritten: ReadPart[] = [];
+  for (const p of read.pages) {
+    const parts: ReadPart[] = p.head === p.tail ? [{ page: p.page, staleSlots: false, writer: p.head }] : [{ page: p.page, staleSlots: false, writer: p.head }, { page: p.page, staleSlots: true, writer: p.tail }];
+    for (const part of parts) {
+      if (part.writer !== read.request) unwritten.push(part);
+      if (part.writer !== NONE && part.writer !== read.request) foreign.push(part);
+    }
+  }
+  return { foreign, unwritten };
+}
+
 /** Violations a read observation shows, per property. */
 export function judgeRead(c: ProtocolConfig, read: ReadObservation): Partial<Record<PropertyId, string>> {
   const out: Partial<Record<PropertyId, string>> = {};
   const who = requestLabel(c, read.request);
-  const foreign: string[] = [];
-  const unwritten: string[] = [];
-  for (const p of read.pages) {
-    const parts = p.head === p.tail ? [['', p.head] as const] : ([['', p.head], [' (stale slots)', p.tail]] as const);
-    for (const [part, t] of parts) {
-      if (t !== read.request) unwritten.push(`d${p.page}${part}`);
-      if (t !== NONE && t !== read.request) foreign.push(`d${p.page}${part}: ${contentLabel(c, t)}`);
-    }
-  }
-  if (foreign.length > 0) out.confidentiality = `${who}'s 200 response drew on another request's KV — ${foreign.join('; ')}`;
-  if (unwritten.length > 0) out.integrity = `${who} was answered 200 over memory not written for it in this handoff: ${unwritten.join(', ')}`;
+  const { foreign, unwritten } = readFindings(read);
+  const name = (p: ReadPart) => `d${p.page}${p.staleSlots ? ' (stale slots)' : ''}`;
+  if (foreign.length > 0) out.confidentiality = `${who}'s 200 response drew on another request's KV — ${foreign.map((p) => `${name(p)}: ${contentLabel(c, p.writer)}`).join('; ')}`;
+  if (unwritten.length > 0) out.integrity = `${who} was answered 200 over memory not written for it in this handoff: ${unwritten.map(name).join(', ')}`;
   return out;
 }
 
-/** Two live requests naming the same page, on either node. */
-export function judgeState(c: ProtocolConfig, s: ProtocolState): string | null {
+/** The first page two live requests name at once, on either node (`d3`, `p1`), with the two requests; null when none. */
+export function ownershipClash(s: ProtocolState): { page: string; a: number; b: number } | null {
   const seen = new Map<string, number>();
   for (let r = 0; r < s.reqs.length; r++) {
     const req = s.reqs[r]!;
@@ -104,13 +123,17 @@ export function judgeState(c: ProtocolConfig, s: ProtocolState): string | null {
     if (req.prefill === 'computing') pages.push(...req.src.map((p) => `p${p}`));
     for (const p of pages) {
       const other = seen.get(p);
-      if (other !== undefined && other !== r) {
-        return `${p} is in the block tables of both ${requestLabel(c, other)} and ${requestLabel(c, r)}`;
-      }
+      if (other !== undefined && other !== r) return { page: p, a: other, b: r };
       seen.set(p, r);
     }
   }
   return null;
+}
+
+/** Two live requests naming the same page, on either node. */
+export function judgeState(c: ProtocolConfig, s: ProtocolState): string | null {
+  const clash = ownershipClash(s);
+  return clash ? `${clash.page} is in the block tables of both ${requestLabel(c, clash.a)} and ${requestLabel(c, clash.b)}` : null;
 }
 
 function finished(s: ProtocolState): boolean {

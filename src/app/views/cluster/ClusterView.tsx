@@ -1,8 +1,9 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/kvPool.ts';
-import { useSnapshot } from '../../run/hooks.ts';
+import { useMomentSnapshot } from '../shared/useMoment.ts';
 import { useT } from '../../i18n/i18n.ts';
-import type { NodeSnapshot, RunSummary, Snapshot } from '../../run/hooks.ts';
+import { useRequestDetail, type NodeSnapshot, type RunSummary, type Snapshot } from '../../run/hooks.ts';
+import { blockPagesOf } from '../../moment/moment.ts';
 import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
@@ -152,7 +153,7 @@ function HoverCard({ run, node, page, focus, x, y, width }: { run: RunSummary; n
   return (
     <div className="hover-card" data-testid="hover-card" style={{ left: Math.min(x + 12, Math.max(0, width - 220)), top: y + 12 }} role="tooltip">
       <b>
-        {t('page')} {formatNumber(page, lang)}
+        {t('pageId', { page: formatNumber(page, lang) })}
       </b>
       {rel !== null ? <> · {t(RELATION_KEYS[rel])}</> : null}
       <br />
@@ -172,7 +173,10 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const lang = useApp((s) => s.lang);
   const sel = useApp((s) => s.selectedPage);
   const selectedRequest = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run.refused ? undefined : run, selectedRequest).data;
   const node = sel ? snapshot.nodes.find((n) => n.name === sel.node) : undefined;
+  // The page's position in the selected request's block table (block i → page #p), where it is in it.
+  const block = sel && detail && detail.response.request === selectedRequest && sel.node === `decode-${run.requests.decodeNode[selectedRequest]}` ? blockPagesOf(detail.events).indexOf(sel.page) : -1;
   if (!sel || !node || sel.page >= node.pageCount) {
     return (
       <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
@@ -192,7 +196,8 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   return (
     <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
       <h3>
-        {node.name} · {t('page')} {formatNumber(p, lang)}
+        {node.name} · {t('pageId', { page: formatNumber(p, lang) })}
+        {block >= 0 && focus ? <span data-testid="inspector-block"> · {t('inspectorBlock', { block: formatNumber(block, lang), request: run.requests.ids[focus.req] ?? '?' })}</span> : null}
       </h3>
       <dl>
         <dt>{t('state')}</dt>
@@ -232,12 +237,21 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
 export function ClusterView({ run }: { run: RunSummary }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const snapshot = useSnapshot(run);
+  // The pools at the moment (the handoff's engine time when its clock runs): what the stage shows.
+  const snapshot = useMomentSnapshot(run);
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
   const selectedRequest = useApp((s) => s.selectedRequest);
   const focus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
-  const tenantsShown = useMemo(() => run.tenants.slice(0, 12), [run]);
+  // The legend names the tenants whose KV the pools hold at the moment (the roster's indices), the
+  // first twelve, and says how many more it folds.
+  const appearing = useMemo(() => {
+    const seen = new Set<number>();
+    for (const n of snapshot?.nodes ?? []) for (let p = 0; p < n.pageCount; p++) if (n.writerTenant[p]! >= 0) seen.add(n.writerTenant[p]!);
+    return [...seen].sort((a, b) => a - b);
+    // The snapshot's arrays are refilled by each seek: its instant is part of the key.
+  }, [snapshot, snapshot?.t]);
+  const tenantsShown = appearing.slice(0, 12);
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
       <h2 id="cluster-h">
@@ -285,12 +299,12 @@ export function ClusterView({ run }: { run: RunSummary }) {
                   ))}
                 </p>
                 <ul className="tenant-keys">
-                  {tenantsShown.map((name, i) => (
-                    <li key={name}>
-                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {name}
+                  {tenantsShown.map((i) => (
+                    <li key={i}>
+                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {run.tenants[i]}
                     </li>
                   ))}
-                  {run.tenants.length > tenantsShown.length ? <li>+{formatNumber(run.tenants.length - tenantsShown.length, lang)}</li> : null}
+                  {appearing.length > tenantsShown.length ? <li data-testid="tenant-keys-folded">{t('legendFolded', { n: formatNumber(appearing.length - tenantsShown.length, lang) })}</li> : null}
                 </ul>
               </>
             )}

@@ -15,7 +15,8 @@ import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { attentionLine } from '../shared/attentionText.ts';
 
-export function ResponseTokens({ run, response: r, words, testId, className = '' }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string }) {
+/** `blockPages`: the request's block table (block i → page id), so a token's source names its block as well as its page. */
+export function ResponseTokens({ run, response: r, words, testId, className = '', blockPages = [] }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string; blockPages?: readonly number[] }) {
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -26,6 +27,9 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   const [roving, setRoving] = useState(0);
   const box = useRef<HTMLParagraphElement>(null);
   const fmt = (n: number) => formatNumber(n, lang);
+  // The block of the request's own table the source page sits at (on the node that decoded it), or −1.
+  const decodeNode = `decode-${run.requests.decodeNode[r.request]}`;
+  const blockOfSource = (src: { node: string; page: number }) => (src.node === decodeNode ? blockPages.indexOf(src.page) : -1);
 
   const link = (i: number | null) => {
     setActive(i);
@@ -127,7 +131,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
       <p className="token-source hint" aria-live="polite" data-testid={`${testId}-source`}>
         {src ? (
           <>
-            {t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
+            {blockOfSource(src) >= 0 ? t('tokenFromBlock', { node: src.node, block: fmt(blockOfSource(src)), page: fmt(src.page) }) : t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
             {writer >= 0 ? (
               <>
                 {t('tokenWrittenBy', { request: run.requests.ids[writer] ?? '?', tenant: src.writerTenant ?? '?', time: formatUtc(run.startEpochMs + run.requests.arrivedAt[writer]!, lang) })} <ModelBadge />{' '}

@@ -4,10 +4,11 @@
  * fields (event type, stage, check, token and page counts) and the deployment's limits, through the
  * catalogue.
  */
-import { pagesOf, type EngineEvent } from '../../../engine/events.ts';
+import type { EngineEvent } from '../../../engine/events.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import type { PhaseInfo } from '../../run/summary.ts';
+import { handoffCounts, type BlockTable } from '../../moment/moment.ts';
 
 /** What a sentence needs beyond its event: the deployment that served the request, and the request's other events. */
 export interface EventContext {
@@ -16,6 +17,19 @@ export interface EventContext {
   phase: PhaseInfo | undefined;
   /** Every event of the same request, in order (a check's counts come from earlier events). */
   events: readonly EngineEvent[];
+  /**
+   * The block table as decode read it and the run's roster (the moment's): the read's sentence then
+   * names every owner of its pages with their counts, and the pages never written.
+   */
+  read?: { table: BlockTable; roster: readonly string[] } | null;
+}
+
+/** Who holds a block table's pages not written for its request: every tenant with its count, then the pages never written. */
+export function blockOwnersText(table: BlockTable, roster: readonly string[], t: Translate, lang: Lang): string {
+  const fmt = (n: number) => formatNumber(n, lang);
+  const parts = table.staleByTenant.map(({ tenant, pages }) => t('stripOf', { count: fmt(pages), tenant: roster[tenant] ?? '?' }));
+  if (table.empty > 0) parts.push(t('stripEmpty', { count: fmt(table.empty) }));
+  return parts.join(', ');
 }
 
 const node = (kind: 'prefill' | 'decode', i: number) => `${kind}-${i}`;
@@ -86,7 +100,13 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
         pages: fmt(e.pageCount),
         tokens: fmt(e.seqLen),
         stale: fmt(e.stalePages + e.zeroPages),
-        foreign: e.foreignTenants.length ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') }) : '',
+        foreign: ctx.read
+          ? ctx.read.table.stale + ctx.read.table.empty > 0
+            ? t('ev_decodeReadOwners', { owners: blockOwnersText(ctx.read.table, ctx.read.roster, t, ctx.lang) })
+            : ''
+          : e.foreignTenants.length
+            ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') })
+            : '',
       });
     case 'response':
       return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
@@ -95,23 +115,6 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
     case 'decode-free':
       return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
   }
-}
-
-/**
- * A handoff's page counts from its events: the pages decode reserved (in block-table order), how
- * many the transfer wrote, and the reserved pages no transfer of this handoff wrote.
- */
-export function handoffCounts(events: readonly EngineEvent[]): { reserved: number[]; written: number; unwritten: number[] } {
-  const reserve = events.find((e) => e.type === 'decode-reserve');
-  const reserved = reserve && reserve.type === 'decode-reserve' ? [...pagesOf(reserve.pages)] : [];
-  const dst = new Set<number>();
-  let written = 0;
-  for (const e of events) {
-    if (e.type !== 'kv-transfer') continue;
-    written += e.pagesWritten;
-    for (const p of pagesOf(e.dstPages)) dst.add(p);
-  }
-  return { reserved, written, unwritten: reserved.filter((p) => !dst.has(p)) };
 }
 
 /** Why a request got no text (its rejection or failed check), in the page's language; null when it was answered. */

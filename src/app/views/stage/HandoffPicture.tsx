@@ -12,11 +12,11 @@ import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, isSingular, type Lang } from '../../i18n/format.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/config.ts';
-import type { StageFrame } from './stageFrame.ts';
+import type { StageFrame } from '../../moment/moment.ts';
 import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';
 import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
-import { ease } from './handoff.ts';
+import { ease } from '../../moment/moment.ts';
 import { microscopePlan, microscopeRowsAt, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
 import { drawMicroscope, MICRO_PAD, type MicroPaint, type MicroPaintRow } from './microscopeDraw.ts';
 import { attentionLine } from '../shared/attentionText.ts';
@@ -366,13 +366,21 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     const text = rowTextOf(r);
     const writerT = tenantOfRequest(run, r.writer);
     const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample!.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample!.pageSize : -1;
-    const chipTenant = r.placeholderPage ? tenant : writerT;
+    const chipTenant = writerT;
     const title = t('hpPageN', { n: fmt(r.position) });
-    const sub = `#${fmt(r.page)} \u00b7 ${t(r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed' ? 'hpStatePlaceholder' : `hpState.${r.state}`)}`;
-    const chip = r.placeholderPage ? detail.response.tenant : tenantName(r.writer);
+    // The placeholder's page: its one slot (or few) written for the request, the rest still the
+    // previous owner's, copied with it. Its chip names whose words the row shows (their colour), and
+    // the row says in words what happened to each part.
+    const placeholderNow = r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed';
+    let own = 0;
+    if (placeholderNow) for (let k = 0; k < r.writers.length; k++) if (r.writers[k] === req) own++;
+    const rest = r.writers.length - own;
+    const sub = `${t('pageId', { page: fmt(r.page) })} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : t(`hpState.${r.state}`)}`;
+    const chip = tenantName(r.writer);
+    const said = placeholderNow ? ` ${t('hpPlaceholderSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest), previous: tenantName(r.writer) })}` : '';
     const shown = text.words.slice(text.from, text.to);
     paintRows.push({ kind: 'page', y, state: r.state, scanned: r.scanned, linked: linkedRow === i, title, sub, chipTenant, chip, words: shown, from: text.from, lead: text.from > 0, trail: text.to < text.words.length, active: activeHere, placeholder: r.placeholderPage, runs: text.runs, slots: r.writers.length });
-    spoken.push({ key: `p${r.sample}`, text: `${title} \u00b7 ${sub} \u00b7 ${chip}: `, words: `${text.from > 0 ? '\u2026 ' : ''}${shown.join(' ')}${text.to < text.words.length ? ' \u2026' : ''}`, page: r.page, state: r.state });
+    spoken.push({ key: `p${r.sample}`, text: `${title} \u00b7 ${sub}${said} \u00b7 ${chip}: `, words: `${text.from > 0 ? '\u2026 ' : ''}${shown.join(' ')}${text.to < text.words.length ? ' \u2026' : ''}`, page: r.page, state: r.state });
   });
   const microPaint: MicroPaint | null = micro.length > 0 ? { width: f.width, top: microTop, bottom: ml.bottom, narrow: f.narrow, labelW: ml.labelW, chipW: ml.chipW, wordsX: ml.wordsX, wordsW: ml.wordsW, pageRowH: ml.pageRowH, rows: paintRows } : null;
   const microCanvas = useRef<HTMLCanvasElement>(null);
@@ -493,7 +501,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           <g data-testid={row === 'main' ? 'stage-linked' : undefined}>
             <circle cx={linkedCenter.x} cy={linkedCenter.y} r={7} className="hp-linked" />
             <text x={f.decode.x + f.decode.w} y={f.decode.y - 6} textAnchor="end" className="hp-label">
-              {t('stageLinkedPage', { node: linkedPage.node, page: String(linkedPage.page) })}
+              {t('stageLinkedPage', { node: linkedPage.node, page: fmt(linkedPage.page) })}
             </text>
           </g>
         ) : null}

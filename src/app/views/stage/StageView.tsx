@@ -1,5 +1,5 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
+import { useLayoutEffect, useRef, useState } from 'react';
+import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
@@ -9,11 +9,10 @@ import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { describeEvent } from '../shared/engineText.ts';
-import { stageFrameAt, stageSteps, type StageStep } from './stageFrame.ts';
-import { stepEnd, handoffScript, positionAtHandoff, positionAtInstant, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript } from './handoff.ts';
+import { stepEnd, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
-import { goToStep, useReducedMotion } from './useHandoff.ts';
+import { goToStep, useMoment } from '../shared/useMoment.ts';
 import './stage.css';
 
 export interface StageViewProps {
@@ -42,18 +41,22 @@ function useSize(el: React.RefObject<HTMLElement | null>, dimension: 'clientWidt
   return size;
 }
 
-/** The sentence for a stage step, in the page's language (the engine's events through engineText). */
-export function stepSentence(step: StageStep | undefined, events: readonly RequestDetail['events'][number][], t: Translate, lang: Lang, run: RunSummary, reserved: number): string {
+/**
+ * The sentence for a stage step, in the page's language (the engine's events through engineText),
+ * its counts and owners from the moment (the read names the block table as decode read it).
+ */
+export function stepSentence(step: StageStep | undefined, moment: Moment, t: Translate, lang: Lang): string {
   if (!step) return t('st_idle');
+  const { detail, run } = moment;
+  const events = detail.events;
   const e = events[step.event]!;
   const fmt = (n: number) => formatNumber(n, lang);
-  const req = events[0]?.req ?? 0;
-  const ctx = { lang, phase: run.phases[run.requests.phase[req]!], events };
+  const ctx = { lang, phase: run.phases[run.requests.phase[moment.req]!], events, read: moment.readTable ? { table: moment.readTable, roster: moment.roster } : null };
   switch (step.id) {
     case 'tokenizer':
       return t('st_tokenizer', { tokens: fmt(e.type === 'arrive' ? e.tokens : 0) });
     case 'stream':
-      return t('st_stream', { pages: fmt(reserved) });
+      return t('st_stream', { pages: fmt(moment.blockTable.pages.length) });
     case 'reuse':
       return t('st_reuse');
     default:
@@ -132,71 +135,24 @@ interface BodyProps {
 /** The screen layout's zoom: the picture's 12 px labels at 20.4 px. */
 const SCREEN_ZOOM = 1.7;
 
-/**
- * The simulated ms by which a later reservation holds pages of the request's freed block table (the
- * reuse step plays up to it), or null when none does before the run ends. Found by seeking the run at
- * the arrivals of the next requests routed to the same decode node.
- */
-function reuseInstant(run: RunSummary, req: number, steps: readonly StageStep[], reserved: readonly number[]): number | null {
-  const free = steps.find((s) => s.id === 'free');
-  const node = run.requests.decodeNode[req]!;
-  if (!free || node < 0 || reserved.length === 0) return null;
-  const name = `decode-${node}`;
-  const r = run.requests;
-  const later: number[] = [];
-  for (let i = 0; i < r.count && later.length < 400; i++) if (i !== req && r.decodeNode[i] === node && r.arrivedAt[i]! >= free.start && r.pagesReserved[i]! > 0) later.push(i);
-  later.sort((a, b) => r.arrivedAt[a]! - r.arrivedAt[b]!);
-  for (const i of later.slice(0, 40)) {
-    // A reservation follows its arrival within the handshake's few ms; look a little after it.
-    const t = r.arrivedAt[i]! + 5;
-    const n = run.seek(t).nodes.find((x) => x.name === name);
-    if (n && reserved.some((p) => n.owner[p]! >= 0 && n.owner[p] !== req)) return t;
-  }
-  // None claims them (yet): the reuse step plays on to the next arrival there, or the run's end.
-  const next = later[0];
-  return next !== undefined ? r.arrivedAt[next]! + 5 : Math.max(free.start + 1, run.endMs);
-}
-
-/** The handoff at this moment: from the handoff clock when it runs, else from the incident's instant. */
-function usePosition(detail: RequestDetail, time: number, handoff: number | null, reducedMotion: boolean, reuseUntil: number | null) {
-  const script = useMemo(() => handoffScript(detail.events, detail.response.tokens.length), [detail]);
-  const position = handoff === null ? positionAtInstant(script, time, { reducedMotion }) : positionAtHandoff(script, handoff, { reducedMotion, reuseUntil });
-  return { script, position };
-}
-
 interface RowProps {
-  run: RunSummary;
-  req: number;
-  detail: RequestDetail;
-  time: number;
-  handoff: number | null;
-  reducedMotion: boolean;
+  moment: Moment;
   width: number;
   linkedPage: { node: string; page: number } | null;
   row: 'main' | 'fix';
   screenHeight: number | null;
 }
 
-/** One picture (the run as deployed, or the comparison run with a fix) at the clocks' moment. */
-function StageRow({ run, req, detail, time, handoff, reducedMotion, width, linkedPage, row, screenHeight }: RowProps) {
+/** One picture (the run as deployed, or the comparison run with a fix) at the moment. */
+function StageRow({ moment, width, linkedPage, row, screenHeight }: RowProps) {
   const t = useT();
   const lang = useApp((s) => s.lang);
-  const steps = useMemo(() => stageSteps(detail.events), [detail]);
-  const reserved = useMemo(() => {
-    const e = detail.events.find((x) => x.type === 'decode-reserve');
-    const out: number[] = [];
-    if (e && e.type === 'decode-reserve') for (const [first, count] of e.pages) for (let p = first; p < first + count; p++) out.push(p);
-    return out;
-  }, [detail]);
-  const reuseUntil = useMemo(() => (run.refused ? null : reuseInstant(run, req, steps, reserved)), [run, req, steps, reserved]);
-  const { script, position } = usePosition(detail, time, handoff, reducedMotion, reuseUntil);
-  const frame = stageFrameAt(detail.events, script.steps, position.index, position.progress, position.engineT, { tokenCount: detail.response.tokens.length, reducedMotion, steps: script.steps });
-  const snapshot: Snapshot | null = run.refused ? null : run.seek(position.engineT);
-  const sentence = stepSentence(script.steps[position.index], detail.events, t, lang, run, reserved.length);
+  const { run, req, detail, script, position } = moment;
+  const sentence = stepSentence(moment.step, moment, t, lang);
   const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
   return (
     <>
-      <HandoffPicture run={run} req={req} detail={detail} frame={frame} snapshot={snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} previousStep={script.steps[position.index - 1]?.id ?? null} />
+      <HandoffPicture run={run} req={req} detail={detail} frame={moment.frame} snapshot={moment.snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} previousStep={script.steps[position.index - 1]?.id ?? null} />
       {row === 'fix' ? <p className="stage-sentence" data-testid="stage-sentence-fix">{sentence}</p> : null}
     </>
   );
@@ -303,15 +259,13 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   const t = useT();
   const lang = useApp((s) => s.lang);
   const compareKey = useApp((s) => s.compare);
-  const time = useApp((s) => s.time);
-  const handoff = useApp((s) => s.handoff);
-  const reducedMotion = useReducedMotion();
-  const steps = useMemo(() => stageSteps(detail.events), [detail]);
-  const script = useMemo(() => handoffScript(detail.events, detail.response.tokens.length), [detail]);
-  const position = handoff === null ? positionAtInstant(script, time, { reducedMotion }) : positionAtHandoff(script, handoff, { reducedMotion });
+  const moment = useMoment(run, req, detail)!;
+  const fixMoment = useMoment(compareRun, req, compareDetail);
+  const { script, position } = moment;
+  const steps = script.steps;
   const index = position.index;
-  const reserved = (detail.events.find((e) => e.type === 'decode-reserve') as { pageCount?: number } | undefined)?.pageCount ?? 0;
-  const sentence = stepSentence(steps[index], detail.events, t, lang, run, reserved);
+  const reducedMotion = moment.reducedMotion;
+  const sentence = stepSentence(moment.step, moment, t, lang);
   // The picture's keys: the same as the handoff clock's (focus the diagram, then ← → step).
   const onKey = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget) return;
@@ -348,11 +302,11 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         onKeyDown={onKey}
       >
         {compareRun && compareKey ? <h3 className="stage-row-title">{t('stageRowMain')}</h3> : null}
-        <StageRow run={run} req={req} detail={detail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={linkedPage} row="main" screenHeight={screenHeight} />
-        {compareRun && compareKey && compareDetail ? (
+        <StageRow moment={moment} width={width} linkedPage={linkedPage} row="main" screenHeight={screenHeight} />
+        {compareRun && compareKey && fixMoment ? (
           <>
             <h3 className="stage-row-title">{t('stageRowFix', { fix: t(`switch.${compareKey}.fix`) })}</h3>
-            <StageRow run={compareRun} req={req} detail={compareDetail} time={time} handoff={handoff} reducedMotion={reducedMotion} width={width} linkedPage={null} row="fix" screenHeight={screenHeight} />
+            <StageRow moment={fixMoment} width={width} linkedPage={null} row="fix" screenHeight={screenHeight} />
           </>
         ) : null}
       </div>

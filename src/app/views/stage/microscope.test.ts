@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runScenario } from '../../../engine/run.ts';
 import { runSpecOf } from '../../../engine/runs/index.ts';
-import { handoffScript, positionAtHandoff } from './handoff.ts';
+import { handoffScript, positionAtHandoff } from '../../moment/handoff.ts';
 import { microscopePlan, microscopeRows, microscopeRowsAt, type MicroPageRow } from './microscope.ts';
-import { stageFrameAt } from './stageFrame.ts';
+import { stageFrameAt } from '../../moment/stageFrame.ts';
 
 const spec = runSpecOf({ scenario: 'demo', overrides: {} });
 const run = runScenario(spec, { keepDetails: true });

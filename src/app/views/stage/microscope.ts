@@ -10,7 +10,7 @@
  * engine copies the prefill page whole, as the mechanics note infers SGLang does.
  */
 import type { SlotSample } from '../../../engine/index.ts';
-import type { StageFrame } from './stageFrame.ts';
+import type { StageFrame } from '../../moment/moment.ts';
 
 export type RowState =
   /** Not in the block table yet: a free page, still holding what its last writer left. */

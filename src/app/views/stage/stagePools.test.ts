@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
-import type { StageFrame } from './stageFrame.ts';
+import type { StageFrame } from '../../moment/stageFrame.ts';
 import { contextPool, flowLayout } from './handoffLayout.ts';
 import { drawStagePools } from './stagePools.ts';
 

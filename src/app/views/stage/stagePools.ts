@@ -12,7 +12,7 @@ import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/kvPool.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { NEUTRAL_GREY, tenantRgb } from '../../ui/palette.ts';
 import { themeRgb } from '../../ui/theme.ts';
-import { blockIndexOf, type StageFrame } from './stageFrame.ts';
+import { blockIndexOf, type StageFrame } from '../../moment/moment.ts';
 import type { PoolsLayout } from './stageLayout.ts';
 
 // Grounds and marks from the theme's tokens (light or dark), read at each draw; the values given

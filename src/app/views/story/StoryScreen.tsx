@@ -11,6 +11,9 @@ import { formatNumber } from '../../i18n/format.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
+import { useMomentValue } from '../shared/useMoment.ts';
+import { blockPagesOf } from '../../moment/moment.ts';
+import { LensToggle, WhatIf } from './WhatIf.tsx';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { ResponseTokens } from '../response/ResponseTokens.tsx';
@@ -90,7 +93,8 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   const d = detail.data;
   const facts = useMemo(() => (d && d.runKey === run.runKey ? storyFactsOf(run, d.response, d.events) : null), [d, run]);
   // Re-rendered only when the request's standing changes, not on every scrubbed instant.
-  const phase = useApp((s) => (facts ? storyPhaseAt(facts, s.time) : null));
+  // At the moment's instant: the handoff's when its clock runs, so the story, the stage and the counter agree.
+  const phase = useMomentValue(run, req, d, (t) => (facts ? storyPhaseAt(facts, t) : null));
   const questionOpen = useApp((s) => s.questionOpen);
   if (!facts || !phase || !d) {
     return (
@@ -133,7 +137,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
             </span>{' '}
             <span className="hint">{say(text.who)}</span>
           </p>
-          <ResponseTokens run={run} response={d.response} words={d.words} testId="story-tokens" className="story-tokens" />
+          <ResponseTokens run={run} response={d.response} words={d.words} testId="story-tokens" className="story-tokens" blockPages={blockPagesOf(d.events)} />
         </>
       ) : (
         <p className="story-who hint" data-testid="story-no-text">
@@ -163,6 +167,8 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
   return (
     <section className="story" aria-labelledby="story-h" data-testid="story">
       <div className="story-main">
+        <LensToggle />
+        {run ? <WhatIf run={run} /> : null}
         {run && run.refused !== null ? (
           <Refused refused={run.refused} pageSize={run.phases[0]?.pageSize ?? 0} progress={progress} />
         ) : run ? (

@@ -85,11 +85,14 @@ describe('the first screen’s story, built from the run in every configuration'
     expect(s.explain).toContain('reserved 12,500 {pages}, compared them with the 1 prefill wrote, and refused to answer: HTTP 500');
   });
 
-  it('the per-read integrity check: the first unwritten page named, 500', () => {
+  it('the per-read integrity check: the first unwritten page named by its block and its page id, 500', () => {
     const s = told({ perReadIntegrityCheck: true });
     expect(s.facts.outcome).toBe('check-failed');
     expect(s.headline).toContain('stopped by decode’s per-read integrity check: HTTP 500, nothing leaked');
-    expect(s.explain).toContain('12,499 were not (the first, page ');
+    // Block i of the table → the pool's page #p: two numbers, named apart.
+    const first = s.facts.unwritten[0]!;
+    expect(s.facts.firstUnwrittenBlock).toBeGreaterThanOrEqual(0);
+    expect(s.explain).toContain(`12,499 were not (the first, block ${s.facts.firstUnwrittenBlock} → page #${first})`);
   });
 
   it('aborted results retired without a KV send: prefill reports Failed, decode answers 500', () => {

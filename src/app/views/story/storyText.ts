@@ -8,12 +8,13 @@
  * placeholders here: the view fills them with elements.
  */
 import { INCIDENT_CONFIG, prefillInputLimit } from '../../../engine/config.ts';
-import { pagesOf, type EngineEvent } from '../../../engine/events.ts';
+import type { EngineEvent } from '../../../engine/events.ts';
 import { FLAG_OVER_LIMIT, GATEWAY_PHASE, type RequestTable } from '../../../engine/run.ts';
 import type { ResponseRecord } from '../../../engine/simulation.ts';
 import { formatNumber, formatUtc, type Lang } from '../../i18n/format.ts';
 import type { MessageKey, Translate } from '../../i18n/messages.ts';
 import { describeDeploymentRefused } from '../shared/engineText.ts';
+import { handoffCounts } from '../../moment/moment.ts';
 
 /** What the story needs of a run: its request columns, its leaks in finish order, its deployments. */
 export interface StoryRun {
@@ -52,6 +53,8 @@ export interface StoryFacts {
   zeroRead: number;
   /** Reserved pages no transfer of this handoff wrote (the per-read check names the first). */
   unwritten: number[];
+  /** Block index (position in the block table) of the first unwritten page, or −1. */
+  firstUnwrittenBlock: number;
   leakedFrom: string[];
   rejectedBy: ResponseRecord['rejectedBy'];
   check: 'transferred-length' | 'per-read-integrity' | null;
@@ -112,9 +115,8 @@ export function storyFactsOf(run: StoryRun, response: ResponseRecord, events: re
   const retired = events.some((e) => e.type === 'prefill-retire');
   const reserve = events.find((e) => e.type === 'decode-reserve');
   const free = events.find((e) => e.type === 'decode-free');
-  const dst = new Set<number>();
-  for (const e of events) if (e.type === 'kv-transfer') for (const p of pagesOf(e.dstPages)) dst.add(p);
-  const reservedPages = reserve?.type === 'decode-reserve' ? [...pagesOf(reserve.pages)] : [];
+  // The handoff's page counts, the moment's (one function for the stage, the Transfer view and the story).
+  const { reserved: reservedPages, unwritten } = handoffCounts(events);
   const placeholder = response.computedTokens === 1 && response.promptTokens > 1;
   const leakIndex = run.leaks.findIndex((l) => l.request === req);
   let outcome: StoryOutcome;
@@ -140,7 +142,8 @@ export function storyFactsOf(run: StoryRun, response: ResponseRecord, events: re
     written: response.pagesWritten,
     staleRead: response.pagesReadStale,
     zeroRead: response.pagesReadZero,
-    unwritten: reservedPages.filter((p) => !dst.has(p)),
+    unwritten,
+    firstUnwrittenBlock: unwritten.length > 0 ? reservedPages.indexOf(unwritten[0]!) : -1,
     leakedFrom: response.leakedFrom,
     rejectedBy: response.rejectedBy,
     check: check?.type === 'decode-check-failed' ? check.check : null,
@@ -234,7 +237,7 @@ export function storyText(f: StoryFacts, phase: StoryPhase, lang: Lang, startEpo
         ? other
         : f.check === 'transferred-length'
           ? { key: 'storyExplainCheckLength', vars: common }
-          : { key: 'storyExplainCheckIntegrity', vars: { ...common, unwritten: n(f.unwritten.length), page: String(f.unwritten[0] ?? '?') } };
+          : { key: 'storyExplainCheckIntegrity', vars: { ...common, unwritten: n(f.unwritten.length), block: String(f.firstUnwrittenBlock), page: String(f.unwritten[0] ?? '?') } };
       break;
     case 'retired':
       headline = { key: 'storyTitleRetired', vars: { subject, status } };
@@ -280,12 +283,5 @@ export function refusedStoryText(refused: string, lang: Lang, name: Translate): 
   return { headline: { key: 'storyTitleRefused', vars: {} }, explain: { key: 'storyExplainRefused', vars: { detail: describeDeploymentRefused(refused, name, lang) ?? refused } } };
 }
 
-/**
- * Leaked responses sent by an instant: those whose answer went out at or before it. The counter
- * shows this number and the story's "sent" uses the same rule, so the two agree at every instant.
- */
-export function leaksSentBy(leaks: readonly { finishedAt: number }[], t: number): number {
-  let k = 0;
-  for (const l of leaks) if (l.finishedAt <= t) k++;
-  return k;
-}
+/** The counter's rule, the moment's (moment/moment.ts): the story's "sent" uses it too. */
+export { leaksSentBy } from '../../moment/moment.ts';

@@ -1,7 +1,8 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import { FLAG_LEAK_PROVENANCE } from '../../../engine/run.ts';
-import type { RunSummary } from '../../run/hooks.ts';
+import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
+import { useMomentValue } from '../shared/useMoment.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { formatNumber, formatUtc, timeAxisFormat, type Lang } from '../../i18n/format.ts';
 import { highlightable } from '../shared/highlight.ts';
@@ -74,6 +75,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
+  const compareKey = useApp((s) => s.compare);
   const svgRef = useRef<SVGSVGElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const chart = useRef<TimelineChart | null>(null);
@@ -111,7 +113,8 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     chart.current?.setLabels(
-      Object.fromEntries(LANES.map((l) => [l.key, t(l.label)])),
+      // The "with fix" lane says what it waits for while it has nothing to draw: a fix to compare, or its run.
+      Object.fromEntries(LANES.map((l) => [l.key, l.key === 'compare' && !compare ? t(compareKey ? 'laneCompareWaiting' : 'laneCompareNone') : t(l.label)])),
       t('model'),
       timeAxisFormat(lang),
       Object.fromEntries(LANES.map((l) => [l.key, t(LANE_EXPLAIN[l.key])])),
@@ -129,7 +132,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
       },
       width,
     );
-  }, [run, compare, milestones, width, breaches, diffs, t, lang]);
+  }, [run, compare, compareKey, milestones, width, breaches, diffs, t, lang]);
 
   // A window asked for (a walkthrough chapter): zoom to it once the chart has the run.
   const zoomRequest = useApp((s) => s.timelineZoom);
@@ -450,8 +453,11 @@ function ChartCursor({ chart }: { chart: React.RefObject<TimelineChart | null> }
 /** Leaked responses sent by the scrubber's instant: climbs to the run's total as the scrubber moves. */
 function LeakCounter({ run }: { run: RunSummary }) {
   const lang = useApp((s) => s.lang);
-  // The story's "sent" uses the same rule (storyText.ts), so the two agree at every instant.
-  const n = useApp((s) => leaksSentBy(run.leaks, s.time));
+  // The story's "sent" uses the same rule and the same instant (the selected request's moment), so
+  // the two agree at every instant, the handoff clock's included.
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run.refused ? undefined : run, req);
+  const n = useMomentValue(run, req, detail.data, (t) => leaksSentBy(run.leaks, t));
   return (
     <p className="leak-counter" data-testid="leaks-so-far" data-count={n} aria-live="off">
       <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(run.leaks.length, lang) }} /> <ModelBadge />

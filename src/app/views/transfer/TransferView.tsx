@@ -1,8 +1,8 @@
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
-import { useRequestDetail, useSnapshot } from '../../run/hooks.ts';
+import { useRequestDetail } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
-import type { RunSummary, Snapshot } from '../../run/hooks.ts';
+import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, RELATION_RGB, blockTableRelation, focusOf, type Focus, type Relation, type REL_OTHER } from '../cluster/relation.ts';
 import { inkOn, paperOn, rgbCss } from '../../ui/palette.ts';
@@ -10,8 +10,10 @@ import '../cluster/grids.css';
 import { highlightable } from '../shared/highlight.ts';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
-import { goToStep, useHandoff } from '../stage/useHandoff.ts';
+import { goToStep, useMoment } from '../shared/useMoment.ts';
+import type { Moment } from '../../moment/moment.ts';
 import { stepSentence } from '../stage/StageView.tsx';
+import { blockOwnersText } from '../shared/engineText.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
 const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
@@ -36,32 +38,23 @@ function ProtocolCheck() {
 /** Width of the placeholder page in the strip, in CSS pixels, however many pages the table has. */
 const STRIP_PLACEHOLDER_PX = 12;
 
-function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: { pages: number[]; snapshot: Snapshot | null; decodeNode: string; req: number; focus: Focus; tenants: string[] }) {
+/**
+ * The request's block table as of the moment (its own handoff's step, not the incident's clock): one
+ * column per block, coloured by who last wrote its page; counts and owners from the moment.
+ */
+function BlockTableStrip({ moment, focus }: { moment: Moment; focus: Focus }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
   const canvas = useRef<HTMLCanvasElement>(null);
   const width = 720;
   const height = 36;
-  const node = snapshot?.nodes.find((n) => n.name === decodeNode);
-  const summary = useMemo(() => {
-    let written = 0;
-    let stale = 0;
-    let empty = 0;
-    const byTenant = new Map<number, number>();
-    if (node) {
-      for (const p of pages) {
-        if (node.writtenFor[p] === req) written++;
-        else if (node.writerTenant[p]! >= 0) {
-          stale++;
-          byTenant.set(node.writerTenant[p]!, (byTenant.get(node.writerTenant[p]!) ?? 0) + 1);
-        } else empty++;
-      }
-    }
-    return { written, stale, empty, byTenant };
-  }, [node, pages, req]);
-
-  const placeholderIndex = useMemo(() => (node && focus.placeholder ? pages.findIndex((p) => node.writtenFor[p] === req) : -1), [node, pages, req, focus.placeholder]);
+  const { pages, node: decodeNode } = moment.blockTable;
+  const req = moment.req;
+  const tenants = moment.roster;
+  const node = moment.snapshot?.nodes.find((n) => n.name === decodeNode);
+  const summary = moment.blockTable;
+  const placeholderIndex = focus.placeholder ? summary.firstWrittenBlock : -1;
   const magnifier = Math.max(STRIP_PLACEHOLDER_PX, Math.ceil(width / Math.max(1, pages.length)));
   // The page a hovered response token drew on, marked in the table too.
   const linked = useApp((s) => (s.linkedPage?.node === decodeNode ? s.linkedPage.page : null));
@@ -103,7 +96,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
       ctx.lineWidth = 1;
       ctx.strokeRect(x + 0.5, 0.5, 6, height - 1);
     }
-  }, [node, pages, req, focus, placeholderIndex, magnifier, linkedIndex]);
+  }, [node, pages, req, focus, placeholderIndex, magnifier, linkedIndex, moment.engineT]);
 
   return (
     <div className="strip">
@@ -113,11 +106,7 @@ function BlockTableStrip({ pages, snapshot, decodeNode, req, focus, tenants }: {
           total: fmt(pages.length),
           written: fmt(summary.written),
           stale: fmt(summary.stale),
-          byTenant: [...summary.byTenant.entries()]
-            .sort((a, b) => b[1] - a[1])
-            .slice(0, 5)
-            .map(([tenant, count]) => t('stripOf', { count: fmt(count), tenant: tenants[tenant] ?? '?' }))
-            .join(', '),
+          byTenant: blockOwnersText(summary, tenants, t, lang),
         })}
       </p>
     </div>
@@ -129,21 +118,15 @@ export function TransferView({ run }: { run: RunSummary }) {
   const store = useAppStore();
   const lang = useApp((s) => s.lang);
   const fmt = (n: number) => formatNumber(n, lang);
-  const snapshot = useSnapshot(run);
   const req = useApp((s) => s.selectedRequest);
   const detail = useRequestDetail(run, req);
   const events = detail.data?.events ?? [];
-  // The one step list of the handoff (the stage's, on its handoff clock).
-  const { script, position } = useHandoff(detail.data);
-  const current = position.index;
+  // The moment: the one step list of the handoff (the stage's, on its handoff clock) and the block table as of it.
+  const moment = useMoment(run.refused ? undefined : run, req, detail.data);
+  const script = moment?.script ?? { steps: [], total: 0 };
+  const current = moment?.position.index ?? -1;
   const go = (i: number) => goToStep(store, script, i);
-  const reserve = events.find((e) => e.type === 'decode-reserve');
-  const blockPages = useMemo(() => {
-    if (!reserve || reserve.type !== 'decode-reserve') return [];
-    const out: number[] = [];
-    for (const [first, count] of reserve.pages) for (let p = first; p < first + count; p++) out.push(p);
-    return out;
-  }, [reserve]);
+  const blockPages = moment?.blockTable.pages ?? [];
   const done = events.find((e) => e.type === 'transfer-done');
   return (
     <section aria-labelledby="transfer-h" className="transfer-view">
@@ -179,17 +162,17 @@ export function TransferView({ run }: { run: RunSummary }) {
                   <button type="button" className="linklike" onClick={() => go(i)}>
                     <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
                   </button>{' '}
-                  {stepSentence(s, events, t, lang, run, blockPages.length)}
+                  {moment ? stepSentence(s, moment, t, lang) : null}
                 </li>
               );
             })}
           </ol>
-          {blockPages.length > 0 && reserve?.type === 'decode-reserve' ? (
+          {moment && blockPages.length > 0 ? (
             <>
               <h3>
-                {t('blockTable', { node: `decode-${reserve.node}` })}
+                {t('blockTable', { node: moment.blockTable.node })}
               </h3>
-              <BlockTableStrip pages={blockPages} snapshot={snapshot} decodeNode={`decode-${reserve.node}`} req={req!} focus={focusOf(run, req)!} tenants={run.tenants} />
+              <BlockTableStrip moment={moment} focus={focusOf(run, req)!} />
               <p className="legend-inline" data-testid="block-table-legend">
                 <span className="key rel-own" aria-hidden="true" /> {t('relOwn')} <span className="key rel-placeholder" aria-hidden="true" /> {t('relPlaceholder')}{' '}
                 <span className="key rel-foreign" aria-hidden="true" /> {t('relForeign')} <span className="key rel-reserved" aria-hidden="true" /> {t('relReserved')}

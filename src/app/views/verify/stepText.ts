@@ -7,6 +7,9 @@
  */
 import {
   NONE,
+  ownershipClash,
+  readFindings,
+  type ReadPart,
   PREFILL_NODE,
   DECODE_NODE,
   type ProtocolConfig,
@@ -140,15 +143,11 @@ export function describeStep(c: ProtocolConfig, before: ProtocolState, step: Ste
 /** What a read shows against confidentiality and integrity (engine: judgeRead), in the page's language. */
 export function describeReadViolation(c: ProtocolConfig, read: ReadObservation, property: 'confidentiality' | 'integrity', t: Translate): string | null {
   const { request, content, sep } = phrases(c, t);
-  const foreign: string[] = [];
-  const unwritten: string[] = [];
-  for (const p of read.pages) {
-    const parts: [string, number][] = p.head === p.tail ? [['', p.head]] : [['', p.head], [t('pv.staleSlots'), p.tail]];
-    for (const [part, w] of parts) {
-      if (w !== read.request) unwritten.push(`d${p.page}${part}`);
-      if (w !== NONE && w !== read.request) foreign.push(t('pv.item', { page: `d${p.page}${part}`, what: content(w) }));
-    }
-  }
+  // The engine's findings (readFindings, judgeRead's), in the page's language.
+  const findings = readFindings(read);
+  const name = (p: ReadPart) => `d${p.page}${p.staleSlots ? t('pv.staleSlots') : ''}`;
+  const foreign = findings.foreign.map((p) => t('pv.item', { page: name(p), what: content(p.writer) }));
+  const unwritten = findings.unwritten.map(name);
   if (property === 'confidentiality') return foreign.length ? t('pv.violationConfidentiality', { request: request(read.request), list: foreign.join(sep) }) : null;
   return unwritten.length ? t('pv.violationIntegrity', { request: request(read.request), list: unwritten.join(', ') }) : null;
 }
@@ -156,19 +155,9 @@ export function describeReadViolation(c: ProtocolConfig, read: ReadObservation, 
 /** Two live requests naming the same page (engine: judgeState), in the page's language. */
 export function describeOwnershipViolation(c: ProtocolConfig, s: ProtocolState, t: Translate): string | null {
   const { request } = phrases(c, t);
-  const seen = new Map<string, number>();
-  for (let r = 0; r < s.reqs.length; r++) {
-    const req = s.reqs[r]!;
-    const pages: string[] = [];
-    if (req.decode === 'reserved' || req.decode === 'aborting') pages.push(...req.dst.map((p) => `d${p}`));
-    if (req.prefill === 'computing') pages.push(...req.src.map((p) => `p${p}`));
-    for (const p of pages) {
-      const other = seen.get(p);
-      if (other !== undefined && other !== r) return t('pv.violationOwnership', { page: p, a: request(other), b: request(r) });
-      seen.set(p, r);
-    }
-  }
-  return null;
+  // The engine's finding (ownershipClash, judgeState's), in the page's language.
+  const clash = ownershipClash(s);
+  return clash ? t('pv.violationOwnership', { page: clash.page, a: request(clash.a), b: request(clash.b) }) : null;
 }
 
 /** The violation a counterexample's last step shows, for its property. */

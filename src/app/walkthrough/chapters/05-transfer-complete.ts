@@ -1,6 +1,6 @@
 import type { Chapter } from './chapter.ts';
 import { OVER_LONG, SHORT } from './demo.ts';
-import type { StageStepId } from '../../views/stage/stageFrame.ts';
+import type { StageStepId } from '../../moment/stageFrame.ts';
 import type { Instant } from './steps.ts';
 
 /** A moment of the over-long request's handoff on the stage: a step, and a share of it. */

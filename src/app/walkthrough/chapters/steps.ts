@@ -16,7 +16,7 @@ import type { Localised } from '../../../engine/switches.ts';
 import { INCIDENT_SWITCHES, type SwitchKey } from '../../../engine/switches.ts';
 import type { ScenarioName, UrlState } from '../../state/store.ts';
 import type { HighlightId } from '../../views/shared/highlight.ts';
-import type { StageStepId } from '../../views/stage/stageFrame.ts';
+import type { StageStepId } from '../../moment/stageFrame.ts';
 
 export type { Localised };
 
@@ -33,7 +33,7 @@ export type Instant =
   | { request: string; event: EngineEventType; offsetMs?: number }
   /** A fraction of the whole run, 0 its start and 1 its end. */
   | { fraction: number }
-  /** When a request's handoff reached a step of the stage view (views/stage/stageFrame.ts), plus a share of that step (0…1). */
+  /** When a request's handoff reached a step of the stage view (moment/stageFrame.ts), plus a share of that step (0…1). */
   | { request: string; stage: StageStepId; into?: number };
 
 /** A caption; `model` marks one whose figures (a status code, a count) are the model's, not the report's. */

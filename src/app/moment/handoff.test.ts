@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runScenario } from '../../../engine/run.ts';
-import { runSpecOf } from '../../../engine/runs/index.ts';
+import { runScenario } from '../../engine/run.ts';
+import { runSpecOf } from '../../engine/runs/index.ts';
 import { ease, handoffScript, handoffTimeOf, positionAtHandoff, positionAtInstant, stepEnd, streamSeconds } from './handoff.ts';
 import { stageSteps } from './stageFrame.ts';
 

@@ -10,7 +10,7 @@
  * Both give (step, progress, engine time); the stage is a pure function of that, so playing,
  * scrubbing, stepping back and a rendered video frame agree.
  */
-import type { EngineEvent } from '../../../engine/index.ts';
+import type { EngineEvent } from '../../engine/index.ts';
 import { stageSteps, stepIndexAt, type StageStep, type StageStepId } from './stageFrame.ts';
 
 /** Seconds a viewer is given for each step (the token stream: per token, within bounds). */
@@ -39,7 +39,7 @@ const STREAM_SECONDS_PER_TOKEN = 0.4;
 const STREAM_MIN_SECONDS = 3;
 const STREAM_MAX_SECONDS = 12;
 
-export { HANDOFF_SPEEDS } from '../../state/handoffSpeeds.ts';
+export { HANDOFF_SPEEDS } from '../state/handoffSpeeds.ts';
 
 export interface HandoffStep extends StageStep {
   /** Seconds on the handoff clock: the step is on for at ≤ h < at + dur. */

@@ -11,8 +11,8 @@
  * several events share one instant (the engine does many things "at once"), their steps share the
  * gap to the next instant in event order, so a person can still watch them one after the other.
  */
-import type { EngineEvent } from '../../../engine/index.ts';
-import { handoffCounts } from '../shared/engineText.ts';
+import type { EngineEvent } from '../../engine/index.ts';
+import { pagesOf } from '../../engine/events.ts';
 
 export type StageStepId =
   | 'arrive'
@@ -192,6 +192,23 @@ export interface StageFrameOptions {
   reducedMotion?: boolean;
   /** Steps precomputed with stageSteps(events) (a view computes them once per request). */
   steps?: readonly StageStep[];
+}
+
+/**
+ * A handoff's page counts from its events: the pages decode reserved (in block-table order), how
+ * many the transfer wrote, and the reserved pages no transfer of this handoff wrote.
+ */
+export function handoffCounts(events: readonly EngineEvent[]): { reserved: number[]; written: number; unwritten: number[] } {
+  const reserve = events.find((e) => e.type === 'decode-reserve');
+  const reserved = reserve && reserve.type === 'decode-reserve' ? [...pagesOf(reserve.pages)] : [];
+  const dst = new Set<number>();
+  let written = 0;
+  for (const e of events) {
+    if (e.type !== 'kv-transfer') continue;
+    written += e.pagesWritten;
+    for (const p of pagesOf(e.dstPages)) dst.add(p);
+  }
+  return { reserved, written, unwritten: reserved.filter((p) => !dst.has(p)) };
 }
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { runScenario } from '../../../engine/run.ts';
-import { runSpecOf } from '../../../engine/runs/index.ts';
-import type { EngineEvent } from '../../../engine/index.ts';
+import { runScenario } from '../../engine/run.ts';
+import { runSpecOf } from '../../engine/runs/index.ts';
+import type { EngineEvent } from '../../engine/index.ts';
 import { stageFrame, stageSteps, stepIndexAt } from './stageFrame.ts';
 
 // The demo run: one over-long request (delta's) slips through; the others are served normally.

@@ -1,0 +1,82 @@
+import type { Page } from '@playwright/test';
+import { runScenario } from '../src/engine/run.ts';
+import { runSpecOf } from '../src/engine/runs/index.ts';
+import { handoffScript, stepEnd } from '../src/app/moment/handoff.ts';
+import { expect, ready, test } from './fixtures.ts';
+
+/**
+ * The same request at the same instant in every view, in English and in French (screenshots under
+ * test-results/moment-views/ to look at), the what-if said when a switch differs from the incident's,
+ * and the lens on the evidence.
+ */
+
+const run = runScenario(runSpecOf({ scenario: 'demo', overrides: {} }), { keepDetails: true });
+const LEAK = run.leaks[0]!.request;
+const events = run.details!.events[LEAK]!;
+const script = handoffScript(events, run.details!.responses[LEAK]!.tokens.length);
+/** The end of decode's read: the block table as decode read it, the answer about to stream. */
+const scan = script.steps.find((s) => s.id === 'scan')!;
+const H = Math.round(stepEnd(scan) * 100) / 100;
+const reserve = events.find((e) => e.type === 'decode-reserve')!;
+const firstPage = reserve.type === 'decode-reserve' ? reserve.pages[0]![0] : 0;
+const node = reserve.type === 'decode-reserve' ? `decode-${reserve.node}` : '';
+const blockPages: number[] = [];
+if (reserve.type === 'decode-reserve') for (const [first, count] of reserve.pages) for (let p = first; p < first + count; p++) blockPages.push(p);
+const link = (lang: string, view: string, extra = '') => `./?s=demo&lang=${lang}&view=${view}&req=${LEAK}&t=${events[0]!.t}&h=${H}&page=${node}:${firstPage}${extra}`;
+const SHOTS = 'test-results/moment-views';
+
+async function open(page: Page, url: string) {
+  await page.goto(url);
+  await ready(page);
+  await expect(page.getByTestId('stage')).toHaveAttribute('data-handoff', H.toFixed(2), { timeout: 30_000 });
+}
+
+test.describe('one request, one instant, every view', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+  for (const lang of ['en', 'fr']) {
+    test(`the story, the stage, the Transfer view, the grids’ inspector and a token’s source agree (${lang})`, async ({ page }) => {
+      await open(page, link(lang, 'transfer'));
+      await page.screenshot({ path: `${SHOTS}/${lang}-1-story-stage.png` });
+      const summary = page.getByTestId('block-table-summary');
+      await summary.scrollIntoViewIfNeeded();
+      await page.locator('.transfer-view').screenshot({ path: `${SHOTS}/${lang}-2-transfer.png` });
+      await page.getByTestId('stage-microscope').scrollIntoViewIfNeeded();
+      await page.getByTestId('stage').screenshot({ path: `${SHOTS}/${lang}-3-stage-microscope.png` });
+      await page.goto(link(lang, 'cluster'));
+      await ready(page);
+      await expect(page.getByTestId('inspector-block')).toBeVisible();
+      await page.getByTestId('inspector').screenshot({ path: `${SHOTS}/${lang}-4-inspector.png` });
+      await page.goto(link(lang, 'response'));
+      await ready(page);
+      const token = page.getByTestId('response-tokens').locator('.tok').first();
+      await token.hover();
+      // The token's source by its block and its page: the block table's own numbering.
+      const pageId = Number(await token.getAttribute('data-page'));
+      const block = blockPages.indexOf(pageId);
+      expect(block).toBeGreaterThanOrEqual(0);
+      // Digits grouped as each language groups them: compared without the spaces.
+      const said = async () => ((await page.getByTestId('response-tokens-source').textContent()) ?? '').replace(/[\s,]/g, '');
+      await expect.poll(said).toContain(`${lang === 'en' ? 'block' : 'bloc'}${block}→page#${pageId}`);
+      await page.locator('.response-view, [data-testid="response-tokens"]').first().screenshot({ path: `${SHOTS}/${lang}-5-token.png` });
+    });
+  }
+
+  test('a what-if says which switch differs and keeps the report’s figure the report’s; the lens leaves only the report', async ({ page }) => {
+    await open(page, link('en', 'transfer', '&m=clear'));
+    await expect(page.getByTestId('what-if')).toHaveAttribute('data-switches', 'clearPagesOnFree');
+    await expect(page.getByTestId('what-if')).toContainText('What-if, not the incident');
+    await expect(page.getByTestId('headline')).toHaveAttribute('data-what-if', 'true');
+    await expect(page.getByTestId('timeline-svg')).toContainText('with fix: none chosen');
+    await page.screenshot({ path: `${SHOTS}/en-6-what-if.png` });
+    await page.getByTestId('lens').check();
+    await expect(page).toHaveURL(/lens=report/);
+    const opacity = (testId: string) => page.getByTestId(testId).evaluate((el) => Number(getComputedStyle(el).opacity));
+    expect(await opacity('stage')).toBeLessThan(0.5);
+    expect(await opacity('leaks-so-far')).toBeLessThan(0.5);
+    expect(await opacity('headline')).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/en-7-lens.png` });
+    // In the URL like every other state: a reload keeps it.
+    await page.reload();
+    await expect(page.getByTestId('lens')).toBeChecked();
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * One moment: everything any view shows of one request at one instant, computed once.
+ *
+ * A moment is (run, request, the incident's instant, the handoff clock, reduced motion). From it come
+ * the handoff's position (step, progress, the engine's time the pools are shown at), the stage's
+ * frame, the pools at that engine time, the request's block table as of that time (each block's page
+ * id, and who last wrote it), the counters as of that time, the step, the outcome and the run's
+ * tenant roster. The stage, the Transfer view, the counters and the story read it; none of them
+ * recomputes a handoff position (`check:deps`: no view imports `handoff.ts` or `stageFrame.ts`).
+ *
+ * The handoff's position depends on one more thing the views used to compute apart: when a later
+ * reservation claims the freed block table (the reuse step plays up to it). It is found here, once per
+ * (run, request), so the stage's controls, its picture and the Transfer view's list agree.
+ */
+import type { EngineEvent } from '../../engine/index.ts';
+import type { RequestDetail, RunSummary, Snapshot } from '../run/summary.ts';
+import { handoffScript, positionAtHandoff, positionAtInstant, type HandoffPosition, type HandoffScript, type HandoffStep } from './handoff.ts';
+import { handoffCounts, stageFrameAt, type StageFrame, type StageStep } from './stageFrame.ts';
+
+// What views may use of the clock's model without computing a position.
+export { ease, stepEnd, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type HandoffStep } from './handoff.ts';
+export { blockIndexOf, handoffCounts, type StageFrame, type StageStep, type StageStepId } from './stageFrame.ts';
+
+export interface MomentInput {
+  run: RunSummary;
+  req: number;
+  detail: RequestDetail;
+  /** The incident's clock (simulated ms). */
+  time: number;
+  /** The handoff clock (seconds), or null: the handoff follows the incident's clock. */
+  handoff: number | null;
+  reducedMotion: boolean;
+}
+
+/** One block of the request's block table: its position in the table and the pool's page id. */
+export interface BlockTable {
+  /** The decode node whose pool holds the table, e.g. "decode-0" ("" when no page was reserved). */
+  node: string;
+  /** Page id of each block, in block-table order: block i → page pages[i]. */
+  pages: readonly number[];
+  /** Of those pages, as of the moment's engine time: written for this request, another request's (stale), never written. */
+  written: number;
+  stale: number;
+  empty: number;
+  /** Stale pages per tenant (index into the roster), largest first: the whole list, never cut. */
+  staleByTenant: readonly { tenant: number; pages: number }[];
+  /** Block index of the first page written for this request (the placeholder's page in the incident), or −1. */
+  firstWrittenBlock: number;
+}
+
+export interface Moment {
+  run: RunSummary;
+  req: number;
+  detail: RequestDetail;
+  /** The run's one list of tenants: every view and sentence names tenants from it. */
+  roster: readonly string[];
+  tenant: string;
+  reducedMotion: boolean;
+  script: HandoffScript;
+  position: HandoffPosition;
+  /** The step on (undefined before the request arrives). */
+  step: HandoffStep | undefined;
+  frame: StageFrame;
+  /** Simulated ms whose pools, block table and counters the moment shows. */
+  engineT: number;
+  /** The pools at engineT (null for a refused run). Arrays valid until the run's next seek. */
+  snapshot: Snapshot | null;
+  blockTable: BlockTable;
+  /**
+   * The block table as decode read it (at its decode-read event), or null when decode never read it:
+   * what the scan step's sentence names (every owner, and the pages never written), whatever the step shown.
+   */
+  readTable: BlockTable | null;
+  /** Leaked responses whose answer went out by engineT, of the run's leaked responses. */
+  leaksSent: number;
+  leaksTotal: number;
+  /** The request's outcome as the client knows it at engineT: its status once it reached the client, else pending. */
+  outcome: { status: number | null; final: number };
+}
+
+// Per request detail (immutable once fetched): its script and block table's page ids. Caches of
+// pure functions keyed by the objects they are computed from, not state: a detail that is dropped
+// drops its entry.
+const scripts = new WeakMap<RequestDetail, HandoffScript>();
+const reservedPages = new WeakMap<readonly EngineEvent[], number[]>();
+const reuseUntils = new WeakMap<RunSummary, Map<number, number | null>>();
+const readTables = new WeakMap<RunSummary, Map<number, BlockTable | null>>();
+
+/** The request's handoff timed for a viewer (one per detail). */
+export function scriptOf(detail: RequestDetail): HandoffScript {
+  let s = scripts.get(detail);
+  if (!s) {
+    s = handoffScript(detail.events, detail.response.tokens.length);
+    scripts.set(detail, s);
+  }
+  return s;
+}
+
+/** Page ids of the request's block table, in block order. */
+export function blockPagesOf(events: readonly EngineEvent[]): number[] {
+  let p = reservedPages.get(events);
+  if (!p) {
+    p = handoffCounts(events).reserved;
+    reservedPages.set(events, p);
+  }
+  return p;
+}
+
+/**
+ * The simulated ms by which a later reservation holds pages of the request's freed block table (the
+ * reuse step plays up to it), or null when none does before the run ends. Found by seeking the run at
+ * the arrivals of the next requests routed to the same decode node.
+ */
+function reuseInstant(run: RunSummary, req: number, steps: readonly StageStep[], reserved: readonly number[]): number | null {
+  const free = steps.find((s) => s.id === 'free');
+  const node = run.requests.decodeNode[req]!;
+  if (!free || node < 0 || reserved.length === 0) return null;
+  const name = `decode-${node}`;
+  const r = run.requests;
+  const later: number[] = [];
+  for (let i = 0; i < r.count && later.length < 400; i++) if (i !== req && r.decodeNode[i] === node && r.arrivedAt[i]! >= free.start && r.pagesReserved[i]! > 0) later.push(i);
+  later.sort((a, b) => r.arrivedAt[a]! - r.arrivedAt[b]!);
+  for (const i of later.slice(0, 40)) {
+    // A reservation follows its arrival within the handshake's few ms; look a little after it.
+    const t = r.arrivedAt[i]! + 5;
+    const n = run.seek(t).nodes.find((x) => x.name === name);
+    if (n && reserved.some((p) => n.owner[p]! >= 0 && n.owner[p] !== req)) return t;
+  }
+  // None claims them (yet): the reuse step plays on to the next arrival there, or the run's end.
+  const next = later[0];
+  return next !== undefined ? r.arrivedAt[next]! + 5 : Math.max(free.start + 1, run.endMs);
+}
+
+function reuseUntilOf(run: RunSummary, req: number, detail: RequestDetail): number | null {
+  if (run.refused) return null;
+  let m = reuseUntils.get(run);
+  if (!m) reuseUntils.set(run, (m = new Map()));
+  if (!m.has(req)) m.set(req, reuseInstant(run, req, scriptOf(detail).steps, blockPagesOf(detail.events)));
+  return m.get(req)!;
+}
+
+/** The block table at decode's read (seeked once per run and request, before the moment's own seek). */
+function readTableOf(run: RunSummary, req: number, detail: RequestDetail): BlockTable | null {
+  if (run.refused) return null;
+  let m = readTables.get(run);
+  if (!m) readTables.set(run, (m = new Map()));
+  if (!m.has(req)) {
+    const read = detail.events.find((e) => e.type === 'decode-read');
+    m.set(req, read && read.type === 'decode-read' ? blockTableAt(run.seek(read.t), `decode-${read.node}`, blockPagesOf(detail.events), req) : null);
+  }
+  return m.get(req)!;
+}
+
+/**
+ * The handoff's position at the moment: from the handoff clock when it runs, else from the incident's
+ * instant. The one place a position is computed.
+ */
+export function positionOf(input: MomentInput): HandoffPosition {
+  const script = scriptOf(input.detail);
+  const { reducedMotion } = input;
+  return input.handoff === null
+    ? positionAtInstant(script, input.time, { reducedMotion })
+    : positionAtHandoff(script, input.handoff, { reducedMotion, reuseUntil: reuseUntilOf(input.run, input.req, input.detail) });
+}
+
+/** Leaked responses sent by an instant: those whose answer went out at or before it (the counter's and the story's rule). */
+export function leaksSentBy(leaks: readonly { finishedAt: number }[], t: number): number {
+  let k = 0;
+  for (const l of leaks) if (l.finishedAt <= t) k++;
+  return k;
+}
+
+/** The block table as of a snapshot: each block's page and who last wrote it. */
+export function blockTableAt(snapshot: Snapshot | null, node: string, pages: readonly number[], req: number): BlockTable {
+  const n = snapshot?.nodes.find((x) => x.name === node);
+  let written = 0;
+  let stale = 0;
+  let empty = 0;
+  let firstWrittenBlock = -1;
+  const byTenant = new Map<number, number>();
+  if (n) {
+    for (let i = 0; i < pages.length; i++) {
+      const p = pages[i]!;
+      if (n.writtenFor[p] === req) {
+        written++;
+        if (firstWrittenBlock < 0) firstWrittenBlock = i;
+      } else if (n.writerTenant[p]! >= 0) {
+        stale++;
+        byTenant.set(n.writerTenant[p]!, (byTenant.get(n.writerTenant[p]!) ?? 0) + 1);
+      } else empty++;
+    }
+  }
+  const staleByTenant = [...byTenant.entries()].map(([tenant, count]) => ({ tenant, pages: count })).sort((a, b) => b.pages - a.pages || a.tenant - b.tenant);
+  return { node: pages.length > 0 ? node : '', pages, written, stale, empty, staleByTenant, firstWrittenBlock };
+}
+
+/** Everything the views show of the request at the moment. */
+export function momentOf(input: MomentInput): Moment {
+  const { run, req, detail, reducedMotion } = input;
+  const script = scriptOf(detail);
+  const position = positionOf(input);
+  const engineT = position.engineT;
+  const readTable = readTableOf(run, req, detail);
+  const tokenCount = detail.response.tokens.length;
+  const frame = stageFrameAt(detail.events, script.steps, position.index, position.progress, engineT, { tokenCount, reducedMotion, steps: script.steps });
+  const snapshot = run.refused ? null : run.seek(engineT);
+  const reserve = detail.events.find((e) => e.type === 'decode-reserve');
+  const node = reserve && reserve.type === 'decode-reserve' ? `decode-${reserve.node}` : '';
+  const blockTable = blockTableAt(snapshot, node, blockPagesOf(detail.events), req);
+  return {
+    run,
+    req,
+    detail,
+    roster: run.tenants,
+    tenant: detail.response.tenant,
+    reducedMotion,
+    script,
+    position,
+    step: script.steps[position.index],
+    frame,
+    engineT,
+    snapshot,
+    blockTable,
+    readTable,
+    leaksSent: leaksSentBy(run.leaks, engineT),
+    leaksTotal: run.leaks.length,
+    outcome: { status: frame.status, final: detail.response.status },
+  };
+}

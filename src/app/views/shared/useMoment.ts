@@ -1,0 +1,60 @@
+/**
+ * The selected request at this moment, for every view that shows it (the stage, the Transfer view,
+ * the counter): the store's clocks and the reader's motion preference, put through the one moment
+ * function (moment/moment.ts). Views read the moment; none computes a handoff position.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
+import { useApp, type AppStore } from '../../state/store.ts';
+import { seekHandoff } from '../../state/handoffClock.ts';
+import { momentOf, positionOf, stepEnd, type HandoffScript, type Moment } from '../../moment/moment.ts';
+
+export function useReducedMotion(): boolean {
+  const query = '(prefers-reduced-motion: reduce)';
+  const [reduced, setReduced] = useState(() => typeof window !== 'undefined' && window.matchMedia?.(query).matches === true);
+  useEffect(() => {
+    const m = window.matchMedia?.(query);
+    if (!m) return;
+    const on = () => setReduced(m.matches);
+    m.addEventListener('change', on);
+    return () => m.removeEventListener('change', on);
+  }, []);
+  return reduced;
+}
+
+/** The moment of `req` in `run` at the store's clocks, or null until its detail is there. */
+export function useMoment(run: RunSummary | undefined, req: number | null, detail: RequestDetail | undefined): Moment | null {
+  const time = useApp((s) => s.time);
+  const handoff = useApp((s) => s.handoff);
+  const reducedMotion = useReducedMotion();
+  if (!run || req === null || !detail) return null;
+  return momentOf({ run, req, detail, time, handoff, reducedMotion });
+}
+
+/**
+ * A value of the moment's engine time (the instant its pools, counters and story stand at: the
+ * handoff's when its clock runs, else the incident's), through a store selector, so the view
+ * re-renders only when the value changes (a counter, a story's standing), not on every frame.
+ */
+export function useMomentValue<T>(run: RunSummary | undefined, req: number | null, detail: RequestDetail | undefined, pick: (engineT: number) => T): T {
+  const reducedMotion = useReducedMotion();
+  return useApp((s) => pick(run && !run.refused && req !== null && detail && detail.runKey === run.runKey && detail.response.request === req ? positionOf({ run, req, detail, time: s.time, handoff: s.handoff, reducedMotion }).engineT : s.time));
+}
+
+/**
+ * The pools at the moment's engine time, for the views that draw whole pools (the page grids and
+ * their inspector): the instant the stage and the Transfer view show, so no two views seek two
+ * instants of one run (a seek's arrays serve until the next seek).
+ */
+export function useMomentSnapshot(run: RunSummary | undefined): Snapshot | null {
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
+  const engineT = useMomentValue(run, req, detail.data, (t) => t);
+  return useMemo(() => (run && !run.refused ? run.seek(engineT) : null), [run, engineT]);
+}
+
+/** Puts the handoff clock at the end state of step `index` (clamped). */
+export function goToStep(store: AppStore, script: HandoffScript, index: number): void {
+  const s = script.steps[Math.max(0, Math.min(script.steps.length - 1, index))];
+  if (s) seekHandoff(store, stepEnd(s));
+}
