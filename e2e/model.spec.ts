@@ -24,7 +24,7 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   await expect(rows.first()).toContainText('prefill’s token');
   const second = rows.nth(1);
   expect(Number(await second.getAttribute('data-foreign'))).toBeGreaterThan(0.5);
-  await expect(second).toContainText(/\d+% from delta’s pages \(most from page [\d,]+\)/);
+  await expect(second).toContainText(/\d+% from delta’s pages \(most from page #[\d,]+\)/);
   await expect(second).toContainText('leaked');
   // The stage says the same for the word it shows, in text.
   await expect(page.getByTestId('stage-model')).toHaveText('(trained transformer)');
@@ -43,7 +43,7 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   // In French.
   await page.goto(`./?v=1&s=microscope&req=${LONG}&view=response&lang=fr`);
   await expect(page.getByTestId('response-tokens-model')).toHaveText('(transformeur entraîné)', { timeout: 45_000 });
-  await expect(page.getByTestId('response-attention').getByTestId('attention-row').nth(1)).toContainText(/\d+\s?% depuis les pages du client delta \(surtout la page [\d\s\u202f]+\)/);
+  await expect(page.getByTestId('response-attention').getByTestId('attention-row').nth(1)).toContainText(/\d+\s?% depuis les pages du client delta \(surtout la page #[\d\s\u202f]+\)/);
   await expect(page.getByTestId('response-attention')).toContainText('Où est allée l’attention de chaque mot');
 });
 

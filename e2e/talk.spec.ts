@@ -21,8 +21,6 @@ import { expect, test } from './fixtures.ts';
 import { inRoom, open, ROOM, type Person } from './roomHarness.ts';
 
 const CHAPTER_COUNT = 10;
-/** How late a page's DOM observer may record a beat after the presenter's page sent it (the shortest beat lasts 400 ms). */
-const OBSERVER_LAG_MS = 150;
 const panel = (p: Page) => p.getByTestId('walkthrough');
 const bar = (p: Page) => p.locator('div.room-bar');
 const question = (p: Page) => panel(p).getByTestId('room-question');
@@ -32,12 +30,26 @@ interface Watch {
   shown: [string, string, number][];
   /** When each chapter's answer (or a quiz's split) first showed: chapter number or `pre` / `post`. */
   answerSeen: Record<string, number>;
+  /** [chapter, beat, ms] of each `goto` this page sent the room (the presenter's), taken as it went out. */
+  sent: [string, string, number][];
 }
 
-/** Runs in every page before its scripts: records what the walkthrough shows, on every DOM change. */
+/**
+ * Runs in every page before its scripts: records what the walkthrough shows, on every DOM change, and
+ * every beat the page sends the room as it goes out (a DOM observer's record can trail the commit
+ * whose effect already sent it by a whole busy frame).
+ */
 function watchWalkthrough(): void {
-  const w = { shown: [], answerSeen: {} } as unknown as Watch;
+  const w = { shown: [], answerSeen: {}, sent: [] } as unknown as Watch;
   (window as unknown as { __talk: Watch }).__talk = w;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data: Parameters<WebSocket['send']>[0]) {
+    if (typeof data === 'string' && data.includes('"goto"')) {
+      const m = JSON.parse(data) as { type: string; chapter: number; beat: number };
+      if (m.type === 'goto') w.sent.push([String(m.chapter), String(m.beat), Date.now()]);
+    }
+    return send.call(this, data);
+  };
   const check = () => {
     const walk = document.querySelector('[data-testid="walkthrough"]');
     if (walk) {
@@ -198,19 +210,21 @@ test('a whole talk by Next with five phones and three server crashes: every phon
 
     // What every page recorded.
     const presenterWatch = await watchOf(pp);
-    const reachedAt = new Map<string, number>();
-    for (const [c, b, t] of presenterWatch.shown) if (!reachedAt.has(`${c}/${b}`)) reachedAt.set(`${c}/${b}`, t);
+    const presenterShown = new Set(presenterWatch.shown.map(([c, b]) => `${c}/${b}`));
+    /** When the presenter first sent each (chapter, beat) to the room. */
+    const sentAt = new Map<string, number>();
+    for (const [c, b, t] of presenterWatch.sent) if (!sentAt.has(`${c}/${b}`)) sentAt.set(`${c}/${b}`, t);
     const wasDown = (t: number) => downtimes.some(([a, b]) => t >= a && t <= b);
     for (const p of phones) {
       const w = await watchOf(p.page);
       const seen = new Set(w.shown.map(([c, b]) => `${c}/${b}`));
       for (const [c, b, t] of w.shown) {
-        // Never a beat the presenter had not shown yet (the walkthrough's "Now" line, the picture, the question's answer).
-        const reached = reachedAt.get(`${c}/${b}`);
-        expect(reached, `${p.name} showed chapter ${c} beat ${b}, which the presenter never showed`).toBeDefined();
-        // The presenter's record of a beat is taken by its page's observer, which can run after the
-        // commit whose effect already sent the beat to the room: a few ms, never a beat's length.
-        expect(t, `${p.name} showed chapter ${c} beat ${b} before the presenter`).toBeGreaterThanOrEqual(reached! - OBSERVER_LAG_MS);
+        // Never a beat the presenter had not sent the room yet (the walkthrough's "Now" line, the picture, the question's answer).
+        const sent = sentAt.get(`${c}/${b}`);
+        expect(sent, `${p.name} showed chapter ${c} beat ${b}, which the presenter never sent`).toBeDefined();
+        expect(t, `${p.name} showed chapter ${c} beat ${b} before the presenter sent it`).toBeGreaterThanOrEqual(sent!);
+        // And one the presenter's own page showed (a beat sent with another chapter's would not be).
+        expect(presenterShown.has(`${c}/${b}`), `${p.name} showed chapter ${c} beat ${b}, which the presenter's page never showed`).toBe(true);
       }
       // Within a chapter, a phone never goes back (apart from the look around, whose way back lands ahead).
       const byChapter = new Map<string, number[]>();
