@@ -120,9 +120,16 @@ export interface WriterClassifier {
   onSlots?: (writer: number, slots: number) => void;
 }
 
+/**
+ * One output token and what it drew on: the compressed decoder's here, and the transformer's
+ * (`TransformerToken`, which adds its attention) with the same fields.
+ */
 export interface GeneratedToken {
   token: number;
-  /** Share of attention mass that voted for this token, before the repetition penalty. */
+  /**
+   * How sure the decoder was of it: the compressed decoder's share of attention mass that voted for
+   * this token, before the repetition penalty; the transformer's softmax probability.
+   */
   probability: number;
   /** Logical index in the context of the slot it drew on most. */
   slot: number;

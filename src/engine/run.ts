@@ -14,7 +14,7 @@ import { NO_REQUEST } from './kvPool.ts';
 import { PageOpMapper, PageRecorder, PageSeeker, newPageArrays, nodeLayouts, pageTimelineBuffers, type NodeLayout, type PageArrays, type PageTimelineData } from './pages.ts';
 import type { DecoderKind, ModelDescription } from './transformerDecoder.ts';
 import type { TransformerWeights } from './model/transformer.ts';
-import { DEFAULT_SUMMARY_PAGES, Simulation, answeredFromForeignMemory, type ResponseRecord } from './simulation.ts';
+import { DEFAULT_SUMMARY_PAGES, Simulation, answeredFromForeignMemory, type Counters, type ResponseRecord } from './simulation.ts';
 import type { Trace } from './trace.ts';
 
 /** Request flags: one vocabulary for the engine, the worker and the views. */
@@ -467,26 +467,13 @@ export function singlePhaseSpec(name: string, trace: Trace, config: EngineConfig
   return { name, trace, startEpochMs, phases: [{ name: 'deployment', config, from: 0, to: Infinity }] };
 }
 
-export interface RunCounters {
-  requests: number;
-  statusCounts: Record<string, number>;
-  served: number;
-  rejected: number;
-  errors: number;
-  leaked: number;
-  canaryLeaks: number;
-  /** Answered 200 from memory the request did not write: the integrity breach. */
-  integrityBreaches: number;
-  /** Answered 200 with a text other than the model's over the prompt alone. */
-  wrongOutputs: number;
-  pagesReserved: number;
-  pagesWritten: number;
-  pagesReadStale: number;
-}
-
-/** The outcome of a run, counted from its request columns. */
-export function countRequests(t: RequestTable): RunCounters {
-  const c: RunCounters = { requests: t.count, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0 };
+/**
+ * The outcome of a run, counted from its request columns and its reads (the zero pages each read
+ * found): the same counters a Simulation keeps (`Simulation.counters`), one type for both.
+ */
+export function countRequests(t: RequestTable, reads: Pick<ReadTable, 'count' | 'zeroPages'>): Counters {
+  const c: Counters = { requests: t.count, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
+  for (let i = 0; i < reads.count; i++) c.pagesReadZero += reads.zeroPages[i]!;
   for (let i = 0; i < t.count; i++) {
     const s = t.status[i]!;
     if (s === 0) continue;

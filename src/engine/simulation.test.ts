@@ -9,6 +9,7 @@ import type { Trace, TraceRequest } from './trace.ts';
 import { TENANT_NAMES, TOKEN_PLACEHOLDER } from './core/vocab.ts';
 import { RESERVED_PAGE } from './kvPool.ts';
 import { OVER, SMALL, small } from './smallDeployment.ts';
+import { countRequests, runScenario, singlePhaseSpec } from './run.ts';
 
 
 /**
@@ -471,6 +472,14 @@ describe('simulation: determinism', () => {
     const a = simulate(INCIDENT_CONFIG, demoTrace());
     const b = simulate(withOverrides(INCIDENT_CONFIG, { seed: 'other' }), demoTrace());
     expect(a.eventLogHash).not.toBe(b.eventLogHash);
+  });
+
+  it('a run counts its outcome as the simulation does: one Counters, from the request columns and the reads', () => {
+    for (const config of [INCIDENT_CONFIG, withOverrides(INCIDENT_CONFIG, { mitigations: { clearPagesOnFree: true } })]) {
+      const sim = simulate(config, demoTrace());
+      const run = runScenario(singlePhaseSpec('demo', demoTrace(), config, 0), { record: false });
+      expect(countRequests(run.requests, run.reads)).toEqual(sim.counters());
+    }
   });
 
   it('golden: the demo trace under the incident deployment', () => {

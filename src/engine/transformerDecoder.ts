@@ -12,7 +12,7 @@
  * prompt into its pages and returns the first token; decode runs greedy steps over a block table
  * and attributes each token's attention to pages and writers (after the arithmetic, from the tags).
  */
-import type { DecodeModel } from './attention.ts';
+import type { DecodeModel, GeneratedToken } from './attention.ts';
 import type { KvPool } from './kvPool.ts';
 import { SPECIAL_TOKEN_COUNT, type Vocabulary } from './core/vocab.ts';
 import { PageTensors } from './model/kvTensors.ts';
@@ -82,16 +82,8 @@ export interface TokenAttention {
   foreignByHead?: number[];
 }
 
-export interface TransformerToken {
-  /** Token id in the simulation's vocabulary. */
-  token: number;
-  /** Softmax probability of the chosen token. */
-  probability: number;
-  /** Logical slot, physical page and writer of the single slot that carried the most (−1: none). */
-  slot: number;
-  page: number;
-  writer: number;
-  foreignShare: number;
+/** A transformer's output token: a GeneratedToken (its slot, page and writer those of the single slot that carried the most; −1: none) and its attention. */
+export interface TransformerToken extends GeneratedToken {
   attention: TokenAttention;
 }
 

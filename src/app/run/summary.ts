@@ -13,9 +13,9 @@ import type {
   ReadTable,
   RequestTable,
   ResponseRecord,
-  RunCounters,
   DecoderKind,
   ModelDescription,
+  Counters,
 } from '../../engine/index.ts';
 import type { RequestDetailReply, RunTransfer } from './runProtocol.ts';
 
@@ -74,7 +74,7 @@ export interface RunSummary {
   gateway: GatewayWindow[];
   /** Decode reads of another tenant's pages: the invariant "decode reads only its own request's pages". */
   violations: { t: number; req: number; node: number }[];
-  counters: RunCounters;
+  counters: Counters;
   eventLogHash: string;
   events: number;
   elapsedMs: number;
@@ -113,7 +113,7 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
     phases: result.phases.map(({ timeline: _t, ...p }) => p),
     gateway: result.gateway,
     violations,
-    counters: countRequests(r),
+    counters: countRequests(r, reads),
     eventLogHash: result.phases.map((p) => p.eventLogHash).join('+'),
     events: result.phases.reduce((n, p) => n + p.events, 0),
     elapsedMs: result.elapsedMs,

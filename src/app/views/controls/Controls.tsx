@@ -172,8 +172,9 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
           ))}
         </select>
       </label>
-      <h3>
-        {t('outcome')} <ModelBadge />
+      {/* Whole-run totals, not the instant's: said in the heading, so a tile never seems to contradict a step still pending. */}
+      <h3 data-testid="outcome-heading">
+        {t('outcomeWholeRun')} <ModelBadge />
       </h3>
       {run ? <Counters run={run} label="main" /> : <p role="status">{t('loading')}</p>}
       {run && !run.refused ? (

@@ -29,7 +29,7 @@ function useStoryRequest(run: RunSummary): number | null {
 }
 
 /** A sentence of the story, its glossed words and the capacity fact's badge as elements. */
-function Explain({ message, pagesGloss, pageSize }: { message: Message; pagesGloss: MessageKey; pageSize: number }) {
+function Explain({ message, pagesGloss, pageSize, reportCapacity = true }: { message: Message; pagesGloss: MessageKey; pageSize: number; reportCapacity?: boolean }) {
   const lang = useApp((s) => s.lang);
   return (
     <p className="story-explain" data-testid="story-explain">
@@ -41,7 +41,7 @@ function Explain({ message, pagesGloss, pageSize }: { message: Message; pagesGlo
           kv: <Term term="termKv" gloss="glossKv" />,
           decode: <Term term="termDecode" gloss="glossDecode" />,
           pages: <Term term="termPages" gloss={pagesGloss} vars={{ size: formatNumber(pageSize, lang) }} />,
-          f14: <FactBadge id="F14" />,
+          f14: reportCapacity ? <FactBadge id="F14" /> : <ModelBadge />,
         }}
       />
     </p>
@@ -144,7 +144,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
           {say(text.who)}
         </p>
       )}
-      <Explain message={text.explain} pagesGloss={text.pagesGloss} pageSize={facts.pageSize} />
+      <Explain message={text.explain} pagesGloss={text.pagesGloss} pageSize={facts.pageSize} reportCapacity={facts.reportCapacity} />
     </>
   );
 }

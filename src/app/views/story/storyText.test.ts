@@ -46,6 +46,16 @@ describe('the first screen’s story, built from the run in every configuration'
     for (const line of [s.headline, s.when, s.who, s.explain]) filled(line);
   });
 
+  it('badges the prefill capacity with F14 only on the report\u2019s pool (681,280 tokens), the model\u2019s anywhere else', () => {
+    expect(told({}).facts.reportCapacity).toBe(true);
+    const { run, details } = computeRun({ scenario: 'demo', overrides: { ...overridesOf(INCIDENT_SWITCHES), prefillCapacityTokens: 640_000 } }, { keepDetails: true });
+    const story: StoryRun = { requests: { ...run.requests, ids: run.requestIds }, leaks: run.leaks, phases: run.phases, startEpochMs: run.startEpochMs };
+    const req = storyRequestOf(story, null)!;
+    const facts = storyFactsOf(story, details!.responses[req]!, details!.events[req]!);
+    expect(facts.overLimit).toBe(true);
+    expect(facts.reportCapacity).toBe(false);
+  });
+
   it('the fixed reject path: refused at admission, 400, nothing computed, nothing reserved', () => {
     const s = told({ buggyRejectPath: false });
     expect(s.facts.outcome).toBe('rejected');

@@ -20,7 +20,7 @@ import { handoffCounts } from '../../moment/moment.ts';
 export interface StoryRun {
   requests: RequestTable & { ids: readonly string[] };
   leaks: readonly { request: number }[];
-  phases: readonly { prefillLimit: number; pageSize: number }[];
+  phases: readonly { prefillLimit: number; pageSize: number; nodes: readonly { kind: string; pageCount: number }[] }[];
   startEpochMs: number;
 }
 
@@ -61,6 +61,12 @@ export interface StoryFacts {
   /** When the deployment zeroes pages, as this handoff's events show it; null when they do not say. */
   poolRule: 'free' | 'allocate' | 'none' | null;
   prefillLimit: number;
+  /**
+   * The serving deployment's prefill pool is the report's (F14, 681,280 tokens): only then does the
+   * sentence saying the prompt was longer than it could hold carry F14's badge; on another pool (the
+   * microscope's, an operator's) the capacity is the model's.
+   */
+  reportCapacity: boolean;
   pageSize: number;
   arrivedAt: number;
   finishedAt: number;
@@ -107,6 +113,12 @@ export function storyOpening(run: StoryRun): { req: number; t: number } | null {
 }
 
 /** The story's facts about one request, from the run's columns and the request's response and events. */
+/** Tokens the phase's first prefill node holds, its reserved page 0 left out (as the engine counts a pool). */
+function prefillPoolTokens(phase: { nodes: readonly { kind: string; pageCount: number }[]; pageSize: number }): number {
+  const prefill = phase.nodes.find((n) => n.kind === 'prefill');
+  return prefill ? (prefill.pageCount - 1) * phase.pageSize : 0;
+}
+
 export function storyFactsOf(run: StoryRun, response: ResponseRecord, events: readonly EngineEvent[]): StoryFacts {
   const req = response.request;
   const r = run.requests;
@@ -149,6 +161,7 @@ export function storyFactsOf(run: StoryRun, response: ResponseRecord, events: re
     check: check?.type === 'decode-check-failed' ? check.check : null,
     poolRule: reserve?.type === 'decode-reserve' && reserve.cleared ? 'allocate' : free?.type === 'decode-free' ? (free.cleared ? 'free' : 'none') : null,
     prefillLimit: phase?.prefillLimit ?? 0,
+    reportCapacity: phase !== undefined && prefillPoolTokens(phase) === INCIDENT_CONFIG.prefillCapacityTokens,
     pageSize: phase?.pageSize ?? 0,
     arrivedAt: r.arrivedAt[req]!,
     finishedAt: r.finishedAt[req]!,
