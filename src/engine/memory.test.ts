@@ -217,6 +217,7 @@ describe('memory, not metadata, decides what a response says', () => {
           const read = () => {
             const book = new PageBook();
             const values = new Map<number, Uint16Array>();
+            const keys = new Map<number, Uint16Array>();
             const options: SimulationOptions = {
               onEvent: book.onEvent,
               beforeStep: (s, next) => {
@@ -224,10 +225,14 @@ describe('memory, not metadata, decides what a response says', () => {
                 const d = book.decode.get(next.req)!;
                 const pool = s.decodePools[d.node]!;
                 const n = trace.requests[next.req]!.promptTokens;
-                values.set(next.req, Uint16Array.from({ length: n }, (_, i) => pool.valueTokens[d.pages[Math.floor(i / pool.pageSize)]! * pool.pageSize + (i % pool.pageSize)]!));
+                const slotOf = (i: number) => d.pages[Math.floor(i / pool.pageSize)]! * pool.pageSize + (i % pool.pageSize);
+                values.set(next.req, Uint16Array.from({ length: n }, (_, i) => pool.valueTokens[slotOf(i)]!));
+                // A slot's key is stored with it (the token before it when it was written): an earlier
+                // answer's decode steps can leave the same word under another key.
+                keys.set(next.req, Uint16Array.from({ length: n }, (_, i) => pool.keyTokens[slotOf(i)]!));
               },
             };
-            return { values, options };
+            return { values, keys, options };
           };
           const readA = read();
           const readB = read();
@@ -268,8 +273,16 @@ describe('memory, not metadata, decides what a response says', () => {
             // Or it drew on a slot the two runs filled differently: decode steps write an answer's
             // tokens after its prompt, and an earlier answer that changed with the secret left other words.
             const differs = (slot: number) => slot >= 0 && readA.values.get(ra.request)![slot] !== readB.values.get(rb.request)![slot];
+            // Or the change moved the attention: a slot of the table holds another word, or the same
+            // word under another key (an earlier answer that changed with the secret wrote it), and the
+            // winner of a diffuse step changes with it, to a slot both runs fill alike.
+            const tableDiffers = (req: number) => {
+              const [va, vb, ka, kb] = [readA.values.get(req)!, readB.values.get(req)!, readA.keys.get(req)!, readB.keys.get(req)!];
+              for (let i = 0; i < va.length; i++) if (va[i] !== vb[i] || ka[i] !== kb[i]) return true;
+              return false;
+            };
             expect(
-              x === secretA || y === secretB || x === after || y === after || differs(ra.provenance[j0]!.slot) || differs(rb.provenance[j0]!.slot),
+              x === secretA || y === secretB || x === after || y === after || differs(ra.provenance[j0]!.slot) || differs(rb.provenance[j0]!.slot) || tableDiffers(ra.request),
               `request ${spec.id}: first change at token ${j0}: ${sim.vocab.word(x)} → ${sim.vocab.word(y)} (secret at word ${at})`,
             ).toBe(true);
           }
