@@ -472,25 +472,36 @@ export function singlePhaseSpec(name: string, trace: Trace, config: EngineConfig
  * found): the same counters a Simulation keeps (`Simulation.counters`), one type for both.
  */
 export function countRequests(t: RequestTable, reads: Pick<ReadTable, 'count' | 'zeroPages'>): Counters {
-  const c: Counters = { requests: t.count, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
+  const c: Counters = { ...noCounters(), requests: t.count };
   for (let i = 0; i < reads.count; i++) c.pagesReadZero += reads.zeroPages[i]!;
-  for (let i = 0; i < t.count; i++) {
-    const s = t.status[i]!;
-    if (s === 0) continue;
-    c.statusCounts[s] = (c.statusCounts[s] ?? 0) + 1;
-    if (s === 200) c.served++;
-    else if (s === 400) c.rejected++;
-    else if (s === 500) c.errors++;
-    const f = t.flags[i]!;
-    if (f & FLAG_LEAK_PROVENANCE) c.leaked++;
-    if (f & FLAG_LEAK_CANARY) c.canaryLeaks++;
-    if (f & FLAG_INTEGRITY_BREACH) c.integrityBreaches++;
-    if (f & FLAG_WRONG_OUTPUT) c.wrongOutputs++;
-    c.pagesReserved += t.pagesReserved[i]!;
-    c.pagesWritten += t.pagesWritten[i]!;
-    c.pagesReadStale += t.pagesReadStale[i]!;
-  }
+  for (let i = 0; i < t.count; i++) countOutcome(c, t, i);
   return c;
+}
+
+/** Counters with nothing counted. */
+export function noCounters(): Counters {
+  return { requests: 0, statusCounts: {}, served: 0, rejected: 0, errors: 0, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
+}
+
+/**
+ * Adds request i's outcome to `c` (nothing for a request not answered: status 0): the one rule the
+ * whole run's counters and the counts as of an instant (moment.ts) share. `requests` is left to the caller.
+ */
+export function countOutcome(c: Counters, t: RequestTable, i: number): void {
+  const s = t.status[i]!;
+  if (s === 0) return;
+  c.statusCounts[s] = (c.statusCounts[s] ?? 0) + 1;
+  if (s === 200) c.served++;
+  else if (s === 400) c.rejected++;
+  else if (s === 500) c.errors++;
+  const f = t.flags[i]!;
+  if (f & FLAG_LEAK_PROVENANCE) c.leaked++;
+  if (f & FLAG_LEAK_CANARY) c.canaryLeaks++;
+  if (f & FLAG_INTEGRITY_BREACH) c.integrityBreaches++;
+  if (f & FLAG_WRONG_OUTPUT) c.wrongOutputs++;
+  c.pagesReserved += t.pagesReserved[i]!;
+  c.pagesWritten += t.pagesWritten[i]!;
+  c.pagesReadStale += t.pagesReadStale[i]!;
 }
 
 /** What a run looks like at one instant. */

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { computeRun } from '../run/computeRun.ts';
 import { summaryOf, type RequestDetail, type RunSummary } from '../run/summary.ts';
 import { INCIDENT_SWITCHES, overridesOf, type SwitchKey } from '../../engine/switches.ts';
-import { momentOf, positionOf } from './moment.ts';
+import { countOutcome, noCounters } from '../../engine/run.ts';
+import { momentOf, outcomesBy, positionOf, tokenSourcesOf } from './moment.ts';
 
 /** A run as the page holds it (the worker's transfer wrapped by summaryOf), with every request's detail. */
 function pageRun(flipped: Partial<Record<SwitchKey, boolean>>): { run: RunSummary; detail: (req: number) => RequestDetail } {
@@ -83,5 +84,49 @@ describe('one moment', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('counts the outcome tiles as of the moment: every request answered by its engine time, one by one, and the whole run at its end (fast-check)', () => {
+    fc.assert(
+      fc.property(moments, (input) => {
+        const m = momentOf(input);
+        const r = input.run.requests;
+        // Counted the slow way: every request whose answer went out by the moment, by the one rule.
+        const slow = noCounters();
+        for (let i = 0; i < r.count; i++) {
+          if (r.arrivedAt[i]! <= m.engineT) slow.requests++;
+          if (r.finishedAt[i]! <= m.engineT) countOutcome(slow, r, i);
+        }
+        const { pagesReadZero: _z, ...now } = m.outcomes.now;
+        const { pagesReadZero: _s, ...want } = slow;
+        expect(now).toEqual(want);
+        expect(m.outcomes.total).toBe(input.run.counters);
+        // The leak counter's rule: a leaked response counts once it went out.
+        expect(m.outcomes.now.leaked).toBe(input.run.leaks.filter((l) => l.finishedAt <= m.engineT && l.dataOf.length > 0).length);
+      }),
+      { numRuns: 200 },
+    );
+    for (const { run } of RUNS) {
+      expect(outcomesBy(run, Infinity)).toEqual(run.counters);
+      expect(outcomesBy(run, -1)).toEqual(noCounters());
+    }
+  });
+
+  it('names each token’s source from the pools as the engine’s own provenance does: the slot’s writer when decode read it, and its block', () => {
+    for (const [r, { run, detail }] of RUNS.entries()) {
+      for (const req of handedOff[r]!) {
+        const d = detail(req);
+        const sources = tokenSourcesOf(run, req, d);
+        const pages = momentOf({ run, req, detail: d, time: d.events[0]!.t, handoff: null, reducedMotion: true }).blockTable.pages;
+        expect(sources).toHaveLength(d.response.tokens.length);
+        d.response.provenance.forEach((p, i) => {
+          const s = sources[i]!;
+          expect(s.writerRequest, `${d.response.id} token ${i}`).toBe(p.writerRequest);
+          expect(s.writerTenant).toBe(p.writerTenant);
+          expect(s.page).toBe(p.page);
+          if (s.block >= 0) expect(pages[s.block]).toBe(p.page);
+        });
+      }
+    }
   });
 });

@@ -12,7 +12,8 @@
  * reservation claims the freed block table (the reuse step plays up to it). It is found here, once per
  * (run, request), so the stage's controls, its picture and the Transfer view's list agree.
  */
-import type { EngineEvent } from '../../engine/index.ts';
+import type { Counters, EngineEvent } from '../../engine/index.ts';
+import { countOutcome, noCounters } from '../../engine/run.ts';
 import type { RequestDetail, RunSummary, Snapshot } from '../run/summary.ts';
 import { handoffScript, positionAtHandoff, positionAtInstant, type HandoffPosition, type HandoffScript, type HandoffStep } from './handoff.ts';
 import { handoffCounts, stageFrameAt, type StageFrame, type StageStep } from './stageFrame.ts';
@@ -76,6 +77,27 @@ export interface Moment {
   leaksTotal: number;
   /** The request's outcome as the client knows it at engineT: its status once it reached the client, else pending. */
   outcome: { status: number | null; final: number };
+  /**
+   * The run's outcomes as of engineT (the outcome tiles): requests arrived by then, and the outcomes
+   * of those answered by then (the leak counter's rule: an answer counts once it went out); `total`,
+   * the whole run's.
+   */
+  outcomes: { now: Counters; total: Counters };
+  /** Where each token of the answer came from (`tokenSourcesOf`): its hover, the microscope and the grids name the same. */
+  tokenSources: readonly TokenSource[];
+}
+
+/** The slot a token of the answer drew on most, and whose KV it held when decode read it. */
+export interface TokenSource {
+  /** The node and page decode read it from, and the slot's position in the request's context; page −1: zeros on no page. */
+  node: string;
+  page: number;
+  slot: number;
+  /** The page's block in the request's block table (block i → page #p), or −1 (a page of its own decode steps). */
+  block: number;
+  /** The request whose KV the slot held, or −1 (zeros); that request's tenant, or null. */
+  writerRequest: number;
+  writerTenant: string | null;
 }
 
 // Per request detail (immutable once fetched): its script and block table's page ids. Caches of
@@ -85,6 +107,8 @@ const scripts = new WeakMap<RequestDetail, HandoffScript>();
 const reservedPages = new WeakMap<readonly EngineEvent[], number[]>();
 const reuseUntils = new WeakMap<RunSummary, Map<number, number | null>>();
 const readTables = new WeakMap<RunSummary, Map<number, BlockTable | null>>();
+const tokenSourceLists = new WeakMap<RunSummary, Map<number, readonly TokenSource[]>>();
+const outcomeIndexes = new WeakMap<RunSummary, OutcomeIndex>();
 
 /** The request's handoff timed for a viewer (one per detail). */
 export function scriptOf(detail: RequestDetail): HandoffScript {
@@ -146,7 +170,7 @@ function readTableOf(run: RunSummary, req: number, detail: RequestDetail): Block
   if (!m) readTables.set(run, (m = new Map()));
   if (!m.has(req)) {
     const read = detail.events.find((e) => e.type === 'decode-read');
-    m.set(req, read && read.type === 'decode-read' ? blockTableAt(run.seek(read.t), `decode-${read.node}`, blockPagesOf(detail.events), req) : null);
+    m.set(req, read && read.type === 'decode-read' ? run.seekAside(read.t, (s) => blockTableAt(s, `decode-${read.node}`, blockPagesOf(detail.events), req)) : null);
   }
   return m.get(req)!;
 }
@@ -161,6 +185,104 @@ export function positionOf(input: MomentInput): HandoffPosition {
   return input.handoff === null
     ? positionAtInstant(script, input.time, { reducedMotion })
     : positionAtHandoff(script, input.handoff, { reducedMotion, reuseUntil: reuseUntilOf(input.run, input.req, input.detail) });
+}
+
+/**
+ * Where each token of the answer came from, from the pools: the slot decode drew on most (the
+ * engine's provenance names the page and the slot's position), its block in the request's table,
+ * and whose KV that slot held when decode read it. A position prefill computed is the request's
+ * own; any other slot of the block table holds what the page held when decode reserved it (nothing
+ * but the request writes a reserved page: the placeholder's page keeps the earlier owner's other
+ * slots); a page of its own decode steps is its own. Seeked once per run and request.
+ */
+export function tokenSourcesOf(run: RunSummary, req: number, detail: RequestDetail): readonly TokenSource[] {
+  let m = tokenSourceLists.get(run);
+  if (!m) tokenSourceLists.set(run, (m = new Map()));
+  let list = m.get(req);
+  if (list) return list;
+  const r = detail.response;
+  const pages = blockPagesOf(detail.events);
+  const reserve = detail.events.find((e) => e.type === 'decode-reserve');
+  const node = reserve && reserve.type === 'decode-reserve' ? `decode-${reserve.node}` : '';
+  // Each block's page's writer as reserved (copied: the arrays serve only until the next seek).
+  const asReserved = reserve && !run.refused ? run.seekAside(reserve.t, (s) => {
+    const n = s.nodes.find((x) => x.name === node);
+    return Int32Array.from(pages, (p) => (n ? n.writtenFor[p]! : -1));
+  }) : new Int32Array(pages.length).fill(-1);
+  const ownSteps = new Set<number>();
+  for (const e of detail.events) if (e.type === 'decode-grow') ownSteps.add(e.page);
+  const tenantOf = (w: number) => (w >= 0 && w < run.requests.count ? run.tenants[run.requests.tenant[w]!] ?? null : null);
+  list = r.provenance.map((p) => {
+    const block = p.node === node ? pages.indexOf(p.page) : -1;
+    const writer = p.page < 0 ? -1 : p.slot >= 0 && p.slot < r.computedTokens ? req : block >= 0 ? asReserved[block]! : ownSteps.has(p.page) ? req : p.writerRequest;
+    return { node: p.node, page: p.page, slot: p.slot, block, writerRequest: writer, writerTenant: tenantOf(writer) };
+  });
+  m.set(req, list);
+  return list;
+}
+
+/**
+ * The run's answered requests in the order their answers went out, with the counts at every
+ * CHECKPOINT-th: the counts by an instant are a checkpoint plus at most CHECKPOINT − 1 answers.
+ */
+interface OutcomeIndex {
+  arrived: Float64Array;
+  finished: Float64Array;
+  order: Int32Array;
+  checkpoints: Counters[];
+  readT: Float64Array;
+  readZeroBefore: Float64Array;
+}
+const CHECKPOINT = 64;
+
+function outcomeIndexOf(run: RunSummary): OutcomeIndex {
+  let x = outcomeIndexes.get(run);
+  if (x) return x;
+  const r = run.requests;
+  const answered: number[] = [];
+  for (let i = 0; i < r.count; i++) if (r.status[i] !== 0) answered.push(i);
+  answered.sort((a, b) => r.finishedAt[a]! - r.finishedAt[b]! || a - b);
+  const order = Int32Array.from(answered);
+  const finished = Float64Array.from(answered, (i) => r.finishedAt[i]!);
+  const arrived = Float64Array.from(r.arrivedAt.subarray(0, r.count)).sort();
+  const checkpoints: Counters[] = [];
+  const c = noCounters();
+  for (let k = 0; k <= order.length; k++) {
+    if (k % CHECKPOINT === 0) checkpoints.push({ ...c, statusCounts: { ...c.statusCounts } });
+    if (k < order.length) countOutcome(c, r, order[k]!);
+  }
+  const reads = Array.from({ length: run.reads.count }, (_, k) => k).sort((a, b) => run.reads.t[a]! - run.reads.t[b]!);
+  const readT = Float64Array.from(reads, (k) => run.reads.t[k]!);
+  const readZeroBefore = new Float64Array(reads.length + 1);
+  reads.forEach((k, j) => (readZeroBefore[j + 1] = readZeroBefore[j]! + run.reads.zeroPages[k]!));
+  x = { arrived, finished, order, checkpoints, readT, readZeroBefore };
+  outcomeIndexes.set(run, x);
+  return x;
+}
+
+/** How many of the sorted values are ≤ t. */
+function countAtOrBefore(sorted: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The run's outcomes as of t: requests arrived by t, and the outcomes of those whose answer went out by t. */
+export function outcomesBy(run: RunSummary, t: number): Counters {
+  const x = outcomeIndexOf(run);
+  const k = countAtOrBefore(x.finished, t);
+  const from = Math.floor(k / CHECKPOINT);
+  const base = x.checkpoints[from]!;
+  const c: Counters = { ...base, statusCounts: { ...base.statusCounts } };
+  for (let j = from * CHECKPOINT; j < k; j++) countOutcome(c, run.requests, x.order[j]!);
+  c.requests = countAtOrBefore(x.arrived, t);
+  c.pagesReadZero = x.readZeroBefore[countAtOrBefore(x.readT, t)]!;
+  return c;
 }
 
 /** Leaked responses sent by an instant: those whose answer went out at or before it (the counter's and the story's rule). */
@@ -201,6 +323,7 @@ export function momentOf(input: MomentInput): Moment {
   const position = positionOf(input);
   const engineT = position.engineT;
   const readTable = readTableOf(run, req, detail);
+  const tokenSources = tokenSourcesOf(run, req, detail);
   const tokenCount = detail.response.tokens.length;
   const frame = stageFrameAt(detail.events, script.steps, position.index, position.progress, engineT, { tokenCount, reducedMotion, steps: script.steps });
   const snapshot = run.refused ? null : run.seek(engineT);
@@ -225,5 +348,7 @@ export function momentOf(input: MomentInput): Moment {
     leaksSent: leaksSentBy(run.leaks, engineT),
     leaksTotal: run.leaks.length,
     outcome: { status: frame.status, final: detail.response.status },
+    outcomes: { now: outcomesBy(run, engineT), total: run.counters },
+    tokenSources,
   };
 }

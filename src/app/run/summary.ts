@@ -84,6 +84,12 @@ export interface RunSummary {
   /** Its shape (layers, heads, parameters); null for a refused run or one stored without it. */
   model: ModelDescription | null;
   seek(t: number): Snapshot;
+  /**
+   * What `read` takes from the pools at t, leaving the pools of the last seek as they were (seeked
+   * again): for a value of another instant (a block table as reserved, as read) computed while a
+   * view holds the arrays of its own seek. `read` must copy what it keeps.
+   */
+  seekAside<T>(t: number, read: (s: Snapshot) => T): T;
   detail(req: number): Promise<RequestDetail>;
 }
 
@@ -153,6 +159,12 @@ export function summaryOf(result: RunTransfer, runKey: string, detail: (req: num
       });
       last = { runKey, t, phase: state.phase, pageSize: result.phases[state.phase]?.pageSize ?? 0, nodes, inFlight: Array.from(state.inFlight) };
       return last;
+    },
+    seekAside<T>(t: number, read: (s: Snapshot) => T): T {
+      const back = last?.t;
+      const value = read(this.seek(t));
+      if (back !== undefined && back !== t) this.seek(back);
+      return value;
     },
     async detail(req: number) {
       const d = await detail(req);
