@@ -2,7 +2,7 @@ import { Suspense, lazy, memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
-import { useT, type MessageKey } from '../../i18n/i18n.ts';
+import { Tx, useT, type MessageKey } from '../../i18n/i18n.ts';
 import { fetchSwitchAhead, type RunSummary } from '../../run/hooks.ts';
 import { useApp, type SwitchKey, useAppStore } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
@@ -10,6 +10,8 @@ import { AssumptionBadge, FactBadge, ModelBadge, SourceRef } from '../shared/Evi
 import { EVIDENCE_ID, focusEvidence } from '../shared/EvidencePanel.tsx';
 import { describeDeploymentRefused } from '../shared/engineText.ts';
 import { formatNumber } from '../../i18n/format.ts';
+import { useMomentOutcomes } from '../shared/useMoment.ts';
+import type { Counters as RunCounters } from '../../../engine/index.ts';
 
 function EvidenceBadge({ evidence }: { evidence: SwitchEvidence }) {
   if ('fact' in evidence) return <FactBadge id={evidence.fact} />;
@@ -92,7 +94,8 @@ function Assumptions() {
   );
 }
 
-function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }) {
+/** `now`: the counts as of the moment (the main run's tiles), each beside the whole run's; null: the whole run's alone. */
+function Counters({ run, label, now = null }: { run: RunSummary; label: 'main' | 'compare'; now?: RunCounters | null }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const c = run.counters;
@@ -104,22 +107,23 @@ function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }
       </p>
     );
   }
-  const cells: [MessageKey, number, string][] = [
-    ['requests', c.requests, 'count-requests'],
-    ['answered200', c.served, 'count-served'],
-    ['rejected400', c.rejected, 'count-rejected'],
-    ['failed500', c.errors, 'count-errors'],
-    ['leaked', c.leaked, 'count-leaked'],
-    ['canaryFound', c.canaryLeaks, 'count-canary'],
-    ['integrityBreach', c.integrityBreaches, 'count-breach'],
-    ['wrongOutput', c.wrongOutputs, 'count-wrong'],
-    ...(c.statusCounts['403'] ? [['failed403', c.statusCounts['403'], 'count-403'] as [MessageKey, number, string]] : []),
-    ...(c.statusCounts['499'] ? [['cancelled499', c.statusCounts['499'], 'count-499'] as [MessageKey, number, string]] : []),
+  const cell = (key: MessageKey, of: (x: RunCounters) => number, testId: string): [MessageKey, number, number | null, string] => [key, of(c), now ? of(now) : null, testId];
+  const cells = [
+    cell('requests', (x) => x.requests, 'count-requests'),
+    cell('answered200', (x) => x.served, 'count-served'),
+    cell('rejected400', (x) => x.rejected, 'count-rejected'),
+    cell('failed500', (x) => x.errors, 'count-errors'),
+    cell('leaked', (x) => x.leaked, 'count-leaked'),
+    cell('canaryFound', (x) => x.canaryLeaks, 'count-canary'),
+    cell('integrityBreach', (x) => x.integrityBreaches, 'count-breach'),
+    cell('wrongOutput', (x) => x.wrongOutputs, 'count-wrong'),
+    ...(c.statusCounts['403'] ? [cell('failed403', (x) => x.statusCounts['403'] ?? 0, 'count-403')] : []),
+    ...(c.statusCounts['499'] ? [cell('cancelled499', (x) => x.statusCounts['499'] ?? 0, 'count-499')] : []),
   ];
   return (
     <dl className="counters" aria-label={t(label === 'main' ? 'countersMain' : 'countersCompare')} {...(label === 'main' ? highlightable('counters') : {})}>
-      {cells.map(([key, value, testId]) => (
-        <div key={key} className={key === 'leaked' && value > 0 ? 'bad' : ''}>
+      {cells.map(([key, value, shown, testId]) => (
+        <div key={key} className={key === 'leaked' && (shown ?? value) > 0 ? 'bad' : ''}>
           <dt>
             {t(key)}
             {key === 'failed403' ? (
@@ -129,11 +133,26 @@ function Counters({ run, label }: { run: RunSummary; label: 'main' | 'compare' }
               </>
             ) : null}
           </dt>
-          <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{formatNumber(value, lang)}</dd>
+          {shown === null ? (
+            <dd data-testid={label === 'main' ? testId : `${testId}-compare`}>{formatNumber(value, lang)}</dd>
+          ) : (
+            <dd>
+              <span data-testid={`${testId}-now`}>{formatNumber(shown, lang)}</span>{' '}
+              <span className="tile-total">
+                <Tx k="tileOfTotal" vars={{ total: <span data-testid={testId}>{formatNumber(value, lang)}</span> }} />
+              </span>
+            </dd>
+          )}
         </div>
       ))}
     </dl>
   );
+}
+
+/** The main run's tiles, as of the moment's engine time (`useMomentOutcomes`). */
+function MainCounters({ run }: { run: RunSummary }) {
+  const now = useMomentOutcomes(run);
+  return <Counters run={run} label="main" now={now} />;
 }
 
 export const Controls = memo(function Controls({ run, compare }: { run: RunSummary | undefined; compare: RunSummary | undefined }) {
@@ -172,11 +191,11 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
           ))}
         </select>
       </label>
-      {/* Whole-run totals, not the instant's: said in the heading, so a tile never seems to contradict a step still pending. */}
+      {/* As of the moment (the stage's and the counter's instant), each beside the whole run's total: a tile never contradicts a step still pending. */}
       <h3 data-testid="outcome-heading">
-        {t('outcomeWholeRun')} <ModelBadge />
+        {t('outcomeByInstant')} <ModelBadge />
       </h3>
-      {run ? <Counters run={run} label="main" /> : <p role="status">{t('loading')}</p>}
+      {run ? <MainCounters run={run} /> : <p role="status">{t('loading')}</p>}
       {run && !run.refused ? (
         <p className="hint" data-testid="canary-note">
           {t('canaryNote')} <AssumptionBadge id="A12" />

@@ -14,9 +14,14 @@ import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { attentionLine } from '../shared/attentionText.ts';
+import type { TokenSource } from '../../moment/moment.ts';
 
-/** `blockPages`: the request's block table (block i → page id), so a token's source names its block as well as its page. */
-export function ResponseTokens({ run, response: r, words, testId, className = '', blockPages = [] }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string; blockPages?: readonly number[] }) {
+/**
+ * `sources`: each token's source as the moment names it (`tokenSourcesOf`: its page's block in the
+ * request's block table, the slot's writer when decode read it), so its hover says what the
+ * microscope and the grids say; until they are there, the engine's provenance without the block.
+ */
+export function ResponseTokens({ run, response: r, words, testId, className = '', sources }: { run: RunSummary; response: ResponseRecord; words: string[]; testId: string; className?: string; sources: readonly TokenSource[] | null }) {
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -27,9 +32,12 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   const [roving, setRoving] = useState(0);
   const box = useRef<HTMLParagraphElement>(null);
   const fmt = (n: number) => formatNumber(n, lang);
-  // The block of the request's own table the source page sits at (on the node that decoded it), or −1.
-  const decodeNode = `decode-${run.requests.decodeNode[r.request]}`;
-  const blockOfSource = (src: { node: string; page: number }) => (src.node === decodeNode ? blockPages.indexOf(src.page) : -1);
+  const sourceOf = (i: number): TokenSource | undefined => {
+    const s = sources?.[i];
+    if (s) return s;
+    const p = r.provenance[i];
+    return p && { node: p.node, page: p.page, slot: p.slot, block: -1, writerRequest: p.writerRequest, writerTenant: p.writerTenant };
+  };
 
   const link = (i: number | null) => {
     setActive(i);
@@ -66,7 +74,8 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   };
 
   const shown = active ?? (named !== null && named < r.tokens.length ? named : null);
-  const src = shown !== null ? r.provenance[shown] : undefined;
+  const src = shown !== null ? sourceOf(shown) : undefined;
+  const attention = shown !== null ? r.provenance[shown]?.attention : undefined;
   const writer = src && src.writerRequest >= 0 ? src.writerRequest : -1;
   return (
     <div className={`response-tokens ${className}`}>
@@ -131,7 +140,7 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
       <p className="token-source hint" aria-live="polite" data-testid={`${testId}-source`}>
         {src ? (
           <>
-            {blockOfSource(src) >= 0 ? t('tokenFromBlock', { node: src.node, block: fmt(blockOfSource(src)), page: fmt(src.page) }) : t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
+            {src.block >= 0 ? t('tokenFromBlock', { node: src.node, block: fmt(src.block), page: fmt(src.page) }) : t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
             {writer >= 0 ? (
               <>
                 {t('tokenWrittenBy', { request: run.requests.ids[writer] ?? '?', tenant: src.writerTenant ?? '?', time: formatUtc(run.startEpochMs + run.requests.arrivedAt[writer]!, lang) })} <ModelBadge />{' '}
@@ -142,10 +151,10 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
             ) : (
               t('emptyKv')
             )}
-            {src.attention ? (
+            {attention ? (
               <span className="token-attention" data-testid={`${testId}-attention`}>
                 {' '}
-                {t('hpAttention', { word: words[r.tokens[shown!]!] ?? '', shares: attentionLine(t, lang, src.attention, r.tenant) })}
+                {t('hpAttention', { word: words[r.tokens[shown!]!] ?? '', shares: attentionLine(t, lang, attention, r.tenant) })}
               </span>
             ) : null}
           </>

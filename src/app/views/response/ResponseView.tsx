@@ -1,6 +1,6 @@
 import { Suspense, lazy } from 'react';
 import { useRequestDetail } from '../../run/hooks.ts';
-import { blockPagesOf } from '../../moment/moment.ts';
+import { tokenSourcesOf } from '../../moment/moment.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
@@ -68,7 +68,7 @@ export function ResponseView({ run, picker = true }: { run: RunSummary; picker?:
             </p>
           ) : (
             <>
-              <ResponseTokens run={run} response={r} words={words} testId="response-tokens" blockPages={detail.data ? blockPagesOf(detail.data.events) : []} />
+              <ResponseTokens run={run} response={r} words={words} testId="response-tokens" sources={detail.data && detail.data.runKey === run.runKey ? tokenSourcesOf(run, r.request, detail.data) : null} />
               <AttentionTable run={run} response={r} words={words} />
               <p data-testid="response-leak" className={r.leakedFrom.length ? 'alert' : ''} {...highlightable('response-leak')}>
                 {r.leakedFrom.length ? t('leakOf', { tenants: r.leakedFrom.join(', ') }) : t('noLeak')}

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useRequestDetail, type RequestDetail, type RunSummary, type Snapshot } from '../../run/hooks.ts';
 import { useApp, type AppStore } from '../../state/store.ts';
 import { seekHandoff } from '../../state/handoffClock.ts';
-import { momentOf, positionOf, stepEnd, type HandoffScript, type Moment } from '../../moment/moment.ts';
+import { momentOf, outcomesBy, positionOf, stepEnd, type HandoffScript, type Moment } from '../../moment/moment.ts';
+import type { Counters } from '../../../engine/index.ts';
 
 export function useReducedMotion(): boolean {
   const query = '(prefers-reduced-motion: reduce)';
@@ -51,6 +52,17 @@ export function useMomentSnapshot(run: RunSummary | undefined): Snapshot | null 
   const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
   const engineT = useMomentValue(run, req, detail.data, (t) => t);
   return useMemo(() => (run && !run.refused ? run.seek(engineT) : null), [run, engineT]);
+}
+
+/**
+ * The run's outcomes as of the moment's engine time (the instant the stage and the leak counter
+ * show): the outcome tiles (moment.ts `outcomesBy`, the moment's `outcomes.now`).
+ */
+export function useMomentOutcomes(run: RunSummary | undefined): Counters | null {
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
+  const engineT = useMomentValue(run, req, detail.data, (t) => t);
+  return useMemo(() => (run && !run.refused ? outcomesBy(run, engineT) : null), [run, engineT]);
 }
 
 /** Puts the handoff clock at the end state of step `index` (clamped). */

@@ -12,7 +12,7 @@ import { Tx, useT } from '../../i18n/i18n.ts';
 import type { MessageKey } from '../../i18n/messages.ts';
 import { useRequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { useMomentValue } from '../shared/useMoment.ts';
-import { blockPagesOf } from '../../moment/moment.ts';
+import { tokenSourcesOf } from '../../moment/moment.ts';
 import { LensToggle, WhatIf } from './WhatIf.tsx';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
@@ -137,7 +137,7 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
             </span>{' '}
             <span className="hint">{say(text.who)}</span>
           </p>
-          <ResponseTokens run={run} response={d.response} words={d.words} testId="story-tokens" className="story-tokens" blockPages={blockPagesOf(d.events)} />
+          <ResponseTokens run={run} response={d.response} words={d.words} testId="story-tokens" className="story-tokens" sources={d.runKey === run.runKey ? tokenSourcesOf(run, d.response.request, d) : null} />
         </>
       ) : (
         <p className="story-who hint" data-testid="story-no-text">
