@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { runScenario } from '../src/engine/run.ts';
 import { runSpecOf } from '../src/engine/runs/index.ts';
 import { handoffScript, stepEnd } from '../src/app/moment/handoff.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 /**
  * The same request at the same instant in every view, in English and in French (screenshots under
@@ -78,5 +78,37 @@ test.describe('one request, one instant, every view', () => {
     // In the URL like every other state: a reload keeps it.
     await page.reload();
     await expect(page.getByTestId('lens')).toBeChecked();
+  });
+
+  test('the lens leaves only the report bright: every number shown in the header, the story, the stage, the counter and the tiles is the report’s (inside a fact) or dimmed', async ({ page }) => {
+    for (const lang of ['en', 'fr']) {
+      await open(page, link(lang, 'transfer', '&lens=report'));
+      await openExplore(page);
+      await expect(page.getByTestId('count-requests')).toBeVisible();
+      // Every visible text with a digit in those places, and whether it is the report's or dimmed.
+      const bright = await page.evaluate(() => {
+        const regions = [...document.querySelectorAll('.site-header, [data-testid="story"], .scrub-bar, .counters')];
+        const out: string[] = [];
+        for (const region of regions) {
+          const walk = document.createTreeWalker(region, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+            const text = (n.textContent ?? '').trim();
+            const el = n.parentElement;
+            if (!/\d/.test(text) || !el) continue;
+            if (!el.checkVisibility({ visibilityProperty: true }) || el.closest('.visually-hidden, .tip, option')) continue;
+            // The report's: inside an element that carries a fact (a fact's words with their badge, or the badge).
+            if (el.closest('[data-fact]')) continue;
+            let opacity = 1;
+            for (let e: Element | null = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+            if (opacity > 0.5) out.push(`${el.closest('[data-testid]')?.getAttribute('data-testid') ?? el.tagName}: "${text.slice(0, 60)}" at opacity ${opacity.toFixed(2)}`);
+          }
+        }
+        return out;
+      });
+      expect(bright, `${lang}: modelled numbers left bright under the lens`).toEqual([]);
+      // The report's own figure stays at full strength.
+      expect(await page.getByTestId('headline').locator('[data-fact]').first().evaluate((el) => Number(getComputedStyle(el).opacity))).toBe(1);
+      await page.screenshot({ path: `${SHOTS}/${lang}-8-lens-audit.png` });
+    }
   });
 });

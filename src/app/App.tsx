@@ -88,8 +88,10 @@ function Headline() {
   if (!f2) return null;
   return (
     <p className="headline" data-testid="headline" data-what-if={whatIf ? 'true' : 'false'}>
-      {whatIf ? <b>{t('reportSays')} </b> : null}
-      {pick(lang, f2.en, f2.fr)} <FactBadge id="F2" />
+      {whatIf ? <b className="lens-keep">{t('reportSays')} </b> : null}
+      <span data-fact="F2">
+        {pick(lang, f2.en, f2.fr)} <FactBadge id="F2" />
+      </span>
     </p>
   );
 }

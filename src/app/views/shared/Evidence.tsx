@@ -24,14 +24,15 @@ function keepTipInView(badge: HTMLElement): void {
   tip.style.left = over > 0 ? `${-Math.min(over, left - 8)}px` : '';
 }
 
-function Tip({ label, className, testId, onShow, children }: { label: string; className: string; testId?: string; onShow?: () => void; children: React.ReactNode }) {
+/** `fact`: the fact id a fact badge carries (`data-fact`: the lens on the evidence keeps it bright). */
+function Tip({ label, className, testId, onShow, fact, children }: { label: string; className: string; testId?: string; onShow?: () => void; fact?: string; children: React.ReactNode }) {
   const id = useId();
   const show = (e: React.SyntheticEvent<HTMLElement>) => {
     keepTipInView(e.currentTarget);
     onShow?.();
   };
   return (
-    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId} onPointerEnter={show} onFocus={show}>
+    <span className={`badge ${className} has-tip`} tabIndex={0} aria-describedby={id} data-testid={testId} data-fact={fact} onPointerEnter={show} onFocus={show}>
       {label}
       <span role="tooltip" id={id} className="tip">
         {children}
@@ -46,7 +47,7 @@ export function FactBadge({ id }: { id: string }) {
   const facts = useFacts();
   const fact = facts.data?.byId.get(id);
   return (
-    <Tip label={id} className="fact" testId={`fact-${id}`}>
+    <Tip label={id} className="fact" testId={`fact-${id}`} fact={id}>
       {fact ? (
         <>
           <b>

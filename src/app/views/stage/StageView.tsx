@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary } from '../../run/hooks.ts';
-import { useT } from '../../i18n/i18n.ts';
+import { Tx, useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
 import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
@@ -95,7 +95,8 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
       {/* What the picture is, and which request: after the picture, which leads. */}
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
       <p className="hint stage-intro">
-        {t('stageIntro', { pageSize: String(pageSize) })} <FactBadge id="F14" /> <AssumptionBadge id="A11" />
+        {/* The page size is the model's (the lens dims it; F14 backs the pools' scale). */}
+        <Tx k="stageIntro" vars={{ pageSize: <span className="lens-figure">{String(pageSize)}</span> }} /> <FactBadge id="F14" /> <AssumptionBadge id="A11" />
       </p>
       {usable && detail.data ? (
         <ul className="stage-legend">

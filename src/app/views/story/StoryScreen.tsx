@@ -28,6 +28,15 @@ function useStoryRequest(run: RunSummary): number | null {
   return storyRequestOf(run, selected);
 }
 
+/**
+ * The run's figures of a sentence as elements of their own, so the lens on the evidence dims them
+ * while the sentence's fact stays bright: the model's numbers beside the report's capacity (F14).
+ * The prefill limit is the report's where the capacity badge is (`reportCapacity`).
+ */
+function lensFigures(vars: Record<string, string>, reportCapacity: boolean): Record<string, ReactNode> {
+  return Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, k === 'limit' && reportCapacity ? <span data-fact="F14">{v}</span> : <span className="lens-figure">{v}</span>]));
+}
+
 /** A sentence of the story, its glossed words and the capacity fact's badge as elements. */
 function Explain({ message, pagesGloss, pageSize, reportCapacity = true }: { message: Message; pagesGloss: MessageKey; pageSize: number; reportCapacity?: boolean }) {
   const lang = useApp((s) => s.lang);
@@ -36,7 +45,7 @@ function Explain({ message, pagesGloss, pageSize, reportCapacity = true }: { mes
       <Tx
         k={message.key}
         vars={{
-          ...message.vars,
+          ...lensFigures(message.vars, reportCapacity),
           prefill: <Term term="termPrefill" gloss="glossPrefill" />,
           kv: <Term term="termKv" gloss="glossKv" />,
           decode: <Term term="termDecode" gloss="glossDecode" />,

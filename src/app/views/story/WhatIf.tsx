@@ -5,7 +5,7 @@
  * that differs and what this replay measured, and reminds that the report's figures (badged with a
  * fact id) describe the incident, not this replay. The lens is one control (URL `lens=report`) that
  * dims every modelled or assumed figure, word and picture, so a reader sees where the report ends and
- * the model begins (the CSS in story.css, on the page's root).
+ * the model begins (the CSS in story.css, on the page's root: what holds no `data-fact` is dimmed).
  */
 import { useEffect } from 'react';
 import { useT } from '../../i18n/i18n.ts';
@@ -44,7 +44,7 @@ export function LensToggle() {
     document.documentElement.dataset.lens = lens;
   }, [lens]);
   return (
-    <label className="lens-toggle" title={t('lensHint')}>
+    <label className="lens-toggle lens-keep" title={t('lensHint')}>
       <input type="checkbox" checked={lens === 'report'} onChange={(e) => set({ lens: e.target.checked ? 'report' : 'all' })} data-testid="lens" /> {t('lensLabel')}
     </label>
   );
