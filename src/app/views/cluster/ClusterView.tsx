@@ -13,6 +13,7 @@ import { REL_FOREIGN, REL_OTHER, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, RELATIO
 import { onNextFrame } from '../../state/clock.ts';
 import './grids.css';
 import { highlightable } from '../shared/highlight.ts';
+import { poolPagesArithmetic } from '../shared/engineText.ts';
 import { tenantCss } from '../../ui/palette.ts';
 import { themeRgb } from '../../ui/theme.ts';
 
@@ -109,6 +110,11 @@ function NodeGrid({ node, maxWidth, pageSize: snapshotPageSize, t: snapshotTime,
     <figure className="node-grid">
       <figcaption>
         <b>{node.name}</b> · {t('nodeCaption', { pages: fmt(node.pageCount), size: fmt(snapshotPageSize) })}
+        {/* Why the pages times their size is not the capacity (681,280 tokens beside 10,646 pages of 64). */}
+        <span className="hint" data-testid="pool-padding">
+          {' '}
+          ({poolPagesArithmetic(node.pageCount, snapshotPageSize, t, lang)} <ModelBadge />)
+        </span>
         <span className="hint">
           {' '}
           · {t('nodeCounts', { live: fmt(counts[PAGE_LIVE]!), stale: fmt(counts[PAGE_STALE]!), cleared: fmt(counts[PAGE_CLEARED]!), zero: fmt(counts[PAGE_ZERO]!) })}

@@ -24,6 +24,17 @@ export interface EventContext {
   read?: { table: BlockTable; roster: readonly string[] } | null;
 }
 
+/**
+ * A pool's page count against its capacity in tokens, in the model's arithmetic: page #0 is padding,
+ * never handed out (SGLang's allocators start their free list at 1, engine/kvPool.ts), so a pool of
+ * P pages of S tokens holds (P − 1) × S usable tokens, not P × S: 10,646 × 64 = 681,344 drawn, 10,645 × 64
+ * = 681,280 usable. A model value (the report gives the capacity, F14, never a page count).
+ */
+export function poolPagesArithmetic(pages: number, size: number, t: Translate, lang: Lang): string {
+  const fmt = (n: number) => formatNumber(n, lang);
+  return t('poolPadding', { pages: fmt(pages), size: fmt(size), all: fmt(pages * size), usable: fmt(pages - 1), tokens: fmt((pages - 1) * size) });
+}
+
 /** Who holds a block table's pages not written for its request: every tenant with its count, then the pages never written. */
 export function blockOwnersText(table: BlockTable, roster: readonly string[], t: Translate, lang: Lang): string {
   const fmt = (n: number) => formatNumber(n, lang);

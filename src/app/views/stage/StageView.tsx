@@ -8,7 +8,7 @@ import { tenantCss } from '../../ui/palette.ts';
 import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
-import { describeEvent } from '../shared/engineText.ts';
+import { describeEvent, poolPagesArithmetic } from '../shared/engineText.ts';
 import { stepEnd, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
@@ -80,6 +80,11 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
   const detail = useRequestDetail(usable, req);
   const compareDetail = useRequestDetail(compareRun && !compareRun.refused && req !== null && req < compareRun.requests.count ? compareRun : undefined, req);
   const pageSize = usable?.phases[0]?.pageSize ?? 64;
+  const lang = useApp((s) => s.lang);
+  // The prefill pool the picture draws (its pages beside the capacity the report gives, F14).
+  const phase = usable && req !== null ? usable.phases[usable.requests.phase[req]!] : undefined;
+  const prefillNode = phase?.nodes.find((n) => n.kind === 'prefill');
+  const prefillPages = prefillNode?.pageCount ?? 0;
   // Everything above the diagram stays put while the scrubber moves: only StageBody reads the time.
   return (
     <section aria-labelledby="stage-h" className="stage-view" ref={wrap}>
@@ -97,6 +102,12 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
       <p className="hint stage-intro">
         {/* The page size is the model's (the lens dims it; F14 backs the pools' scale). */}
         <Tx k="stageIntro" vars={{ pageSize: <span className="lens-figure">{String(pageSize)}</span> }} /> <FactBadge id="F14" /> <AssumptionBadge id="A11" />
+        {prefillPages > 0 ? (
+          <span className="lens-figure" data-testid="stage-pool-padding">
+            {' '}
+            {t('stagePoolPadding', { node: prefillNode!.name, text: poolPagesArithmetic(prefillPages, pageSize, t, lang) })} <ModelBadge />
+          </span>
+        ) : null}
       </p>
       {usable && detail.data ? (
         <ul className="stage-legend">
