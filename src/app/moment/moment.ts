@@ -285,6 +285,16 @@ export function outcomesBy(run: RunSummary, t: number): Counters {
   return c;
 }
 
+/** The tenants whose KV the pools of a snapshot hold (roster indices, in roster order): what a legend of them names. */
+export function tenantsHeldBy(snapshot: Snapshot | null, nodes?: readonly string[]): number[] {
+  const seen = new Set<number>();
+  for (const n of snapshot?.nodes ?? []) {
+    if (nodes && !nodes.includes(n.name)) continue;
+    for (let p = 0; p < n.pageCount; p++) if (n.writerTenant[p]! >= 0) seen.add(n.writerTenant[p]!);
+  }
+  return [...seen].sort((a, b) => a - b);
+}
+
 /** Leaked responses sent by an instant: those whose answer went out at or before it (the counter's and the story's rule). */
 export function leaksSentBy(leaks: readonly { finishedAt: number }[], t: number): number {
   let k = 0;

@@ -3,7 +3,8 @@ import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/
 import { useMomentSnapshot } from '../shared/useMoment.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, type NodeSnapshot, type RunSummary, type Snapshot } from '../../run/hooks.ts';
-import { blockPagesOf } from '../../moment/moment.ts';
+import { blockPagesOf, tenantsHeldBy } from '../../moment/moment.ts';
+import { TenantKeys } from '../shared/TenantKeys.tsx';
 import { useApp } from '../../state/store.ts';
 import { formatNumber, formatUtc } from '../../i18n/format.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
@@ -251,13 +252,8 @@ export function ClusterView({ run }: { run: RunSummary }) {
   const focus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
   // The legend names the tenants whose KV the pools hold at the moment (the roster's indices), the
   // first twelve, and says how many more it folds.
-  const appearing = useMemo(() => {
-    const seen = new Set<number>();
-    for (const n of snapshot?.nodes ?? []) for (let p = 0; p < n.pageCount; p++) if (n.writerTenant[p]! >= 0) seen.add(n.writerTenant[p]!);
-    return [...seen].sort((a, b) => a - b);
-    // The snapshot's arrays are refilled by each seek: its instant is part of the key.
-  }, [snapshot, snapshot?.t]);
-  const tenantsShown = appearing.slice(0, 12);
+  // The snapshot's arrays are refilled by each seek: its instant is part of the key.
+  const appearing = useMemo(() => tenantsHeldBy(snapshot), [snapshot, snapshot?.t]);
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
       <h2 id="cluster-h">
@@ -304,14 +300,7 @@ export function ClusterView({ run }: { run: RunSummary }) {
                     </span>
                   ))}
                 </p>
-                <ul className="tenant-keys">
-                  {tenantsShown.map((i) => (
-                    <li key={i}>
-                      <span className="swatch" style={{ background: tenantCss(i) }} aria-hidden="true" /> {run.tenants[i]}
-                    </li>
-                  ))}
-                  {appearing.length > tenantsShown.length ? <li data-testid="tenant-keys-folded">{t('legendFolded', { n: formatNumber(appearing.length - tenantsShown.length, lang) })}</li> : null}
-                </ul>
+                <TenantKeys roster={run.tenants} tenants={appearing} testId="tenant-keys" />
               </>
             )}
           </div>

@@ -358,7 +358,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       const counts = bandCounts(r.from, r.to);
       const total = r.to - r.from;
       const label = t('hpBand', { pages: fmt(r.litPages > 0 ? r.litPages : total) });
-      const countsText = counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`).join(' \u00b7 ');
+      // The first three owners by name; how many more, said (never a tenant left out unsaid).
+      const countsText = [...counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`), ...(counts.length > 3 ? [t('hpBandFolded', { n: fmt(counts.length - 3) })] : [])].join(' \u00b7 ');
       paintRows.push({ kind: 'band', y, dim: r.litPages <= 0, label, counts: countsText, bars: counts.flat(), total });
       spoken.push({ key: `b${i}`, text: `${label}: ${countsText}` });
       return;

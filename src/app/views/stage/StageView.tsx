@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
@@ -9,10 +9,11 @@ import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { describeEvent, poolPagesArithmetic } from '../shared/engineText.ts';
-import { stepEnd, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
+import { stepEnd, tenantsHeldBy, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
-import { goToStep, useMoment } from '../shared/useMoment.ts';
+import { goToStep, useMoment, useMomentSnapshot } from '../shared/useMoment.ts';
+import { TenantKeys } from '../shared/TenantKeys.tsx';
 import './stage.css';
 
 export interface StageViewProps {
@@ -128,8 +129,18 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
           </li>
         </ul>
       ) : null}
+      {usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
     </section>
   );
+}
+
+/** The tenants whose KV the stage's two pools hold at the moment (their colours), every one or how many are folded. */
+function StageTenantKeys({ run, detail }: { run: RunSummary; detail: RequestDetail }) {
+  const snapshot = useMomentSnapshot(run);
+  const route = detail.events.find((e) => e.type === 'route');
+  const nodes = route && route.type === 'route' ? [`prefill-${route.prefill}`, `decode-${route.decode}`] : undefined;
+  const held = useMemo(() => tenantsHeldBy(snapshot, nodes), [snapshot, snapshot?.t, nodes?.join()]);
+  return <TenantKeys roster={run.tenants} tenants={held} max={8} testId="stage-tenant-keys" />;
 }
 
 interface BodyProps {
