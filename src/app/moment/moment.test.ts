@@ -4,7 +4,7 @@ import { computeRun } from '../run/computeRun.ts';
 import { summaryOf, type RequestDetail, type RunSummary } from '../run/summary.ts';
 import { INCIDENT_SWITCHES, overridesOf, type SwitchKey } from '../../engine/switches.ts';
 import { countOutcome, noCounters } from '../../engine/run.ts';
-import { momentOf, outcomesBy, positionOf, tokenSourcesOf } from './moment.ts';
+import { blockTableAt, momentOf, outcomesBy, positionOf, tokenSourcesOf } from './moment.ts';
 
 /** A run as the page holds it (the worker's transfer wrapped by summaryOf), with every request's detail. */
 function pageRun(flipped: Partial<Record<SwitchKey, boolean>>): { run: RunSummary; detail: (req: number) => RequestDetail } {
@@ -127,6 +127,29 @@ describe('one moment', () => {
           if (s.block >= 0) expect(pages[s.block]).toBe(p.page);
         });
       }
+    }
+  });
+
+  it('counts the block table incrementally as the whole table counted afresh, frame after frame and after seeks elsewhere (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.array(moments, { minLength: 1, maxLength: 12 }), fc.boolean(), (inputs, elsewhere) => {
+        for (const input of inputs) {
+          // A view seeking another instant between frames (the count must not take its changes for its own).
+          if (elsewhere) input.run.seek(input.time / 2);
+          const m = momentOf(input);
+          expect(m.blockTable).toEqual(blockTableAt(input.run.seek(m.engineT), m.blockTable.node, m.blockTable.pages, input.req));
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // A handoff played frame by frame: every frame's count is the whole table's.
+    const { run, detail } = RUNS[0]!;
+    const req = run.leaks[0]!.request;
+    const d = detail(req);
+    const total = momentOf({ run, req, detail: d, time: 0, handoff: 0, reducedMotion: false }).script.total;
+    for (let i = 0; i <= 300; i++) {
+      const m = momentOf({ run, req, detail: d, time: 0, handoff: (total * i) / 300, reducedMotion: false });
+      expect(m.blockTable).toEqual(blockTableAt(run.seek(m.engineT), m.blockTable.node, m.blockTable.pages, req));
     }
   });
 });
