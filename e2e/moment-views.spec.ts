@@ -42,10 +42,19 @@ test.describe('one request, one instant, every view', () => {
       await page.locator('.transfer-view').screenshot({ path: `${SHOTS}/${lang}-2-transfer.png` });
       await page.getByTestId('stage-microscope').scrollIntoViewIfNeeded();
       await page.getByTestId('stage').screenshot({ path: `${SHOTS}/${lang}-3-stage-microscope.png` });
+      // The stage's intro (its pages against the capacity) and its legend of every tenant its pools hold.
+      await page.getByTestId('stage-tenant-keys').scrollIntoViewIfNeeded();
+      await expect(page.getByTestId('stage-pool-padding')).toContainText(lang === 'en' ? 'page #0 is padding' : 'la page #0 sert de remplissage');
+      await page.locator('.story .stage-view').screenshot({ path: `${SHOTS}/${lang}-3b-stage-intro-legend.png` });
+      // The outcome tiles at this instant, each beside the whole run's.
+      await openExplore(page);
+      await page.locator('.counters').first().screenshot({ path: `${SHOTS}/${lang}-3c-tiles.png` });
+      await page.getByTestId('explore-close').click();
       await page.goto(link(lang, 'cluster'));
       await ready(page);
       await expect(page.getByTestId('inspector-block')).toBeVisible();
       await page.getByTestId('inspector').screenshot({ path: `${SHOTS}/${lang}-4-inspector.png` });
+      await page.locator('.cluster-view').screenshot({ path: `${SHOTS}/${lang}-4b-grids.png` });
       await page.goto(link(lang, 'response'));
       await ready(page);
       const token = page.getByTestId('response-tokens').locator('.tok').first();

@@ -4,7 +4,7 @@ import { computeRun } from '../src/app/run/computeRun.ts';
 import { summaryOf, type RequestDetail, type RunSummary } from '../src/app/run/summary.ts';
 import { momentOf } from '../src/app/moment/moment.ts';
 import { INCIDENT_SWITCHES, overridesOf, type SwitchKey } from '../src/engine/switches.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, test } from './fixtures.ts';
 
 /**
  * One moment, one truth, in the built page: 200 random moments (two switch settings of the demo, a
@@ -13,7 +13,9 @@ import { expect, ready, test } from './fixtures.ts';
  * and names held to the one function (moment/moment.ts) computed here in Node over the same run:
  * the stage's step and streamed tokens, the Transfer view's current step and block table (counts and
  * every owner), the microscope's rows (block i → page #p), the grids' inspector (the block, the
- * page's writer at the moment), the leak counter and the story's standing.
+ * page's writer at the moment), the leak counter and the story's standing, the outcome tiles (each
+ * as of the moment beside the whole run's), and a token of the answer hovered in the story (its
+ * node, block, page and the request and tenant whose KV its slot held).
  */
 
 interface Setting {
@@ -52,13 +54,20 @@ interface Expected {
   /** A block of the table selected in the grids, its page and who last wrote that page at the moment. */
   block: number;
   writer: string | null;
+  /** The outcome tiles: as of the moment, and the whole run's. */
+  tiles: Record<TileId, { now: number; total: number }>;
+  /** A token of the answer to hover, and its source as the moment says (null: the answer has no token). */
+  token: { index: number; count: number; node: string; block: number; page: number; writer: string | null; tenant: string | null; own: boolean } | null;
 }
+
+const TILES = { requests: 'requests', served: 'served', rejected: 'rejected', errors: 'errors', leaked: 'leaked', canary: 'canaryLeaks', breach: 'integrityBreaches', wrong: 'wrongOutputs' } as const;
+type TileId = keyof typeof TILES;
 
 function expectedMoments(setting: Setting, count: number, seed: number): Expected[] {
   const { run, detail } = nodeRun(setting.flipped);
   const handedOff = Array.from({ length: run.requests.count }, (_, i) => i).filter((i) => run.requests.pagesReserved[i]! > 0);
-  const draws = fc.sample(fc.record({ k: fc.nat(), share: fc.noBias(fc.integer({ min: 0, max: 10_000 })).map((x) => x / 10_000), clock: fc.boolean(), block: fc.nat() }), { numRuns: count, seed });
-  return draws.map(({ k, share, clock, block }) => {
+  const draws = fc.sample(fc.record({ k: fc.nat(), share: fc.noBias(fc.integer({ min: 0, max: 10_000 })).map((x) => x / 10_000), clock: fc.boolean(), block: fc.nat(), tok: fc.nat() }), { numRuns: count, seed });
+  return draws.map(({ k, share, clock, block, tok }) => {
     const req = handedOff[k % handedOff.length]!;
     const d = detail(req);
     const arrive = d.events[0]!.t;
@@ -72,6 +81,9 @@ function expectedMoments(setting: Setting, count: number, seed: number): Expecte
     const n = m.snapshot!.nodes.find((x) => x.name === m.blockTable.node)!;
     const w = n.writerTenant[pages[b]!]!;
     const r = run.requests;
+    const tokens = d.response.tokens.length;
+    const src = tokens > 0 ? m.tokenSources[tok % tokens]! : null;
+    const tiles = Object.fromEntries(Object.entries(TILES).map(([id, key]) => [id, { now: m.outcomes.now[key], total: m.outcomes.total[key] }])) as Expected['tiles'];
     return {
       req,
       time,
@@ -88,6 +100,8 @@ function expectedMoments(setting: Setting, count: number, seed: number): Expecte
       pages,
       block: b,
       writer: w >= 0 ? m.roster[w]! : null,
+      tiles,
+      token: src ? { index: tok % tokens, count: tokens, node: src.node, block: src.block, page: src.page, writer: src.writerRequest >= 0 ? r.ids[src.writerRequest]! : null, tenant: src.writerTenant, own: src.writerRequest === req } : null,
     };
   });
 }
@@ -103,6 +117,7 @@ interface Shown {
   micro: string[];
   inspector: string;
   inspectorBlock: string;
+  tiles: Record<string, { now: string; total: string }>;
 }
 
 type Hook = { state: () => { set: (p: object) => void } };
@@ -122,7 +137,7 @@ async function shown(page: Page, e: Expected, view: 'transfer' | 'cluster'): Pro
     .waitForFunction(({ h, ready }) => document.querySelector('[data-testid="stage"]')?.getAttribute('data-handoff') === h && !!document.querySelector(`[data-testid="${ready}"]`), { h: e.h, ready }, { timeout: 3000 })
     .catch(() => {});
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return page.evaluate(() => {
+  return page.evaluate((ids) => {
     const q = (id: string) => document.querySelector<HTMLElement>(`[data-testid="${id}"]`);
     return {
       stageH: q('stage')?.dataset.handoff,
@@ -135,16 +150,47 @@ async function shown(page: Page, e: Expected, view: 'transfer' | 'cluster'): Pro
       micro: [...document.querySelectorAll('[data-testid="stage-microscope"] ul li')].map((li) => li.textContent ?? ''),
       inspector: q('inspector')?.textContent ?? '',
       inspectorBlock: q('inspector-block')?.textContent ?? '',
+      tiles: Object.fromEntries(ids.map((id) => [id, { now: q(`count-${id}-now`)?.textContent ?? '', total: q(`count-${id}`)?.textContent ?? '' }])),
     };
-  });
+  }, Object.keys(TILES));
+}
+
+/** Hovers the token of the answer the moment names in the story, and reads what the page says of its source. */
+async function hovered(page: Page, e: Expected): Promise<string | null> {
+  const tok = e.token;
+  if (!tok) return null;
+  const tokens = page.getByTestId('story-tokens').locator('.tok');
+  // The story's answer is the selected request's once it has its token count and the token its page.
+  await page
+    .waitForFunction(({ n, i, p }) => {
+      const all = document.querySelectorAll('[data-testid="story-tokens"] .tok');
+      return all.length === n && all[i]?.getAttribute('data-page') === String(p);
+    }, { n: tok.count, i: tok.index, p: tok.page }, { timeout: 3000 })
+    .catch(() => {});
+  await tokens.nth(tok.index).hover();
+  const said = await page.getByTestId('story-tokens-source').textContent();
+  await page.mouse.move(1, 1);
+  return said ?? '';
 }
 
 const num = (s: string) => Number(s.replaceAll(',', ''));
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** What differs between the page and the moment, by check (empty: every view agrees). */
-function compare(e: Expected, transfer: Shown, cluster: Shown): string[] {
+function compare(e: Expected, transfer: Shown, cluster: Shown, source: string | null): string[] {
   const bad: string[] = [];
+  for (const [id, want] of Object.entries(e.tiles)) {
+    const got = transfer.tiles[id]!;
+    if (got.now === '' || num(got.now) !== want.now || num(got.total) !== want.total) bad.push(`tile ${id} "${got.now} of ${got.total}" ≠ ${want.now} of ${want.total}`);
+  }
+  if (e.token) {
+    const t = e.token;
+    const from = /Drawn from (\S+), (?:block ([\d,]+) → )?page #(-?[\d,]+):/.exec(source ?? '');
+    const by = /written by request (\S+) of (\S+) \(/.exec(source ?? '');
+    const want = `${t.node}, ${t.block >= 0 ? `block ${t.block} → ` : ''}page #${t.page}: ${t.writer ? `${t.writer} of ${t.tenant}` : 'no writer'}`;
+    const got = from ? `${from[1]}, ${from[2] !== undefined ? `block ${num(from[2])} → ` : ''}page #${num(from[3]!)}: ${by ? `${by[1]} of ${by[2]}` : 'no writer'}` : `"${(source ?? '').slice(0, 60)}"`;
+    if (got !== want) bad.push(`token hover ${got} ≠ ${want}`);
+  }
   if (transfer.stepIndex !== e.stepIndex) bad.push(`stage step ${transfer.stepIndex} ≠ ${e.stepIndex}`);
   if (transfer.tokensShown !== e.tokensShown) bad.push(`stage tokens ${transfer.tokensShown} ≠ ${e.tokensShown}`);
   if (transfer.transferCurrent !== e.stepIndex) bad.push(`transfer step ${transfer.transferCurrent} ≠ ${e.stepIndex}`);
@@ -175,21 +221,29 @@ test.describe('one moment, one truth', () => {
       const first = moments[0]!;
       await page.goto(`./?bench&lang=en&s=demo${setting.query}&view=transfer&req=${first.req}&t=${first.time}`);
       await ready(page);
+      // The tiles are in the Explore drawer: opened once, they stay in the page (hidden when it is closed).
+      await openExplore(page);
+      await page.getByTestId('explore-close').click();
       const failures = new Map<string, number>();
       // One example of each kind of failure.
       const examples = new Map<string, string>();
       for (const e of moments) {
         await put(page, e, 'transfer');
         const transfer = await shown(page, e, 'transfer');
+        const source = await hovered(page, e);
         await put(page, e, 'cluster');
         const cluster = await shown(page, e, 'cluster');
-        const bad = compare(e, transfer, cluster);
+        const bad = compare(e, transfer, cluster, source);
         for (const b of bad) {
           const kind = b.replace(/"[^"]*"|\[.*?\]|[\d,#]+/g, '').split(/\s+/).slice(0, 3).join(' ');
           failures.set(kind, (failures.get(kind) ?? 0) + 1);
           if (!examples.has(kind)) examples.set(kind, `req ${e.req} t=${e.time} h=${e.handoff}: ${b}`);
         }
       }
+      // The hover was put to the test: most moments' answers have tokens, some drawn on another request's KV.
+      const tokens = moments.filter((e) => e.token);
+      expect(tokens.length).toBeGreaterThan(50);
+      expect(tokens.filter((e) => e.token!.writer !== null && !e.token!.own).length).toBeGreaterThan(0);
       const summary = [...failures.entries()].map(([k, n]) => `${n}× ${k}`);
       const said = [...examples.values()].join('\n  ');
       if (summary.length > 0) console.log(`${setting.name}:\n  ${summary.join('\n  ')}\n  ${said}`);
