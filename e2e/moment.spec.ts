@@ -240,10 +240,11 @@ test.describe('one moment, one truth', () => {
           if (!examples.has(kind)) examples.set(kind, `req ${e.req} t=${e.time} h=${e.handoff}: ${b}`);
         }
       }
-      // The hover was put to the test: most moments' answers have tokens, some drawn on another request's KV.
+      // The hover was put to the test: most moments' answers have tokens, some not drawn on the request's own
+      // KV (another request's, under the incident's switches; zeros, with pages cleared on free).
       const tokens = moments.filter((e) => e.token);
       expect(tokens.length).toBeGreaterThan(50);
-      expect(tokens.filter((e) => e.token!.writer !== null && !e.token!.own).length).toBeGreaterThan(0);
+      expect(tokens.filter((e) => !e.token!.own).length).toBeGreaterThan(0);
       const summary = [...failures.entries()].map(([k, n]) => `${n}× ${k}`);
       const said = [...examples.values()].join('\n  ');
       if (summary.length > 0) console.log(`${setting.name}:\n  ${summary.join('\n  ')}\n  ${said}`);
