@@ -94,30 +94,76 @@ test.describe('one request, one instant, every view', () => {
       await open(page, link(lang, 'transfer', '&lens=report'));
       await openExplore(page);
       await expect(page.getByTestId('count-requests')).toBeVisible();
-      // Every visible text with a digit in those places, and whether it is the report's or dimmed.
-      const bright = await page.evaluate(() => {
-        const regions = [...document.querySelectorAll('.site-header, [data-testid="story"], .scrub-bar, .counters')];
-        const out: string[] = [];
-        for (const region of regions) {
-          const walk = document.createTreeWalker(region, NodeFilter.SHOW_TEXT);
-          for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-            const text = (n.textContent ?? '').trim();
-            const el = n.parentElement;
-            if (!/\d/.test(text) || !el) continue;
-            if (!el.checkVisibility({ visibilityProperty: true }) || el.closest('.visually-hidden, .tip, option')) continue;
-            // The report's: inside an element that carries a fact (a fact's words with their badge, or the badge).
-            if (el.closest('[data-fact]')) continue;
-            let opacity = 1;
-            for (let e: Element | null = el; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
-            if (opacity > 0.5) out.push(`${el.closest('[data-testid]')?.getAttribute('data-testid') ?? el.tagName}: "${text.slice(0, 60)}" at opacity ${opacity.toFixed(2)}`);
-          }
-        }
-        return out;
-      });
-      expect(bright, `${lang}: modelled numbers left bright under the lens`).toEqual([]);
+      expect(await brightNumbers(page, ['.site-header', '[data-testid="story"]', '.scrub-bar', '.counters']), `${lang}: modelled numbers left bright under the lens`).toEqual([]);
       // The report's own figure stays at full strength.
       expect(await page.getByTestId('headline').locator('[data-fact]').first().evaluate((el) => Number(getComputedStyle(el).opacity))).toBe(1);
       await page.screenshot({ path: `${SHOTS}/${lang}-8-lens-audit.png` });
     }
   });
+
+  test('the lens reaches the timeline, the grids and the stage’s own picture: each number is the report’s (inside a fact) or dimmed; the first screen keys its tenants', async ({ page }) => {
+    for (const lang of ['en', 'fr']) {
+      // The first screen (the incident): the timeline says why each lane holds the same count.
+      await page.goto(`./?lang=${lang}&lens=report`);
+      await ready(page);
+      const why = page.getByTestId('timeline-lanes-why');
+      await expect(why).toBeVisible();
+      // The first screen's picture keys the tenants whose colours it shows, within the first screen.
+      const keys = page.locator('.story-picture [data-testid="stage-tenant-keys"]');
+      await expect(keys.locator('li').first()).toBeVisible();
+      const box = (await keys.boundingBox())!;
+      expect(box.y + box.height, `${lang}: the tenant legend below the first screen`).toBeLessThanOrEqual(page.viewportSize()!.height);
+      // The timeline: its chart (lanes, axis, the report's milestones) and what is said under it.
+      expect(await brightNumbers(page, ['.timeline']), `${lang}: the timeline's modelled numbers left bright`).toEqual([]);
+      // The report's 155 affected responses (F2) and its threshold (F4) where the timeline names them: kept, at full strength.
+      for (const [id, figure] of [['F2', '155'], ['F4', lang === 'en' ? '681,280' : '681\u202f280']] as const) {
+        const fact = why.locator(`[data-fact="${id}"]`).first();
+        await expect(fact).toHaveText(figure);
+        expect(await fact.evaluate((el) => { let o = 1; for (let e: Element | null = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; })).toBe(1);
+      }
+      // The report's milestones on the chart stay bright.
+      expect(await page.locator('.timeline g.milestone-label[data-fact]').count()).toBeGreaterThan(0);
+      await page.locator('.timeline').screenshot({ path: `${SHOTS}/${lang}-9-lens-timeline.png` });
+      // The stage's picture: its own labels (a pool's pages, the tokens counted) dimmed by the picture
+      // itself, not only by the story around it (the screen layout shows the picture alone).
+      await open(page, link(lang, 'transfer', '&lens=report'));
+      expect(await brightNumbers(page, ['[data-testid="stage"] svg'], '[data-testid="stage"]'), `${lang}: the stage picture's labels left bright`).toEqual([]);
+      expect(await brightNumbers(page, ['.timeline']), `${lang}: the timeline's modelled numbers left bright (demo)`).toEqual([]);
+      // The grids: captions, the inspector, the legends.
+      await page.goto(link(lang, 'cluster', '&lens=report'));
+      await ready(page);
+      await expect(page.getByTestId('inspector-block')).toBeVisible();
+      expect(await brightNumbers(page, ['.cluster-view']), `${lang}: the grids' modelled numbers left bright`).toEqual([]);
+      await page.locator('.cluster-view').screenshot({ path: `${SHOTS}/${lang}-9b-lens-grids.png` });
+    }
+  });
 });
+
+/**
+ * Every visible text with a digit in the regions, that is neither inside a fact (a fact's words with
+ * their badge, or the badge) nor dimmed to opacity 0.5 or less. `within`: count only the opacity of
+ * elements inside that ancestor (a picture's own dimming, not its surroundings').
+ */
+async function brightNumbers(page: Page, regions: string[], within?: string): Promise<string[]> {
+  return page.evaluate(
+    ({ regions, within }) => {
+      const out: string[] = [];
+      for (const region of regions.flatMap((r) => [...document.querySelectorAll(r)])) {
+        const walk = document.createTreeWalker(region, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          const text = (n.textContent ?? '').trim();
+          const el = n.parentElement;
+          if (!/\d/.test(text) || !el) continue;
+          if (!el.checkVisibility({ visibilityProperty: true }) || el.closest('.visually-hidden, .tip, option, title')) continue;
+          if (el.closest('[data-fact]')) continue;
+          const stop = within ? el.closest(within) : null;
+          let opacity = 1;
+          for (let e: Element | null = el; e && e !== stop; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+          if (opacity > 0.5) out.push(`${el.closest('[data-testid]')?.getAttribute('data-testid') ?? el.tagName}: "${text.slice(0, 60)}" at opacity ${opacity.toFixed(2)}`);
+        }
+      }
+      return out;
+    },
+    { regions, within },
+  );
+}

@@ -435,7 +435,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           </ul>
         </div>
       ) : null}
-      <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" role="img" aria-label={t('stageFigureLabel', { sentence })}>
+      <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" data-evidence="model" role="img" aria-label={t('stageFigureLabel', { sentence })}>
         <FlowStatic f={f} tenantName={detail.response.tenant} />
         {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
         {frame.refusedAt ? (

@@ -23,6 +23,8 @@ export interface StageViewProps {
   picker?: boolean;
   /** The screen layout and the video: the picture zoomed, in the height the layout gives it. */
   screen?: boolean;
+  /** The tenant legend under the title (the first screen: beside the picture it keys) rather than at the end. */
+  tenantKeysFirst?: boolean;
 }
 
 /**
@@ -70,7 +72,7 @@ export function stepSentence(step: StageStep | undefined, moment: Moment, t: Tra
  * decode node, every node's KV pool at real scale, as a pure function of the scrubber's time.
  * With a comparison run, a second row shows what the fixed design does at the same instant.
  */
-export function StageView({ linkedPage = null, picker = true, screen = false }: StageViewProps) {
+export function StageView({ linkedPage = null, picker = true, screen = false, tenantKeysFirst = false }: StageViewProps) {
   const t = useT();
   const main = useMainRun().data;
   const compareRun = useCompareRun().data;
@@ -92,6 +94,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
       <h2 id="stage-h">
         {t('stageTitle')} <ModelBadge />
       </h2>
+      {tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
@@ -129,7 +132,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false }: 
           </li>
         </ul>
       ) : null}
-      {usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
+      {!tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
     </section>
   );
 }

@@ -15,7 +15,8 @@ export function StoryPicture() {
   const linkedPage = useApp((s) => s.linkedPage);
   return (
     <div className="story-picture" id={STORY_PICTURE_ID} tabIndex={-1}>
-      <StageView linkedPage={linkedPage} />
+      {/* The tenants whose KV the pools hold, keyed where the first screen shows their colours. */}
+      <StageView linkedPage={linkedPage} tenantKeysFirst />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { leaksSentBy } from '../story/storyText.ts';
 import { LANES, type LaneKey } from './lanes.ts';
 import { effectiveSpeed } from '../../state/playback.ts';
 import { Icon } from '../../ui/icons.tsx';
+import { useFacts } from '../../../data/useFacts.ts';
 import './timeline.css';
 
 /** A milestone of the report as the timeline shows it (App builds them from the facts file). */
@@ -346,7 +347,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
         </p>
         {milestones.length > 0 && sameCount(breaches) ? (
           <p className="timeline-lanes-why hint" data-testid="timeline-lanes-why">
-            {t('timelineLanesSame', { n: formatNumber(breaches.confidentiality.length, lang) })}
+            <LanesWhy n={breaches.confidentiality.length} />
           </p>
         ) : null}
         {milestones.length > 0 ? (
@@ -462,5 +463,26 @@ function LeakCounter({ run }: { run: RunSummary }) {
     <p className="leak-counter" data-testid="leaks-so-far" data-count={n} aria-live="off">
       <Tx k="leaksSoFar" vars={{ n: <b className="leak-count">{formatNumber(n, lang)}</b>, total: formatNumber(run.leaks.length, lang) }} /> <ModelBadge />
     </p>
+  );
+}
+
+/**
+ * Why each property lane holds the same count: the replay's count and the model's prompts (A5) are
+ * each an element of their own, so the lens on the evidence dims them, while the report's figures
+ * (F2's affected responses, F4's threshold) and its fact ids stay bright (`data-fact`).
+ */
+function LanesWhy({ n }: { n: number }) {
+  const lang = useApp((s) => s.lang);
+  const facts = useFacts().data;
+  if (!facts) return null;
+  const affected = formatNumber(facts.figure('affectedResponses').value, lang);
+  const threshold = formatNumber(facts.figure('affectedThresholdTokens').value, lang);
+  const model = (text: string) => <span className="lens-figure">{text}</span>;
+  const fact = (id: string, text: string) => <span data-fact={id}>{text}</span>;
+  return (
+    <Tx
+      k="timelineLanesSame"
+      vars={{ n: model(formatNumber(n, lang)), sent: model(affected), threshold: fact('F4', threshold), affected: fact('F2', affected), a5: model('A5'), f2: fact('F2', 'F2'), f4: fact('F4', 'F4'), f21: fact('F21', 'F21') }}
+    />
   );
 }
