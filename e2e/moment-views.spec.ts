@@ -125,7 +125,7 @@ test.describe('one request, one instant, every view', () => {
       expect(await page.locator('.timeline g.milestone-label[data-fact]').count()).toBeGreaterThan(0);
       await page.locator('.timeline').screenshot({ path: `${SHOTS}/${lang}-9-lens-timeline.png` });
       // The stage's picture: its own labels (a pool's pages, the tokens counted) dimmed by the picture
-      // itself, not only by the story around it (the screen layout shows the picture alone).
+      // itself, not only by the story around it.
       await open(page, link(lang, 'transfer', '&lens=report'));
       expect(await brightNumbers(page, ['[data-testid="stage"] svg'], '[data-testid="stage"]'), `${lang}: the stage picture's labels left bright`).toEqual([]);
       expect(await brightNumbers(page, ['.timeline']), `${lang}: the timeline's modelled numbers left bright (demo)`).toEqual([]);
