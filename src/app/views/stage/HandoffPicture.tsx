@@ -320,6 +320,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const barMax = f.width * 0.2;
   const barW = Math.max(2, (barMax * Math.min(frame.inputTokens, ADVERTISED_CONTEXT_TOKENS)) / ADVERTISED_CONTEXT_TOKENS);
   const placeholder = frame.inputTokens === 1 && frame.promptTokens > 1;
+  // The card is as wide as its words or its bar (on a phone the words are wider), and stays in the picture.
+  const cardText = placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') });
+  const cardInner = Math.max(barMax, wordWidth(cardText) * 1.1);
+  const cardLeft = cardX === null ? 0 : Math.max(0, Math.min(f.width - cardInner - 16, cardX - cardInner / 2 - 8));
 
   // What travels on the link: the pages prefill sends (one square each, up to eight drawn).
   const beamX = lerp(f.link[0], f.link[1] - 22, ease(frame.beamProgress));
@@ -583,11 +587,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {/* The request card */}
         {cardX !== null ? (
           <g className="hp-card" data-testid={row === 'main' ? 'stage-card' : undefined}>
-            <rect x={cardX - barMax / 2 - 8} y={2} width={barMax + 16} height={40} rx={5} className="hp-card-box" />
-            <text x={cardX - barMax / 2} y={18} className="hp-strong">
-              {placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') })}
+            <rect x={cardLeft} y={2} width={cardInner + 16} height={40} rx={5} className="hp-card-box" />
+            <text x={cardLeft + 8} y={18} className="hp-strong">
+              {cardText}
             </text>
-            <rect x={cardX - barMax / 2} y={26} width={barW} height={9} fill={tenantCss(tenant)} className="hp-bar" />
+            <rect x={cardLeft + 8} y={26} width={barW} height={9} fill={tenantCss(tenant)} className="hp-bar" />
           </g>
         ) : null}
         {/* Pages on the RDMA link */}

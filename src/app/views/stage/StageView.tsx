@@ -191,6 +191,15 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
     e.stopPropagation();
   };
   const track = useRef<HTMLDivElement>(null);
+  const trackWidth = useSize(track, 'clientWidth');
+  /** What a segment says: the step's name where it fits, else its number where that fits, else nothing (its title names it). */
+  const segmentLabel = (s: StageStep & { dur: number }, i: number): string => {
+    const room = (trackWidth * s.dur) / total - 6;
+    const name = t(`hcStep.${s.id}`);
+    // 13 px text: about 0.6 em a character, digits included.
+    if (name.length * 7.8 <= room) return name;
+    return String(i + 1).length * 7.8 <= room ? String(i + 1) : '';
+  };
   const seekAtPointer = (clientX: number) => {
     const el = track.current;
     if (!el) return;
@@ -235,7 +244,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
       >
         {script.steps.map((s, i) => (
           <span key={i} className={`hc-seg${i === index ? ' hc-on' : i < index ? ' hc-past' : ''}`} data-step={s.id} data-at={s.at} data-dur={s.dur} style={{ left: `${(100 * s.at) / total}%`, width: `${(100 * s.dur) / total}%` }} title={t(`hcStep.${s.id}`)}>
-            <span className="hc-seg-label">{(100 * s.dur) / total > 9 ? t(`hcStep.${s.id}`) : String(i + 1)}</span>
+            <span className="hc-seg-label">{segmentLabel(s, i)}</span>
           </span>
         ))}
         <span className="hc-head" style={{ left: `${(100 * h) / total}%` }} />
