@@ -647,7 +647,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {micro.length > 0 && sample ? (
           <g>
             <text x={0} y={microTop + 16} className="hp-title">
-              {t('hpMicroHead')}
+              {t(f.narrow ? 'hpMicroHeadShort' : 'hpMicroHead')}
             </text>
             <text x={0} y={microTop + 34} className="hp-sub">
               {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
