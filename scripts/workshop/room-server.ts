@@ -278,7 +278,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     stats.badRequests++;
     res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${text}\n`);
   };
-  const http: Server = createServer((req, res) => {
+  // A link longer than Node's 16 KB of headers reaches the page, which says it is too long (state/url.ts), instead of a bare 431.
+  const http: Server = createServer({ maxHeaderSize: 65_536 }, (req, res) => {
     try {
       if (state === undefined) return reject(res, 503, 'Starting');
       if (req.method !== 'GET' && req.method !== 'HEAD') {

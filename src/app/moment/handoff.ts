@@ -36,6 +36,8 @@ const STEP_SECONDS: Record<StageStepId, number> = {
   reuse: 3.6,
 };
 const STREAM_SECONDS_PER_TOKEN = 0.4;
+/** The share of the reuse step by which its engine time reaches the later reservation. */
+const REUSE_CLAIM_AT = 0.75;
 const STREAM_MIN_SECONDS = 3;
 const STREAM_MAX_SECONDS = 12;
 
@@ -113,7 +115,10 @@ export function positionAtHandoff(script: HandoffScript, h: number, o: { reduced
   // The token stream keeps an even pace (each token's own flight eases); every other step eases.
   const progress = o.reducedMotion ? 1 : s.id === 'stream' ? linear : ease(linear);
   const [from, to] = engineSpan(script, index, o.reuseUntil ?? null);
-  return { index, progress, h, engineT: from + (to - from) * progress };
+  // The reuse step reaches the later reservation at three quarters of its time, so its last quarter
+  // (where stepping lands) shows the pages held again and by whom, not the instant before.
+  const share = s.id === 'reuse' ? Math.min(1, progress / REUSE_CLAIM_AT) : progress;
+  return { index, progress, h, engineT: from + (to - from) * share };
 }
 
 /** Where the incident's instant `t` (simulated ms) falls in the handoff (the handoff clock not running). */

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SWITCHES, SWITCH_KEYS, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_STATE, type UrlState } from './store.ts';
-import { URL_PARAM_NAMES, parseUrl, serializeUrl } from './url.ts';
+import { LINK_MAX_CHARS, URL_PARAM_NAMES, parseUrl, serializeUrl, serializeUrlChecked } from './url.ts';
+import { linkNotice } from '../i18n/linkNotice.ts';
+import { loadLaterText } from '../i18n/catalogue.ts';
 
 describe('URL codec', () => {
   it('round-trips the whole situation', () => {
@@ -156,5 +158,51 @@ describe('URL codec: an operator’s deployment (`dep`)', () => {
       expect(parsed.state.deployment).toBeUndefined();
       expect(parsed.ignored).toEqual([{ kind: 'malformed', name: 'dep', value: bad.slice(0, 40) }]);
     }
+  });
+});
+
+describe('URL codec: links stay short', () => {
+  const huge: NonNullable<UrlState['deployment']> = {
+    contextTokens: 1048576,
+    // More servers than any real deployment a person types: the state the page holds can be this big.
+    prefillCapacities: Array.from({ length: 400 }, (_, i) => 681280 + i),
+    decodeCapacities: Array.from({ length: 400 }, (_, i) => 1310720 + i),
+    pageSize: 64,
+    chunkTokens: 0,
+    disaggregated: true,
+    rule: 'report',
+    behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' },
+  };
+
+  it('keeps state that cannot fit out of the link, names it, and keeps the rest', () => {
+    const s: UrlState = { ...DEFAULT_STATE, time: 4321, selectedRequest: 7, deployment: huge };
+    const { search, left } = serializeUrlChecked(s);
+    expect(search.length).toBeLessThanOrEqual(LINK_MAX_CHARS + 1);
+    expect(left).toEqual([expect.objectContaining({ kind: 'not-written', name: 'dep', max: LINK_MAX_CHARS })]);
+    expect(serializeUrl(s)).toBe(search);
+    const back = parseUrl(search);
+    expect(back.ignored).toEqual([]);
+    expect(back.state).toMatchObject({ time: 4321, selectedRequest: 7 });
+    expect(back.state.deployment).toBeUndefined();
+  });
+
+  it('writes every state of ordinary size whole', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 1e9 }), fc.integer({ min: 0, max: 1e6 }), (time, req) => {
+        const { search, left } = serializeUrlChecked({ ...DEFAULT_STATE, time, selectedRequest: req });
+        return left.length === 0 && search.length <= LINK_MAX_CHARS + 1;
+      }),
+    );
+  });
+
+  it('reads nothing of a link longer than its links are, and says how long it was', async () => {
+    await Promise.all([loadLaterText('en'), loadLaterText('fr')]);
+    const long = `?v=1&s=demo&t=5&junk=${'x'.repeat(30_000)}`;
+    const { state, ignored } = parseUrl(long);
+    expect(state).toEqual({});
+    expect(ignored).toEqual([{ kind: 'too-long', length: long.length - 1, max: LINK_MAX_CHARS }]);
+    expect(linkNotice('en', ignored)).toContain((long.length - 1).toLocaleString('en-US'));
+    expect(linkNotice('fr', ignored)).toMatch(/Ce lien fait/);
+    expect(linkNotice('en', [{ kind: 'not-written', name: 'dep', length: 6000, max: LINK_MAX_CHARS }])).toMatch(/dep/);
   });
 });

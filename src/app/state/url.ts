@@ -18,6 +18,15 @@ import type { Deployment, Setting } from '../../engine/deployment.ts';
 
 export const URL_VERSION = 1;
 
+/**
+ * The longest query string this page writes or reads. Servers refuse a request whose line and
+ * headers pass their limit (Node's 16 KB, many hosts' 8 KB) with HTTP 431 before the page can say a
+ * word, and a link pasted into a chat or a slide should stay short: state that does not fit is kept
+ * out of the link (serializeUrlChecked names it, the page's link notice says so), and a longer link
+ * opened (typed, or cut by hand) is read as no settings at all, with the notice naming its length.
+ */
+export const LINK_MAX_CHARS = 2000;
+
 const ALL = SWITCHES as readonly Switch[];
 const byCode = (list: readonly Switch[]) => new Map(list.map((s) => [s.code, s.key]));
 const DEFECT_CODES = byCode(DEFECTS as readonly Switch[]);
@@ -44,7 +53,11 @@ export type IgnoredParam =
   | { kind: 'unknown'; name: string }
   | { kind: 'version'; value: string; current: number }
   /** Well formed, but meaningless without another parameter (a beat without its chapter). */
-  | { kind: 'needs'; name: string; value: string; needs: string };
+  | { kind: 'needs'; name: string; value: string; needs: string }
+  /** The whole link is longer than this page's links are (LINK_MAX_CHARS): nothing of it was read. */
+  | { kind: 'too-long'; length: number; max: number }
+  /** Kept out of the link being written: the link with it would pass LINK_MAX_CHARS. */
+  | { kind: 'not-written'; name: string; length: number; max: number };
 
 export interface ParsedUrl {
   state: Partial<UrlState>;
@@ -196,6 +209,8 @@ export const URL_PARAMS: readonly UrlParam[] = [
 export const URL_PARAM_NAMES: readonly string[] = URL_PARAMS.map((p) => p.name);
 
 export function parseUrl(search: string): ParsedUrl {
+  const length = search.startsWith('?') ? search.length - 1 : search.length;
+  if (length > LINK_MAX_CHARS) return { state: {}, ignored: [{ kind: 'too-long', length, max: LINK_MAX_CHARS }] };
   const params = new URLSearchParams(search);
   const state: Patch = {};
   const ignored: IgnoredParam[] = [];
@@ -214,14 +229,34 @@ export function parseUrl(search: string): ParsedUrl {
   return { state, ignored };
 }
 
+/** The query string for a state, never longer than LINK_MAX_CHARS (what did not fit is left out: serializeUrlChecked). */
 export function serializeUrl(s: UrlState): string {
-  const params = new URLSearchParams();
+  return serializeUrlChecked(s).search;
+}
+
+/**
+ * The query string for a state and the parameters kept out of it: while it is longer than
+ * LINK_MAX_CHARS, the longest parameter's value is left out (its default then reads back), so a
+ * link never carries state that cannot fit and never grows past what servers accept.
+ */
+export function serializeUrlChecked(s: UrlState): { search: string; left: IgnoredParam[] } {
+  const entries: [string, string][] = [];
   const flags: string[] = [];
   for (const p of URL_PARAMS) {
     const value = p.write(s);
     if (value === null) continue;
     if (p.flag) flags.push(p.name);
-    else params.set(p.name, value);
+    else entries.push([p.name, value]);
   }
-  return `?${[params.toString(), ...flags].join('&')}`;
+  const join = (list: [string, string][]) => `?${[new URLSearchParams(list).toString(), ...flags].join('&')}`;
+  let search = join(entries);
+  const left: IgnoredParam[] = [];
+  while (search.length - 1 > LINK_MAX_CHARS && entries.length > 1) {
+    let longest = 1;
+    for (let i = 2; i < entries.length; i++) if (entries[i]![1].length > entries[longest]![1].length) longest = i;
+    const [name, value] = entries.splice(longest, 1)[0]!;
+    left.push({ kind: 'not-written', name, length: value.length, max: LINK_MAX_CHARS });
+    search = join(entries);
+  }
+  return { search, left };
 }

@@ -7,7 +7,7 @@
  * link had that was ignored.
  */
 import { DEFAULT_STATE, type AppStore, type UrlState } from './store.ts';
-import { parseUrl, serializeUrl, type IgnoredParam, type ParsedUrl } from './url.ts';
+import { parseUrl, serializeUrl, serializeUrlChecked, type IgnoredParam, type ParsedUrl } from './url.ts';
 
 /**
  * Per store: applying a URL (its change is not written back), and the next change to replace the
@@ -53,14 +53,25 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
     opened = true;
     apply(store, openingUrl(), notice);
   }
-  window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash);
+  // State too long for a link is kept out of it (the codec's cap), and said once per change of what is left out.
+  let leftOut = '';
+  const written = (s: Parameters<typeof serializeUrlChecked>[0]): string => {
+    const { search, left } = serializeUrlChecked(s);
+    const names = left.map((x) => (x.kind === 'not-written' ? x.name : '')).join(',');
+    if (names !== leftOut) {
+      leftOut = names;
+      if (left.length > 0) store.getState().notify(notice(left));
+    }
+    return search;
+  };
+  window.history.replaceState(null, '', written(store.getState()) + window.location.hash);
   const onPop = () => apply(store, parseUrl(window.location.search), notice);
   window.addEventListener('popstate', onPop);
   let timer = 0;
   const unsubscribe = store.subscribe((s, prev) => {
     const own = sync(store);
     if (own.applying) return;
-    const next = serializeUrl(s);
+    const next = written(s);
     if (next === window.location.search) return;
     // Either clock moving (the incident's or a handoff's) replaces the entry; anything else adds one.
     const onlyTime = serializeUrl({ ...s, time: prev.time, handoff: prev.handoff }) === serializeUrl(prev);

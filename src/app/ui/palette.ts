@@ -3,9 +3,11 @@
  * a test fails on a colour written anywhere else, and holds the tokens that repeat a colour of this
  * table, `--oi-*` and `--rel-*`, equal to it).
  *
- * Tenant colours: the Okabe–Ito palette (distinguishable with the common colour-vision deficiencies),
- * cycled with a darker variant beyond eight tenants. Colour is never the only cue: every view also
- * names the tenant (inspector, labels) and draws page state as a pattern.
+ * Tenant colours: sixteen hues of one middle luminance (WCAG 0.16–0.25), so that each has at least
+ * 3:1 contrast against the rows it is drawn on (panel, canvas, page) in the light and the dark theme
+ * alike, and far (CIE ΔE ≥ 20) from every page-state and relation swatch and from each other
+ * (palette.test.ts measures both). Beyond sixteen tenants they repeat: colour is never the only
+ * cue; every view also names the tenant (inspector, labels, chips) and draws page state as a pattern.
  */
 export type Rgb = [number, number, number];
 
@@ -24,7 +26,29 @@ export const OI: Record<'orange' | 'sky' | 'green' | 'yellow' | 'blue' | 'vermil
   grey: [120, 120, 120],
 };
 
-const OKABE_ITO: readonly Rgb[] = [OI.orange, OI.sky, OI.green, OI.yellow, OI.blue, OI.vermilion, OI.purple, OI.grey];
+/**
+ * The tenants' colours, in roster order (acme, borealis, cobalt, …): the first ones, the tenants a
+ * story names most, the farthest apart. Chosen by farthest-point selection among sRGB colours of
+ * WCAG luminance 0.165–0.245 at least ΔE 22 from the state swatches.
+ */
+export const TENANT_COLOURS: readonly Rgb[] = [
+  [176, 104, 16],
+  [0, 128, 160],
+  [104, 104, 216],
+  [0, 152, 40],
+  [240, 48, 128],
+  [104, 120, 56],
+  [184, 112, 160],
+  [224, 64, 56],
+  [192, 64, 184],
+  [192, 104, 96],
+  [152, 136, 0],
+  [96, 136, 8],
+  [136, 128, 192],
+  [168, 128, 72],
+  [0, 136, 240],
+  [192, 72, 112],
+];
 
 /**
  * What a page is to the selected request (views/cluster/relation.ts): Okabe–Ito hues apart from each
@@ -64,10 +88,8 @@ const UNKNOWN_TENANT: Rgb = [200, 200, 200];
 
 export function tenantRgb(tenant: number): [number, number, number] {
   if (tenant < 0) return [...UNKNOWN_TENANT];
-  const base = OKABE_ITO[tenant % OKABE_ITO.length]!;
-  const round = Math.floor(tenant / OKABE_ITO.length) % 3;
-  const f = [1, 0.7, 0.45][round]!;
-  return [Math.round(base[0] * f), Math.round(base[1] * f), Math.round(base[2] * f)];
+  const c = TENANT_COLOURS[tenant % TENANT_COLOURS.length]!;
+  return [c[0], c[1], c[2]];
 }
 
 export function tenantCss(tenant: number): string {
@@ -75,7 +97,7 @@ export function tenantCss(tenant: number): string {
 }
 
 /** WCAG relative luminance of an sRGB colour. */
-function luminance([r, g, b]: [number, number, number]): number {
+export function luminance([r, g, b]: [number, number, number]): number {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;

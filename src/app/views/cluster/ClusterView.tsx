@@ -249,11 +249,20 @@ export function ClusterView({ run }: { run: RunSummary }) {
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box);
   const selectedRequest = useApp((s) => s.selectedRequest);
-  const focus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
+  const selectedFocus = useMemo(() => focusOf(run, selectedRequest), [run, selectedRequest]);
   // The legend names the tenants whose KV the pools hold at the moment (the roster's indices), the
-  // first twelve, and says how many more it folds.
+  // first twelve, and says how many more it folds; and whether the selected request holds any page.
   // The snapshot's arrays are refilled by each seek: its instant is part of the key.
   const appearing = useMemo(() => tenantsHeldBy(snapshot), [snapshot, snapshot?.t]);
+  const holds = useMemo(() => {
+    if (!selectedFocus) return false;
+    for (const n of snapshot?.nodes ?? []) for (let p = 0; p < n.pageCount; p++) if (n.owner[p] === selectedFocus.req) return true;
+    return false;
+  }, [snapshot, snapshot?.t, selectedFocus]);
+  // A request that holds no page at the moment (not yet reserved, or freed: the page's opening instant
+  // is just after its answer, its block table already freed) would leave every page grey under the
+  // relation legend: the grids then show the pages by their writer's tenant, and say why.
+  const focus = holds ? selectedFocus : null;
   return (
     <section className="cluster-view" aria-labelledby="cluster-h">
       <h2 id="cluster-h">
@@ -285,6 +294,11 @@ export function ClusterView({ run }: { run: RunSummary }) {
               </>
             ) : (
               <>
+                {selectedFocus ? (
+                  <p className="legend-title" data-testid="legend-none-held">
+                    {t('relationNoneHeld', { request: run.requests.ids[selectedFocus.req] ?? '?' })}
+                  </p>
+                ) : null}
                 <p>
                   {(
                     [

@@ -46,6 +46,31 @@ export interface HandoffPictureProps {
 /** Steps whose subject is the flow, the block table's first rows, or the scan and the answer. */
 const CAMERA_GROUP: Record<string, number> = { reserve: 1, transfer: 1, 'prefill-free': 1, done: 1, 'check-failed': 1, scan: 2, stream: 2, free: 2, reuse: 2 };
 
+/**
+ * The node each step is done by (the request's side for the arrival and the answer): its ground fills
+ * with the step's progress, so every step moves where its work happens, and a still frame shows how
+ * far it has gone. Steps whose picture moves on its own (the pages on the link, the token stream) have none.
+ */
+const WORKER: Partial<Record<string, 'client' | 'router' | 'prefill' | 'decode'>> = {
+  arrive: 'client',
+  tokenizer: 'router',
+  reject: 'router',
+  abort: 'router',
+  route: 'router',
+  'decode-wait': 'decode',
+  reserve: 'decode',
+  'prefill-wait': 'prefill',
+  'prefill-alloc': 'prefill',
+  compute: 'prefill',
+  'prefill-free': 'prefill',
+  done: 'decode',
+  'check-failed': 'decode',
+  scan: 'decode',
+  response: 'client',
+  free: 'decode',
+  reuse: 'decode',
+};
+
 const FIRST_PAGES = 2;
 /** Pages the response drew on, shown slot by slot (the sample holds more). */
 const DREW_ON_ROWS = 3;
@@ -277,6 +302,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     c.dataset.drawnT = String(frame.t);
   });
 
+  // The node at work and the ground it fills: its box, and on a laptop its whole column (the lane the
+  // request card travels above it, the box, the label rows under it).
+  const workerBox = frame.stepIndex >= 0 ? WORKER[frame.step] : undefined;
+  const worker = workerBox ? (f.narrow ? f[workerBox] : { ...f[workerBox], y: 0, h: f.height - 4 }) : null;
+
   // The request card along the lane: client → router → prefill; its token count rolls N → 1.
   const laneX = { client: f.client.x + f.client.w / 2, router: f.router.x + f.router.w / 2, prefill: f.prefill.x + f.prefill.w / 2 };
   const cardX = (() => {
@@ -290,6 +320,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const barMax = f.width * 0.2;
   const barW = Math.max(2, (barMax * Math.min(frame.inputTokens, ADVERTISED_CONTEXT_TOKENS)) / ADVERTISED_CONTEXT_TOKENS);
   const placeholder = frame.inputTokens === 1 && frame.promptTokens > 1;
+  // The card is as wide as its words or its bar (on a phone the words are wider), and stays in the picture.
+  const cardText = placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') });
+  const cardInner = Math.max(barMax, wordWidth(cardText) * 1.1);
+  const cardLeft = cardX === null ? 0 : Math.max(0, Math.min(f.width - cardInner - 16, cardX - cardInner / 2 - 8));
 
   // What travels on the link: the pages prefill sends (one square each, up to eight drawn).
   const beamX = lerp(f.link[0], f.link[1] - 22, ease(frame.beamProgress));
@@ -347,6 +381,23 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const hereRings = decodePool && frame.reserved.length > 0 ? micro.filter((x): x is MicroPageRow => x.kind === 'page').map((x) => pageCenter(decodePool, x.page)) : [];
   const linkedCenter = decodePool && linkedPage && linkedPage.node === decodeName && linkedPage.page < decodePool.pageCount ? pageCenter(decodePool, linkedPage.page) : null;
 
+  const claimer = (holder: number) => ({ tenant: run.tenants[tenantOfRequest(run, holder)] ?? '?', request: run.requests.ids[holder] ?? '?' });
+  // Who holds the freed block table's pages again, at the instant shown: the engine's owner of each page
+  // (the first later holder met in block-table order is named).
+  const claimedAgain = (() => {
+    if (!frame.freed || !decodeNode || !reserve || reserve.type !== 'decode-reserve') return null;
+    let by = -1;
+    let n = 0;
+    for (const [first, count] of reserve.pages)
+      for (let k = 0; k < count; k++) {
+        const o = decodeNode.owner[first + k]!;
+        if (o >= 0 && o !== req) {
+          n++;
+          if (by < 0) by = o;
+        }
+      }
+    return by >= 0 ? { by, pages: n } : null;
+  })();
   const tenantName = (w: number) => (w >= 0 ? (run.tenants[tenantOfRequest(run, w)] ?? '?') : t('hpZeros'));
 
   // The microscope's rows as one canvas drawing, and the same in words for assistive technology.
@@ -376,7 +427,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     let own = 0;
     if (placeholderNow) for (let k = 0; k < r.writers.length; k++) if (r.writers[k] === req) own++;
     const rest = r.writers.length - own;
-    const sub = `${t('pageId', { page: fmt(r.page) })} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : t(`hpState.${r.state}`)}`;
+    // A page claimed again after the free names its new holder, from the engine's owner of the page.
+    const stateText = r.state === 'claimed' && r.claimedBy >= 0 ? t('hpStateClaimedBy', claimer(r.claimedBy)) : t(`hpState.${r.state}`);
+    const sub = `${t('pageId', { page: fmt(r.page) })} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : stateText}`;
     const chip = tenantName(r.writer);
     const said = placeholderNow ? ` ${t('hpPlaceholderSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest), previous: tenantName(r.writer) })}` : '';
     const shown = text.words.slice(text.from, text.to);
@@ -436,6 +489,13 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         </div>
       ) : null}
       <svg width={f.width * zoom} height={height * zoom} viewBox={`0 0 ${f.width} ${height}`} style={{ top: -cameraY * zoom }} className="stage-svg hp-svg" data-evidence="model" role="img" aria-label={t('stageFigureLabel', { sentence })}>
+        {/* The node at work: its ground (the box and the labels under it) fills as the step goes */}
+        {worker ? (
+          <g className="hp-work" data-testid={row === 'main' ? 'stage-work' : undefined} data-worker={WORKER[frame.step]}>
+            <rect x={worker.x} y={worker.y} width={worker.w * frame.progress} height={worker.h} className="hp-work-fill" />
+            <line x1={worker.x + worker.w * frame.progress} x2={worker.x + worker.w * frame.progress} y1={worker.y} y2={worker.y + worker.h} className="hp-work-edge" />
+          </g>
+        ) : null}
         <FlowStatic f={f} tenantName={detail.response.tenant} />
         {/* Router: the tokenizer's check, the scheduler's abort, a refusal */}
         {frame.refusedAt ? (
@@ -467,6 +527,20 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             <text x={(frame.step === 'decode-wait' ? f.decode : f.prefill).x + 8} y={f.labelRows[0]} className="hp-label">{t('hpWaiting')}</text>
           </g>
         ) : null}
+        {/* The abort: the prompt's N tokens drain to the one placeholder the scheduler puts in their place */}
+        {frame.step === 'abort' && frame.promptTokens > 0 ? (
+          // Inside the router's box on a phone. On a laptop under the boxes (their label rows are free
+          // during this step), on the card's scale (the advertised context across the picture's width).
+          <rect
+            x={f.router.x + 8}
+            y={f.narrow ? f.router.y + 24 : f.router.y + f.router.h + 6}
+            width={Math.max(2, f.narrow ? (f.router.w - 16) * (frame.inputTokens / frame.promptTokens) : (f.width - f.router.x - 16) * Math.min(1, frame.inputTokens / ADVERTISED_CONTEXT_TOKENS))}
+            height={f.narrow ? 16 : 32}
+            fill={tenantCss(tenant)}
+            className="hp-bar"
+            data-testid={row === 'main' ? 'stage-drain' : undefined}
+          />
+        ) : null}
         {frame.step === 'prefill-alloc' ? <rect x={f.prefill.x + 8} y={f.prefill.y + f.prefill.h - 12} width={(f.prefill.w - 16) * frame.progress} height={6} className="hp-progress" /> : null}
         {frame.step === 'prefill-free' ? (
           <g opacity={1 - frame.progress}>
@@ -477,6 +551,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {frame.step === 'reuse' && reuseFrom !== null ? (
           <text x={f.decode.x + f.decode.w} y={f.labelRows[0]} textAnchor="end" className="hp-label" data-testid={row === 'main' ? 'stage-reuse' : undefined}>
             {t('hpAfterFree', { ms: formatNumber(Math.max(0, Math.round((frame.t - reuseFrom) * 10) / 10), lang) })}
+          </text>
+        ) : null}
+        {frame.step === 'reuse' && claimedAgain ? (
+          <text x={f.decode.x + f.decode.w} y={f.labelRows[1]} textAnchor="end" className="hp-label" data-testid={row === 'main' ? 'stage-claimed' : undefined}>
+            {t('hpStateClaimedBy', claimer(claimedAgain.by))}
           </text>
         ) : null}
         {/* Each node's second line: what it did for this request, else its pool */}
@@ -509,11 +588,11 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {/* The request card */}
         {cardX !== null ? (
           <g className="hp-card" data-testid={row === 'main' ? 'stage-card' : undefined}>
-            <rect x={cardX - barMax / 2 - 8} y={2} width={barMax + 16} height={40} rx={5} className="hp-card-box" />
-            <text x={cardX - barMax / 2} y={18} className="hp-strong">
-              {placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') })}
+            <rect x={cardLeft} y={2} width={cardInner + 16} height={40} rx={5} className="hp-card-box" />
+            <text x={cardLeft + 8} y={18} className="hp-strong">
+              {cardText}
             </text>
-            <rect x={cardX - barMax / 2} y={26} width={barW} height={9} fill={tenantCss(tenant)} className="hp-bar" />
+            <rect x={cardLeft + 8} y={26} width={barW} height={9} fill={tenantCss(tenant)} className="hp-bar" />
           </g>
         ) : null}
         {/* Pages on the RDMA link */}
@@ -569,7 +648,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         {micro.length > 0 && sample ? (
           <g>
             <text x={0} y={microTop + 16} className="hp-title">
-              {t('hpMicroHead')}
+              {t(f.narrow ? 'hpMicroHeadShort' : 'hpMicroHead')}
             </text>
             <text x={0} y={microTop + 34} className="hp-sub">
               {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
@@ -581,6 +660,18 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             {activeRow >= 0 && activeProv ? (
               <rect x={stripX + ((activeProv.slot % sample.pageSize) * stripW) / sample.pageSize - 2} y={ml.rowY[activeRow]! + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" />
             ) : null}
+            {/* Every slot a cell: its word and writer on hover (the canvas draws the cells) */}
+            <g className="hp-slot-cells" data-testid={row === 'main' ? 'stage-slot-cells' : undefined}>
+              {micro.map((r, i) =>
+                r.kind === 'page'
+                  ? Array.from({ length: r.writers.length }, (_, k) => (
+                      <rect key={`${i}:${k}`} x={stripX + (k * stripW) / sample.pageSize} y={ml.rowY[i]! + stripY - ml.rowY[0]! - 2} width={stripW / sample.pageSize} height={12} className="hp-slot-hit" data-slot={k}>
+                        <title>{t('hpSlotTip', { slot: fmt(k), word: words[r.tokens[k]!] ?? String(r.tokens[k]), writer: tenantName(r.writers[k]!) })}</title>
+                      </rect>
+                    ))
+                  : null,
+              )}
+            </g>
             {/* Decode's query scanning the block table */}
             {frame.step === 'scan' ? (
               <line x1={ml.wordsX - 4} x2={f.width} y1={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} y2={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} className="hp-scan" />

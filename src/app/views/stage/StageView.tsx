@@ -217,6 +217,15 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
     e.stopPropagation();
   };
   const track = useRef<HTMLDivElement>(null);
+  const trackWidth = useSize(track, 'clientWidth');
+  /** What a segment says: the step's name where it fits, else its number where that fits, else nothing (its title names it). */
+  const segmentLabel = (s: StageStep & { dur: number }, i: number): string => {
+    const room = (trackWidth * s.dur) / total - 6;
+    const name = t(`hcStep.${s.id}`);
+    // 13 px text: about 0.6 em a character, digits included.
+    if (name.length * 7.8 <= room) return name;
+    return String(i + 1).length * 7.8 <= room ? String(i + 1) : '';
+  };
   const seekAtPointer = (clientX: number) => {
     const el = track.current;
     if (!el) return;
@@ -226,7 +235,17 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   return (
     <div className="hc" data-testid="handoff-clock">
       <button type="button" className="hc-play" onClick={() => (playing ? pauseHandoff(store) : playHandoff(store, total))} data-testid="handoff-play" aria-label={playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}>
-        {playing ? '\u275a\u275a' : '\u25b6'} <span>{playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}</span>
+        {/* The three labels in one cell, the current one shown: the button keeps the widest's width. */}
+        <span className="hc-play-labels">
+          {(['hcPlay', 'hcPause', 'hcReplay'] as const).map((key) => {
+            const on = key === (playing ? 'hcPause' : h >= total - 1e-6 && running ? 'hcReplay' : 'hcPlay');
+            return (
+              <span key={key} className={on ? undefined : 'hc-play-spacer'} aria-hidden={on ? undefined : true}>
+                {key === 'hcPause' ? '\u275a\u275a' : '\u25b6'} {t(key)}
+              </span>
+            );
+          })}
+        </span>
       </button>
       <div
         ref={track}
@@ -250,8 +269,8 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
         }}
       >
         {script.steps.map((s, i) => (
-          <span key={i} className={`hc-seg${i === index ? ' hc-on' : i < index ? ' hc-past' : ''}`} style={{ left: `${(100 * s.at) / total}%`, width: `${(100 * s.dur) / total}%` }} title={t(`hcStep.${s.id}`)}>
-            <span className="hc-seg-label">{(100 * s.dur) / total > 9 ? t(`hcStep.${s.id}`) : String(i + 1)}</span>
+          <span key={i} className={`hc-seg${i === index ? ' hc-on' : i < index ? ' hc-past' : ''}`} data-step={s.id} data-at={s.at} data-dur={s.dur} style={{ left: `${(100 * s.at) / total}%`, width: `${(100 * s.dur) / total}%` }} title={t(`hcStep.${s.id}`)}>
+            <span className="hc-seg-label">{segmentLabel(s, i)}</span>
           </span>
         ))}
         <span className="hc-head" style={{ left: `${(100 * h) / total}%` }} />
@@ -292,6 +311,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   const index = position.index;
   const reducedMotion = moment.reducedMotion;
   const sentence = stepSentence(moment.step, moment, t, lang);
+  const allSentences = [...new Set([t('st_idle'), ...steps.map((x) => stepSentence(x, moment, t, lang))])];
   // The picture's keys: the same as the handoff clock's (focus the diagram, then ← → step).
   const onKey = (e: React.KeyboardEvent) => {
     if (e.target !== e.currentTarget) return;
@@ -307,9 +327,18 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   return (
     <>
       <HandoffControls script={script} position={position} steps={script.steps} />
-      <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
-        {sentence}
-      </p>
+      {/* Every step's sentence in one cell, the current one shown: the caption is as tall as the
+          longest at this width and language, so the picture below never moves as steps change. */}
+      <div className="stage-caption-box">
+        <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
+          {sentence}
+        </p>
+        {allSentences.map((x, i) => (
+          <p key={i} className="stage-caption stage-caption-spacer" aria-hidden="true">
+            {x}
+          </p>
+        ))}
+      </div>
       <div
         ref={rootRef}
         className="stage-root"

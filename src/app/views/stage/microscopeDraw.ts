@@ -1,6 +1,6 @@
 /**
  * Draws the microscope's rows (each page's ground, labels, writer chip, the words its slots hold and
- * its strip of slot cells tinted by writer; each band's counts by writer) on one canvas, in one pass.
+ * its strip of slot cells, one cell a slot, tinted by writer; each band's counts by writer) on one canvas, in one pass.
  * What is drawn is a plain description (`MicroPaint`), a function of the picture's props only, so
  * the same description gives the same pixels however the moment was reached; a canvas already
  * showing a description is left as it is. Colours come from the theme's tokens and the palette;
@@ -205,13 +205,23 @@ function drawPage(ctx: CanvasRenderingContext2D, p: MicroPaint, r: MicroPaintPag
       ctx.strokeRect(sx + a * cell, sy, (b - a) * cell, 8);
     }
   }
+  // Every slot a cell: a hairline between any two, a wider gap every eight (to count by).
   ctx.strokeStyle = k.panel;
-  ctx.lineWidth = 1;
+  ctx.lineWidth = cell >= 4 ? 1 : 0.5;
   ctx.beginPath();
-  for (let t = 1; t < Math.floor(r.slots / 8); t++) {
-    const tx = sx + t * 8 * cell;
+  for (let t = 1; t < r.slots; t++) {
+    if (t % 8 === 0) continue;
+    const tx = sx + t * cell;
     ctx.moveTo(tx, sy);
     ctx.lineTo(tx, sy + 8);
+  }
+  ctx.stroke();
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  for (let t = 8; t < r.slots; t += 8) {
+    const tx = sx + t * cell;
+    ctx.moveTo(tx, sy - 1);
+    ctx.lineTo(tx, sy + 9);
   }
   ctx.stroke();
   if (r.placeholder) {
