@@ -130,3 +130,16 @@ test('the same frame grows with the window: every text at 1920×1080 is 1.5× it
   }
   expect(sizes[1]).toBeCloseTo(sizes[0]! * 1.5, 1);
 });
+
+for (const win of WINDOWS) {
+  test(`presenter mode (pm=1) at ${win.width}×${win.height}: no text under ${MIN_PX * win.scale} px`, async ({ page }) => {
+    await page.setViewportSize({ width: win.width, height: win.height });
+    await page.goto('?ch=4&pm=1');
+    await expect(page.locator('[data-testid=stage]').first()).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('walkthrough')).toBeVisible();
+    const text = await smallestText(page, { under: MIN_PX * win.scale });
+    expect(text.count).toBeGreaterThan(20);
+    expect(text.under.map((s) => `${s.px} px ${s.element}: ${s.text}`), `text under ${MIN_PX * win.scale} px`).toEqual([]);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/presenter-ch4-${win.width}x${win.height}.png` });
+  });
+}
