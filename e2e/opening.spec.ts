@@ -42,6 +42,11 @@ test('the handoff\'s steps beside the stage: the current one marked (aria-curren
   await expect(current).toHaveCount(1);
   const index = await stage.getAttribute('data-step-index');
   expect(await current.evaluate((li) => [...li.parentElement!.children].indexOf(li))).toBe(Number(index));
+  // The current step is in view in the list, above the sticky scrub bar.
+  const bar = (await page.getByTestId('scrub-bar').boundingBox())!;
+  const c = (await current.boundingBox())!;
+  expect(c.y).toBeGreaterThanOrEqual(l.y - 1);
+  expect(c.y + c.height).toBeLessThanOrEqual(bar.y);
   // Marked by more than colour: bold and framed, unlike the others.
   const look = (el: Element) => ({ weight: Number(getComputedStyle(el).fontWeight), outline: getComputedStyle(el).outlineStyle });
   expect(await current.evaluate(look)).toEqual({ weight: 700, outline: 'solid' });

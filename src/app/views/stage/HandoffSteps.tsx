@@ -3,6 +3,7 @@
  * clock), each step's time and sentence, the current one marked, a click seeking to it. The Transfer
  * view lists it under its stepper; the first screen beside the stage.
  */
+import { useLayoutEffect, useRef } from 'react';
 import { useT } from '../../i18n/i18n.ts';
 import { formatOffsetSeconds } from '../../i18n/format.ts';
 import type { RunSummary } from '../../run/hooks.ts';
@@ -19,8 +20,17 @@ export function HandoffSteps({ run, moment, pointable = false, className = 'step
   const { script } = moment;
   const events = moment.detail.events;
   const current = moment.position.index;
+  // A list shorter than its steps (the first screen's, beside the stage) keeps the current step in
+  // its middle; only the list scrolls, never the page.
+  const list = useRef<HTMLOListElement>(null);
+  useLayoutEffect(() => {
+    const el = list.current;
+    const li = el?.children[current] as HTMLElement | undefined;
+    if (!el || !li || el.scrollHeight <= el.clientHeight) return;
+    el.scrollTop = Math.max(0, li.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop - (el.clientHeight - li.offsetHeight) / 2);
+  }, [current]);
   return (
-    <ol className={className} data-testid={testId} {...(pointable ? highlightable('steps') : {})}>
+    <ol ref={list} className={className} data-testid={testId} {...(pointable ? highlightable('steps') : {})}>
       {script.steps.map((s, i) => {
         const e = events[s.event]!;
         return (
