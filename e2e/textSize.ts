@@ -1,7 +1,7 @@
 /**
  * The smallest text a page renders inside its viewport, in CSS px as drawn on screen: every visible,
  * non-blank text node and every form control that shows a value (a select's chosen option, a
- * field's number). HTML text reads its computed font-size; SVG text multiplies it by the SVG's
+ * field's number). HTML text reads its computed font-size times its CSS zoom; SVG text multiplies it by the SVG's
  * screen scale (getScreenCTM), which is what a drawing scaled to its box renders at. Canvas text is
  * pixels and cannot be read here.
  */
@@ -58,10 +58,11 @@ export async function smallestText(page: Page, options: TextSizeOptions = {}): P
       const fontSize = parseFloat(getComputedStyle(el).fontSize);
       if (el instanceof SVGElement) {
         const m = (el as SVGGraphicsElement).getScreenCTM?.();
-        // The vertical scale: how tall a unit of the SVG's user space is on screen.
+        // The vertical scale: how tall a unit of the SVG's user space is on screen (CSS zoom included).
         return m ? fontSize * Math.hypot(m.c, m.d) : fontSize;
       }
-      return fontSize;
+      // A computed font-size leaves out CSS zoom (the screen layout's, presenter mode's): what is drawn is both.
+      return fontSize * ((el as HTMLElement & { currentCSSZoom?: number }).currentCSSZoom ?? 1);
     };
     const samples: { px: number; text: string; element: string }[] = [];
     const root = (within ? document.querySelector(within) : null) ?? document.body;

@@ -81,13 +81,18 @@ function Notices() {
 function Headline() {
   const lang = useApp((s) => s.lang);
   const facts = useFacts();
+  // What happened and where, first: the model and the service by name (F1), then the count (F2).
+  const f1 = facts.data?.byId.get('F1');
   const f2 = facts.data?.byId.get('F2');
   // In a what-if the report's figure stays the report's, said so (views/story/WhatIf.tsx).
   const whatIf = useApp((s) => whatIfSwitches(s.switches).length > 0);
   const t = useT();
-  if (!f2) return null;
+  if (!f1 || !f2) return null;
   return (
     <p className="headline" data-testid="headline" data-what-if={whatIf ? 'true' : 'false'}>
+      <span data-testid="headline-where" data-fact="F1">
+        {pick(lang, f1.en, f1.fr)} <FactBadge id="F1" />
+      </span>{' '}
       {whatIf ? <b className="lens-keep">{t('reportSays')} </b> : null}
       <span data-fact="F2">
         {pick(lang, f2.en, f2.fr)} <FactBadge id="F2" />

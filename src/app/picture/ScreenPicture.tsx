@@ -1,10 +1,10 @@
 /**
  * The screen's main picture: ONE component, so the animated stage can replace it in one place.
  * Today it composes the existing views: the view the chapter chose (cluster grid, transfer,
- * response) with the situation line and the timeline, and three pictures of its own where a chapter
+ * response) with the situation line and the leak counter, and three pictures of its own where a chapter
  * needs something the dashboard does not draw large enough for a room: the prompt against the prefill
  * limit (capacity gap), the two weeks with the leak counter climbing, and 9 September as a strip of
- * the report's four times. Everything is a function of the store's time and the run.
+ * the report's four times, each above the timeline. Everything is a function of the store's time and the run.
  */
 import { useMemo } from 'react';
 import { useFacts } from '../../data/useFacts.ts';
@@ -247,8 +247,9 @@ export function ScreenPicture() {
         {view === 'response' ? <ResponseView run={run} /> : null}
         {view === 'stage' ? <StageView picker={false} screen /> : null}
       </div>
-      {/* The handoff and the answer take milliseconds: the timeline would say nothing there. */}
-      {view === 'cluster' ? timeline : null}
+      {/* No timeline here: the handoff and the answer take milliseconds, and under the grids it took
+          the room the grids need (decode's grid went under the caption band at 1280×720). The chapters
+          that point at the timeline draw it as their picture (window, day, compare). */}
     </div>
   );
 }

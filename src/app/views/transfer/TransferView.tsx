@@ -1,7 +1,7 @@
 import { Suspense, lazy, useEffect, useMemo, useRef, useState } from 'react';
 import { useRequestDetail } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
-import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { REL_FOREIGN, REL_OWN, REL_PLACEHOLDER, RELATION_RGB, blockTableRelation, focusOf, type Focus, type Relation, type REL_OTHER } from '../cluster/relation.ts';
@@ -12,7 +12,7 @@ import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { goToStep, useMoment } from '../shared/useMoment.ts';
 import type { Moment } from '../../moment/moment.ts';
-import { stepSentence } from '../stage/StageView.tsx';
+import { HandoffSteps } from '../stage/HandoffSteps.tsx';
 import { blockOwnersText } from '../shared/engineText.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
@@ -154,19 +154,7 @@ export function TransferView({ run }: { run: RunSummary }) {
               {t('stepForward')}
             </button>
           </div>
-          <ol className="steps" {...highlightable('steps')}>
-            {script.steps.map((s, i) => {
-              const e = events[s.event]!;
-              return (
-                <li key={i} className={i === current ? 'current' : i < current ? 'past' : 'future'} aria-current={i === current ? 'step' : undefined} data-event={e.type} data-step={s.id}>
-                  <button type="button" className="linklike" onClick={() => go(i)}>
-                    <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
-                  </button>{' '}
-                  {moment ? stepSentence(s, moment, t, lang) : null}
-                </li>
-              );
-            })}
-          </ol>
+          {moment ? <HandoffSteps run={run} moment={moment} pointable /> : null}
           {moment && blockPages.length > 0 ? (
             <>
               <h3>
