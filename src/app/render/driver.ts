@@ -18,9 +18,9 @@ import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
 import type { AppStore, ScreenFrame } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { baseOf, compileChapter, shownAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
+import { applySituation, baseOf, compileChapter, sampleAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
 import { videoSteps } from './directions.ts';
-import { beatAt, cueAt, sceneAt, type Scene, type Timeline } from './schedule.ts';
+import { beatAt, cueAt, frameAtPosition, positionAtFrame, sceneAt, type Scene, type Timeline } from './schedule.ts';
 
 export interface RenderApi {
   /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
@@ -33,20 +33,6 @@ export interface RenderApi {
 
 function situationOf(store: AppStore, chapter: number): Situation {
   return baseOf(CHAPTERS[chapter - 1]!, store.getState());
-}
-
-/**
- * Where a frame is in its chapter's timeline: the steps the schedule has started by then, the last
- * one a tween part-way. The picture is then the one interpreter's (walkthrough/timeline.ts).
- */
-function positionAt(scene: Extract<Scene, { kind: 'body' }>, frame: number): { step: number; k: number } {
-  let pos = { step: 0, k: 0 };
-  for (const ts of scene.steps) {
-    if (ts.at > frame) break;
-    if ('tween' in ts.step && ts.frames > 0 && frame < ts.at + ts.frames) pos = { step: ts.index, k: (frame - ts.at) / ts.frames };
-    else pos = { step: ts.index + 1, k: 0 };
-  }
-  return pos;
 }
 
 /** Keeps react-query from dropping what the video needs while it renders (no observer = collectable). */
@@ -122,11 +108,6 @@ async function prepare(client: QueryClient, store: AppStore, tl: Timeline): Prom
   return { compiled, unplaced };
 }
 
-/** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
-function sameOrNew<T>(prev: T, next: T): T {
-  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
-}
-
 function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: ReadonlyMap<number, ChapterTimeline>): { s: Situation; screen: ScreenFrame } {
   const scene = sceneAt(tl, frame);
   const bodies = tl.scenes.filter((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body');
@@ -145,8 +126,8 @@ function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: Readonl
   let s = situationOf(store, body?.chapter ?? 1);
   let highlight: string | null = null;
   if (body && c) {
-    const pos = positionAt(body, at);
-    const shown = shownAt(c, pos.step, pos.k);
+    // The one schedule's beat and beat time at this frame, sampled by the walkthrough's interpreter.
+    const shown = sampleAt(c, positionAtFrame(body, at));
     s = shown.situation;
     highlight = shown.highlight;
   }
@@ -202,8 +183,7 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
     async show(frame) {
       if (!timeline) throw new Error('render: load a timeline first');
       const { s, screen } = frameOf(store, timeline, frame, compiled);
-      const cur = store.getState();
-      cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
+      applySituation(store, s);
       store.setState({ screenFrame: screen });
       advanceFrame((frame * 1000) / timeline.fps);
       // Drawn when React has committed this frame, nothing is being fetched, and a paint has let
@@ -222,11 +202,8 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
     },
     frameOfBeat(chapter, beat, ms = 0) {
       const body = timeline?.scenes.find((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body' && x.chapter === chapter);
-      const b = compiled.get(chapter)?.beats[beat];
-      if (!timeline || !body || !b) return null;
-      const ts = body.steps.find((x) => x.index >= b.step);
-      const at = ts ? ts.at : body.to - 1;
-      return Math.min(body.to - 1, at + Math.round((ms * timeline.fps) / 1000));
+      if (!timeline || !body || !compiled.get(chapter)?.beats[beat]) return null;
+      return frameAtPosition(body, beat, ms);
     },
   };
 }
