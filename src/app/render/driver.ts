@@ -25,8 +25,8 @@ import { beatAt, cueAt, frameAtPosition, positionAtFrame, sceneAt, type Scene, t
 export interface RenderApi {
   /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
   load(timeline: Timeline): Promise<{ frames: number; unplaced: string[] }>;
-  /** Shows one frame and resolves once it is drawn. */
-  show(frame: number): Promise<void>;
+  /** Shows one frame and resolves once it is drawn, with the parts of its picture that reach under the caption band (none: []). */
+  show(frame: number): Promise<string[]>;
   /** The frame `ms` into beat `beat` of a chapter's body (walkthrough/timeline.ts), or null when the timeline has no such beat. */
   frameOfBeat(chapter: number, beat: number, ms?: number): number | null;
 }
@@ -158,6 +158,45 @@ export function markDrawn(store: AppStore, frame: number): void {
   drawnOf.set(store, frame);
 }
 
+/**
+ * The parts of the picture that reach under the caption band: every element of the picture box that
+ * draws (an image, a canvas, an svg, a text) whose visible box (cut by its clipping ancestors) goes on
+ * past the band's top. The picture box clips at the band, so such a part is cut there: a picture
+ * under the band. Named by tag, class and the start of its text.
+ */
+export function picturesUnderBand(doc: Document = document): string[] {
+  const box = doc.querySelector('.screen-picture-box');
+  const band = doc.querySelector('.screen-band');
+  if (!box || !band) return [];
+  const top = band.getBoundingClientRect().top;
+  const clipOf = new Map<Element, number>();
+  const clipBottom = (el: Element): number => {
+    if (el === box || !el.parentElement) return Infinity;
+    const known = clipOf.get(el);
+    if (known !== undefined) return known;
+    const parent = el.parentElement;
+    const style = getComputedStyle(parent);
+    const own = parent !== box && style.overflowY !== 'visible' ? parent.getBoundingClientRect().bottom : Infinity;
+    const b = Math.min(own, clipBottom(parent));
+    clipOf.set(el, b);
+    return b;
+  };
+  const out: string[] = [];
+  for (const el of box.querySelectorAll('*')) {
+    const draws = el instanceof HTMLCanvasElement || el instanceof HTMLImageElement || (el instanceof SVGSVGElement && !el.parentElement?.closest('svg')) || [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '' && !el.closest('svg'));
+    if (!draws) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.top >= top) continue;
+    const bottom = Math.min(r.bottom, clipBottom(el));
+    if (bottom <= top + 1) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.opacity === '0') continue;
+    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') ?? '';
+    out.push(`${el.tagName.toLowerCase()}${cls ? '.' + cls.trim().split(/\s+/).join('.') : ''} "${(el.textContent ?? '').trim().slice(0, 30)}" (${Math.round(r.top)}–${Math.round(r.bottom)} px, band at ${Math.round(top)})`);
+  }
+  return out;
+}
+
 const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
 export function createRenderApi(client: QueryClient, store: AppStore): RenderApi {
@@ -199,6 +238,7 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
       advanceFrame((frame * 1000) / timeline.fps);
       await nextPaint();
       await nextPaint();
+      return screen.scene === 'body' ? picturesUnderBand() : [];
     },
     frameOfBeat(chapter, beat, ms = 0) {
       const body = timeline?.scenes.find((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body' && x.chapter === chapter);

@@ -8,7 +8,7 @@
  * captions they bring up, the reveal, the card and predict lengths) from those real durations: a
  * cue stays up at least as long as it is spoken and long enough to be read at 16 characters a
  * second, the chapter's waits stretch or shrink to fit what is said over them (tweens keep their
- * length), and a checkpoint becomes a predict beat of 6–8 s, its answer said over the tween that
+ * length, but the last of a block with no waits stretches over what is said), and a checkpoint becomes a predict beat of 6–8 s, its answer said over the tween that
  * follows it, if one does. Every time is a whole frame, so the video, its captions and its chapter
  * marks agree. `positionAtFrame` reads a frame back as the schedule's beat and beat time, which the
  * driver samples with the walkthrough's own interpreter.
@@ -217,7 +217,7 @@ export interface TimelineOptions {
  * Lays a script out in frames over the talk's scenes and each chapter's beats. A caption's block
  * runs from the beat that brings its caption up to the next such beat (or the checkpoint, or the
  * chapter's end): it lasts as long as its cues are up, or its tweens, whichever is longer, and its
- * waits share what is left in proportion to their written lengths. Beats before the first caption
+ * waits share what is left in proportion to their written lengths (with none, its last tween takes it). Beats before the first caption
  * play as written (waits scaled).
  */
 export function timelineOf(script: Script, chapters: readonly Chapter[], opts: TimelineOptions): Timeline {
@@ -318,13 +318,22 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
         const length = Math.max(cueEnd - cueStart, tweenFrames + framesOf(waitMs * scale * (toEnd ? 0.5 : 0.25)), 1);
         let waitBudget = Math.max(0, length - tweenFrames);
         let waitsLeft = waitMs;
+        // A block with no waits: its last tween stretches over what is said, so it arrives where
+        // the next sentence begins (a card lights as its time is said) rather than holding before it.
+        const stretched = waitMs === 0 ? block.map((y) => y.kind).lastIndexOf('tween') : -1;
         for (const [k, y] of block.entries()) {
           let f = 0;
           if (y.kind === 'wait') {
             f = waitsLeft > 0 ? Math.round((waitBudget * y.ms) / waitsLeft) : 0;
             waitBudget -= f;
             waitsLeft -= y.ms;
-          } else if (y.kind === 'tween') f = framesOf(y.ms);
+          } else if (y.kind === 'tween') {
+            f = framesOf(y.ms);
+            if (k === stretched) {
+              f += waitBudget;
+              waitBudget = 0;
+            }
+          }
           place(b + k, f);
           at += f;
         }
