@@ -83,13 +83,14 @@ export const chapter: Chapter = {
         fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ces changements ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
       },
     },
-    { tween: { to: { fraction: 1 }, ms: 10500 } },
+    // The evening of 9 September (the run ends at midnight): the clock keeps moving while the last two sentences are said.
+    { tween: { to: { fraction: 0.995 }, ms: 6500 } },
     {
       caption: {
         en: 'Cloudflare published its analysis on 26 October, as coordinated disclosure (F3).',
         fr: 'Cloudflare a publié son analyse le 26 octobre, dans le cadre d\u2019une divulgation coordonnée (F3).',
       },
     },
-    { wait: 4000 },
+    { tween: { to: { fraction: 1 }, ms: 4000 } },
   ],
 };
