@@ -128,8 +128,10 @@ async function capture(cdp: CDPSession): Promise<Buffer> {
   return Buffer.from(data, 'base64');
 }
 
-async function show(page: Page, frame: number): Promise<void> {
-  await page.evaluate((f) => window.__render!.show(f), frame);
+/** Shows a frame; what of its picture reaches under the caption band is kept for chapters.<lang>.json. */
+async function show(page: Page, frame: number, under?: [number, number, string][]): Promise<void> {
+  const parts = await page.evaluate((f) => window.__render!.show(f), frame);
+  if (under && parts.length > 0) under.push([frame, parts.length, parts[0]!]);
 }
 
 const secs = (frame: number) => frame / FPS;
@@ -182,12 +184,6 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     writeFileSync(files.captions, toVtt(timeline.cues.map((c) => ({ start: secs(c.from), end: secs(c.to), text: c.text, settings: 'line:-1 align:center' }))));
     files.chaptersVtt = join(outDir, `chapters.${lang}.vtt`);
     writeFileSync(files.chaptersVtt, toVtt(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), text: `${m.n}. ${m.title}` }))));
-    files.chaptersJson = join(outDir, `chapters.${lang}.json`);
-    const predict = timeline.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
-    writeFileSync(
-      files.chaptersJson,
-      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))), motionLeads: motionLeads(timeline).map((m) => ({ chapter: m.chapter, at: Number(m.atS.toFixed(2)), lead: Number(m.leadS.toFixed(2)) })) }, null, 2)}\n`,
-    );
     const meta = `${base}.ffmeta`;
     writeFileSync(meta, chaptersMeta(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), title: `${m.n}. ${m.title}` })), FPS));
 
@@ -212,9 +208,10 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     );
     const done = new Promise<void>((res, rej) => ffmpeg.on('exit', (code) => (code === 0 ? res() : rej(new Error(`ffmpeg exited with ${code}`)))));
     const md5: string[] = [];
+    const under: [number, number, string][] = [];
     const t0 = Date.now();
     for (let f = 0; f < timeline.frames; f++) {
-      await show(page, f);
+      await show(page, f, under);
       const png = await capture(cdp);
       md5.push(createHash('md5').update(png).digest('hex'));
       if (!ffmpeg.stdin.write(png)) await new Promise((r) => ffmpeg.stdin.once('drain', r));
@@ -222,6 +219,13 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     }
     ffmpeg.stdin.end();
     await done;
+    files.chaptersJson = join(outDir, `chapters.${lang}.json`);
+    const predict = timeline.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
+    writeFileSync(
+      files.chaptersJson,
+      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))), motionLeads: motionLeads(timeline).map((m) => ({ chapter: m.chapter, at: Number(m.atS.toFixed(2)), lead: Number(m.leadS.toFixed(2)) })), underBand: under.map(([frame, count, first]) => ({ at: Number(secs(frame).toFixed(2)), count, first })) }, null, 2)}\n`,
+    );
+
     files.md5 = `${base}.frames.md5`;
     writeFileSync(files.md5, md5.map((h, i) => `${i} ${h}`).join('\n') + '\n');
     rmSync(meta);

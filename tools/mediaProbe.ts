@@ -70,6 +70,8 @@ export interface Marks {
   predictBeats: { start: number; end: number }[];
   /** Each moving beat: when it starts and how long after the start of the sentence on screen (s). Absent from older renders. */
   motionLeads?: { chapter: number; at: number; lead: number }[];
+  /** Each frame whose picture reaches under the caption band: when, how many parts, the first named. Absent from older renders. */
+  underBand?: { at: number; count: number; first: string }[];
 }
 
 /** Integrated loudness (LUFS) and true peak (dBTP) of a file's audio, by ffmpeg's EBU R 128 meter. */

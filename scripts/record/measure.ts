@@ -7,11 +7,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { detect, frameHashes, keyframeTimes, loudness, maxVolume, motionSamples, parseVtt, probe, type Marks } from '../../tools/mediaProbe.ts';
 import { MOTION_LEAD_MAX_MS } from '../../src/app/render/schedule.ts';
+import { CAPTION_BAND_TOP_PX, SCREEN_HEIGHT_PX } from '../../src/app/picture/captionBand.ts';
 
 /** The chapters on the mechanism (the placeholder, transfer complete, the mixed response): the handoff on the stage. */
 const MECHANISM_CHAPTERS = ['placeholder', 'transfer-complete', 'mixed-response'];
-/** The top of the screen layout's caption band at 1280×720 (`.screen-caption`; 1080p: × 1.5). */
-const CAPTION_BAND_TOP = 610;
 
 const dir = process.argv[2] ?? 'explainer';
 const langs = ['en', 'fr'].filter((l) => existsSync(join(dir, `stale-pages.${l}.mp4`)));
@@ -26,6 +25,18 @@ function movingBeats(leads: NonNullable<Marks['motionLeads']>): string {
   const late = leads.filter((m) => m.lead > limitS);
   const latest = leads.reduce((x, m) => Math.max(x, m.lead), 0);
   return `${leads.length}; latest +${latest.toFixed(2)} s; ${late.length} over ${limitS} s (goal 0)${late.length ? ': ' + late.map((m) => `ch ${m.chapter} at ${fmt(m.at)} +${m.lead.toFixed(2)} s`).join(', ') : ''}`;
+}
+
+/** The frames whose picture reaches under the caption band (the driver's check of every frame; goal 0), by stretch. */
+function underBand(list: NonNullable<Marks['underBand']>): string {
+  if (list.length === 0) return '0 frames (goal 0)';
+  const stretches: { from: number; to: number; first: string }[] = [];
+  for (const u of list) {
+    const last = stretches[stretches.length - 1];
+    if (last && u.at - last.to < 0.1) last.to = u.at;
+    else stretches.push({ from: u.at, to: u.at, first: u.first });
+  }
+  return `${list.length} frames (goal 0), ${stretches.length} stretches: ${stretches.slice(0, 8).map((x) => `${fmt(x.from)}–${fmt(x.to)} ${x.first}`).join('; ')}${stretches.length > 8 ? '; …' : ''}`;
 }
 
 const fmt = (s: number) => `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
@@ -55,7 +66,8 @@ for (const lang of langs) {
   let atOnce = 0;
   for (const c of cues) atOnce = Math.max(atOnce, cues.filter((d) => d.start < c.end - 1e-3 && d.end > c.start + 1e-3).length);
 
-  const band = Math.round((CAPTION_BAND_TOP * v.height) / 720);
+  // Motion is read above the caption band (the one token the layout draws it by), a few pixels clear of its edge.
+  const band = Math.round(((CAPTION_BAND_TOP_PX - 6) * v.height) / SCREEN_HEIGHT_PX);
   const motion = motionSamples(mp4, band);
   const share = (list: { moved: boolean }[]) => (list.length ? (100 * list.filter((m) => m.moved).length) / list.length : 0);
   const mech = marks.chapters.filter((c) => MECHANISM_CHAPTERS.includes(c.id));
@@ -78,6 +90,7 @@ for (const lang of langs) {
     ['cues on screen at once', `at most ${atOnce}`],
     ['predict beats', marks.predictBeats.map((b) => `${(b.end - b.start).toFixed(1)} s`).join(', ') || 'none'],
     ['moving beats after their sentence', marks.motionLeads ? movingBeats(marks.motionLeads) : 'not recorded (an older render)'],
+    ['pictures under the caption band', marks.underBand ? underBand(marks.underBand) : 'not recorded (an older render)'],
   ];
   console.log(`\n## ${lang}: ${mp4}\n\n| measured | value |\n|---|---|`);
   for (const [k, val] of rows) console.log(`| ${k} | ${val} |`);

@@ -3,7 +3,7 @@ import { SWITCHES } from '../../engine/switches.ts';
 import { SWITCH_TEXT } from '../../engine/switchText.ts';
 import { ASSUMPTIONS } from '../../engine/incident/index.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { captionsOf } from '../walkthrough/chapters/steps.ts';
+import { captionsOf } from '../walkthrough/timeline.ts';
 import { readFileSync } from 'node:fs';
 import { MESSAGES, SAME_IN_BOTH, frenchTypography, translate, type MessageKey } from './messages.ts';
 

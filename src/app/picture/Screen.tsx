@@ -19,6 +19,7 @@ import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
 import { RoomTally } from './RoomTally.tsx';
+import { CAPTION_BAND_PX } from './captionBand.ts';
 import './screen.css';
 
 const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
@@ -288,7 +289,7 @@ export function Screen({ frame }: { frame: ScreenFrame }) {
   const ch = frame.chapter ? CHAPTERS[frame.chapter - 1] : undefined;
   const facts = ch ? factIdsOf(ch) : [];
   return (
-    <div className="screen" data-testid="screen" data-scene={frame.scene} data-frame={frame.frame} data-highlight={frame.highlight ?? ''} lang={lang}>
+    <div className="screen" style={{ '--screen-band-h': `${CAPTION_BAND_PX}px` } as CSSProperties} data-testid="screen" data-scene={frame.scene} data-frame={frame.frame} data-highlight={frame.highlight ?? ''} lang={lang}>
       {frame.scene === 'title' ? (
         <Card frame={frame}>
           <TitleCard lang={lang} />

@@ -18,35 +18,21 @@ import type { RequestDetail } from '../run/summary.ts';
 import { advanceFrame, driveClock } from '../state/clock.ts';
 import type { AppStore, ScreenFrame } from '../state/store.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
-import { baseOf, compileChapter, shownAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
+import { applySituation, baseOf, compileChapter, sampleAt, type ChapterTimeline, type Situation } from '../walkthrough/timeline.ts';
 import { videoSteps } from './directions.ts';
-import { beatAt, cueAt, sceneAt, type Scene, type Timeline } from './schedule.ts';
+import { beatAt, cueAt, frameAtPosition, positionAtFrame, sceneAt, type Scene, type Timeline } from './schedule.ts';
 
 export interface RenderApi {
   /** Computes every run and request the timeline shows; resolves with the frame count and the instants no run could place. */
   load(timeline: Timeline): Promise<{ frames: number; unplaced: string[] }>;
-  /** Shows one frame and resolves once it is drawn. */
-  show(frame: number): Promise<void>;
+  /** Shows one frame and resolves once it is drawn, with the parts of its picture that reach under the caption band (none: []). */
+  show(frame: number): Promise<string[]>;
   /** The frame `ms` into beat `beat` of a chapter's body (walkthrough/timeline.ts), or null when the timeline has no such beat. */
   frameOfBeat(chapter: number, beat: number, ms?: number): number | null;
 }
 
 function situationOf(store: AppStore, chapter: number): Situation {
   return baseOf(CHAPTERS[chapter - 1]!, store.getState());
-}
-
-/**
- * Where a frame is in its chapter's timeline: the steps the schedule has started by then, the last
- * one a tween part-way. The picture is then the one interpreter's (walkthrough/timeline.ts).
- */
-function positionAt(scene: Extract<Scene, { kind: 'body' }>, frame: number): { step: number; k: number } {
-  let pos = { step: 0, k: 0 };
-  for (const ts of scene.steps) {
-    if (ts.at > frame) break;
-    if ('tween' in ts.step && ts.frames > 0 && frame < ts.at + ts.frames) pos = { step: ts.index, k: (frame - ts.at) / ts.frames };
-    else pos = { step: ts.index + 1, k: 0 };
-  }
-  return pos;
 }
 
 /** Keeps react-query from dropping what the video needs while it renders (no observer = collectable). */
@@ -122,11 +108,6 @@ async function prepare(client: QueryClient, store: AppStore, tl: Timeline): Prom
   return { compiled, unplaced };
 }
 
-/** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
-function sameOrNew<T>(prev: T, next: T): T {
-  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
-}
-
 function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: ReadonlyMap<number, ChapterTimeline>): { s: Situation; screen: ScreenFrame } {
   const scene = sceneAt(tl, frame);
   const bodies = tl.scenes.filter((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body');
@@ -145,8 +126,8 @@ function frameOf(store: AppStore, tl: Timeline, frame: number, compiled: Readonl
   let s = situationOf(store, body?.chapter ?? 1);
   let highlight: string | null = null;
   if (body && c) {
-    const pos = positionAt(body, at);
-    const shown = shownAt(c, pos.step, pos.k);
+    // The one schedule's beat and beat time at this frame, sampled by the walkthrough's interpreter.
+    const shown = sampleAt(c, positionAtFrame(body, at));
     s = shown.situation;
     highlight = shown.highlight;
   }
@@ -177,6 +158,45 @@ export function markDrawn(store: AppStore, frame: number): void {
   drawnOf.set(store, frame);
 }
 
+/**
+ * The parts of the picture that reach under the caption band: every element of the picture box that
+ * draws (an image, a canvas, an svg, a text) whose visible box (cut by its clipping ancestors) goes on
+ * past the band's top. The picture box clips at the band, so such a part is cut there: a picture
+ * under the band. Named by tag, class and the start of its text.
+ */
+export function picturesUnderBand(doc: Document = document): string[] {
+  const box = doc.querySelector('.screen-picture-box');
+  const band = doc.querySelector('.screen-band');
+  if (!box || !band) return [];
+  const top = band.getBoundingClientRect().top;
+  const clipOf = new Map<Element, number>();
+  const clipBottom = (el: Element): number => {
+    if (el === box || !el.parentElement) return Infinity;
+    const known = clipOf.get(el);
+    if (known !== undefined) return known;
+    const parent = el.parentElement;
+    const style = getComputedStyle(parent);
+    const own = parent !== box && style.overflowY !== 'visible' ? parent.getBoundingClientRect().bottom : Infinity;
+    const b = Math.min(own, clipBottom(parent));
+    clipOf.set(el, b);
+    return b;
+  };
+  const out: string[] = [];
+  for (const el of box.querySelectorAll('*')) {
+    const draws = el instanceof HTMLCanvasElement || el instanceof HTMLImageElement || (el instanceof SVGSVGElement && !el.parentElement?.closest('svg')) || [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '' && !el.closest('svg'));
+    if (!draws) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || r.top >= top) continue;
+    const bottom = Math.min(r.bottom, clipBottom(el));
+    if (bottom <= top + 1) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.opacity === '0') continue;
+    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') ?? '';
+    out.push(`${el.tagName.toLowerCase()}${cls ? '.' + cls.trim().split(/\s+/).join('.') : ''} "${(el.textContent ?? '').trim().slice(0, 30)}" (${Math.round(r.top)}–${Math.round(r.bottom)} px, band at ${Math.round(top)})`);
+  }
+  return out;
+}
+
 const nextPaint = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
 
 export function createRenderApi(client: QueryClient, store: AppStore): RenderApi {
@@ -202,8 +222,7 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
     async show(frame) {
       if (!timeline) throw new Error('render: load a timeline first');
       const { s, screen } = frameOf(store, timeline, frame, compiled);
-      const cur = store.getState();
-      cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
+      applySituation(store, s);
       store.setState({ screenFrame: screen });
       advanceFrame((frame * 1000) / timeline.fps);
       // Drawn when React has committed this frame, nothing is being fetched, and a paint has let
@@ -219,14 +238,12 @@ export function createRenderApi(client: QueryClient, store: AppStore): RenderApi
       advanceFrame((frame * 1000) / timeline.fps);
       await nextPaint();
       await nextPaint();
+      return screen.scene === 'body' ? picturesUnderBand() : [];
     },
     frameOfBeat(chapter, beat, ms = 0) {
       const body = timeline?.scenes.find((x): x is Extract<Scene, { kind: 'body' }> => x.kind === 'body' && x.chapter === chapter);
-      const b = compiled.get(chapter)?.beats[beat];
-      if (!timeline || !body || !b) return null;
-      const ts = body.steps.find((x) => x.index >= b.step);
-      const at = ts ? ts.at : body.to - 1;
-      return Math.min(body.to - 1, at + Math.round((ms * timeline.fps) / 1000));
+      if (!timeline || !body || !compiled.get(chapter)?.beats[beat]) return null;
+      return frameAtPosition(body, beat, ms);
     },
   };
 }

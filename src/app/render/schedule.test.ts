@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { videoSteps } from './directions.ts';
 import { allCues, cueRate, MAX_CUE_CHARS, motionLeads, MOTION_LEAD_MAX_MS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
@@ -79,4 +80,17 @@ describe('the video timeline', () => {
     const fr = timelineOf(scriptOf(all, 'fr', words, null, null), CHAPTERS, { spokenMs: spokenMs('fr') });
     expect(fr.chapters.map((c) => c.from)).not.toEqual(en.chapters.map((c) => c.from));
   });
+});
+
+describe('what the video says', () => {
+  const facts = JSON.parse(readFileSync('public/facts.json', 'utf8')) as { facts: { id: string; figures?: { key: string; value: number }[] }[] };
+  const advertised = facts.facts.find((f) => f.id === 'F14')!.figures!.find((g) => g.key === 'advertisedContextTokens')!.value;
+  for (const lang of ['en', 'fr'] as const) {
+    const said = allCues(scriptOf(all, lang, words, null, null)).map((c) => c.text).join(' ');
+    it(`${lang}: the advertised context (F14, from the facts file) and what the report does not say (F6, F25)`, () => {
+      const digits = String(advertised).replace(/\B(?=(\d{3})+(?!\d))/g, '#').split('#');
+      expect(said).toMatch(new RegExp(`${digits.join('[,\\s\\u202f]')}[^(]*\\(F14\\)`, 'u'));
+      for (const id of ['F6', 'F25']) expect(said).toContain(`(${id})`);
+    });
+  }
 });

@@ -3,28 +3,27 @@
  *
  * `scriptOf` turns the walkthrough's chapters into what is said (the title, each chapter's title,
  * every step caption, the checkpoint's question and answer, the end card), split into cues short
- * enough to read. The recorder speaks every cue (espeak-ng) and measures it; `timelineOf` then lays
- * the frames out from those real durations: a cue stays up at least as long as it is spoken and
- * long enough to be read at 16 characters a second, the chapter's waits stretch or shrink to fit
- * what is said over them (tweens keep their length), and a checkpoint becomes a predict beat of
- * 6–8 s, its answer said over the tween that follows it, if one does. Every time is a whole frame, so the video, its captions and its chapter marks agree.
+ * enough to read. The recorder speaks every cue and measures it; `timelineOf` then lays the one
+ * schedule out in frames (walkthrough/timeline.ts: the talk's scenes, each chapter's beats with the
+ * captions they bring up, the reveal, the card and predict lengths) from those real durations: a
+ * cue stays up at least as long as it is spoken and long enough to be read at 16 characters a
+ * second, the chapter's waits stretch or shrink to fit what is said over them (tweens keep their
+ * length, but the last of a block with no waits stretches over what is said), and a checkpoint becomes a predict beat of 6–8 s, its answer said over the tween that
+ * follows it, if one does. Every time is a whole frame, so the video, its captions and its chapter
+ * marks agree. `positionAtFrame` reads a frame back as the schedule's beat and beat time, which the
+ * driver samples with the walkthrough's own interpreter.
  *
  * Pure: no DOM, no Node. The page (render/driver.ts) and the recorder (scripts/record.ts) both use it.
  */
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
-import type { Step } from '../walkthrough/chapters/steps.ts';
 import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
-import { revealSteps } from '../walkthrough/reveal.ts';
+import { beatsOf, CARD_MIN_MS, FPS, framesOf, predictMs, readingMs, revealSteps, talkOf, type Beat as ChapterBeat, type BeatKind, type Position } from '../walkthrough/timeline.ts';
 import type { Language } from '../state/store.ts';
 
-export const FPS = 30;
-/** Reading speed a cue is held to (characters per second); the test checks ≤ 17. */
-export const READ_CPS = 16;
+export { FPS, PREDICT_MAX_MS, PREDICT_MIN_MS, READ_CPS } from '../walkthrough/timeline.ts';
 /** A cue longer than this is split at a sentence or clause boundary. */
 export const MAX_CUE_CHARS = 84;
-export const PREDICT_MIN_MS = 6000;
-export const PREDICT_MAX_MS = 8000;
 /** A moving beat starts at most this long after the sentence that names it begins (the issue's 0.3 s). */
 export const MOTION_LEAD_MAX_MS = 300;
 
@@ -115,10 +114,10 @@ export function scriptOf(chapters: readonly { n: number; chapter: Chapter }[], l
     title: title ? [...cuesOf('title', 'title', title.title), ...cuesOf('title.sub', 'title', title.subtitle)] : [],
     chapters: chapters.map(({ n, chapter }) => {
       const stepCues: Record<number, ScriptCue[]> = {};
-      videoSteps(chapter).forEach((s, i) => {
-        if ('caption' in s) stepCues[i] = cuesOf(`ch${n}.s${i}`, 'caption', L(s.caption, lang));
-        else if ('checkpoint' in s && chapter.checkpoint) stepCues[i] = cuesOf(`ch${n}.q`, 'question', `${words.predict} ${L(chapter.checkpoint.question, lang)}`);
-      });
+      for (const b of beatsOf(videoSteps(chapter))) {
+        for (const c of b.captions) stepCues[c.step] = cuesOf(`ch${n}.s${c.step}`, 'caption', L(c.caption, lang));
+        if (b.kind === 'checkpoint' && chapter.checkpoint) stepCues[b.step] = cuesOf(`ch${n}.q`, 'question', `${words.predict} ${L(chapter.checkpoint.question, lang)}`);
+      }
       const title = L(chapter.title, lang);
       return {
         n,
@@ -152,13 +151,24 @@ export interface TimedCue {
   spoken: number;
 }
 
-/** A step of a chapter placed in frames: instant steps at `at`, tweens from `at` over `frames`. */
-export type TimedStep = { at: number; index: number; step: Step; frames: number };
+/**
+ * A beat of the chapter's schedule placed in frames: from `at` over `frames` (a wait stretched to
+ * what is said over it; a tween its own length; a checkpoint from its question to its reveal).
+ */
+export interface TimedBeat {
+  beat: number;
+  kind: BeatKind;
+  /** Its length live (walkthrough/timeline.ts): beat time runs 0…ms over its frames. */
+  ms: number;
+  at: number;
+  frames: number;
+}
 
 export type Scene =
   | { kind: 'title'; from: number; to: number }
   | { kind: 'card'; chapter: number; from: number; to: number }
-  | { kind: 'body'; chapter: number; from: number; to: number; steps: TimedStep[] }
+  /** `reveal`: the frame the question's answer is revealed at (null: no question). */
+  | { kind: 'body'; chapter: number; from: number; to: number; beats: TimedBeat[]; reveal: number | null }
   | { kind: 'end'; from: number; to: number };
 
 /**
@@ -191,11 +201,9 @@ export interface Timeline {
   chapters: ChapterMark[];
 }
 
-const framesOf = (ms: number) => Math.max(1, Math.ceil((ms * FPS) / 1000 - 1e-9));
-
 /** How long a cue stays up: its narration and a breath, or its reading time, whichever is longer. */
 export function cueFrames(cue: ScriptCue, spokenMs: number): number {
-  return framesOf(Math.max(spokenMs + 350, (cue.text.length / READ_CPS) * 1000, 1200));
+  return framesOf(Math.max(spokenMs + 350, readingMs(cue.text)));
 }
 
 export interface TimelineOptions {
@@ -206,12 +214,15 @@ export interface TimelineOptions {
 }
 
 /**
- * Lays a script out in frames. A caption's block runs from its caption to the next caption (or the
- * checkpoint, or the chapter's end): it lasts as long as its cues are up, or its tweens, whichever
- * is longer, and its waits share what is left in proportion to their written lengths.
+ * Lays a script out in frames over the talk's scenes and each chapter's beats. A caption's block
+ * runs from the beat that brings its caption up to the next such beat (or the checkpoint, or the
+ * chapter's end): it lasts as long as its cues are up, or its tweens, whichever is longer, and its
+ * waits share what is left in proportion to their written lengths (with none, its last tween takes it). Beats before the first caption
+ * play as written (waits scaled).
  */
 export function timelineOf(script: Script, chapters: readonly Chapter[], opts: TimelineOptions): Timeline {
   const spoken = (c: ScriptCue) => opts.spokenMs[c.key] ?? 0;
+  const scale = opts.waitScale ?? 1;
   const scenes: Scene[] = [];
   const cues: TimedCue[] = [];
   const beats: Beat[] = [];
@@ -226,110 +237,123 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
     }
     return t;
   };
+  const byNumber = new Map(script.chapters.map((cs, i) => [cs.n, { cs, chapter: chapters[i]! }]));
+  let markFrom = 0;
 
-  if (script.title.length) {
-    const end = say(script.title, at) + framesOf(600);
-    scenes.push({ kind: 'title', from: at, to: end });
-    at = end;
-  }
-
-  for (const [ci, cs] of script.chapters.entries()) {
-    const chapter = chapters[ci]!;
-    const markFrom = at;
-    const cardEnd = Math.max(say([cs.card], at), at + framesOf(2200));
-    scenes.push({ kind: 'card', chapter: cs.n, from: at, to: cardEnd });
-    at = cardEnd;
-
-    const bodyFrom = at;
-    const steps: TimedStep[] = [];
-    const list = videoSteps(chapter);
-    let i = 0;
-    // Steps before the first caption run at the body's start (and their waits, scaled, as written).
-    const scale = opts.waitScale ?? 1;
-    while (i < list.length) {
-      const s = list[i]!;
-      const cueList = cs.stepCues[i];
-      if ('checkpoint' in s) {
-        // The question is said (the panel up), then the predict beat: a countdown of 6–8 s with
-        // the question still on screen; then the answer is said.
-        const q = cueList ?? [];
-        const qFrom = at;
-        const qEnd = say(q, at);
-        const beatLen = Math.max(framesOf(PREDICT_MIN_MS), Math.min(framesOf(PREDICT_MAX_MS), framesOf(3000) + Math.round((qEnd - qFrom) / 2)));
-        const beatEnd = qEnd + beatLen;
-        // The question's last cue stays up until the reveal.
-        if (q.length) cues[cues.length - 1]!.to = beatEnd;
-        steps.push({ at: qFrom, index: i, step: s, frames: beatEnd - qFrom });
-        // The answer is said over what it describes: the instant steps right after the checkpoint
-        // (a switch set, a highlight) take effect at the reveal, not after the answer.
-        const reveal = revealSteps(list, i + 1);
-        for (const [k, step] of reveal.steps.entries()) steps.push({ at: beatEnd, index: i + 1 + k, step, frames: 0 });
-        i = reveal.next;
-        // A tween right after the reveal plays while the answer is said: the answer is about it.
-        let motion = 0;
-        const next = list[i];
-        if (next && 'tween' in next) {
-          motion = framesOf(next.tween.ms);
-          steps.push({ at: beatEnd, index: i, step: next, frames: motion });
-          i++;
+  for (const scene of talkOf(script.chapters.map((c) => c.n), { title: script.title.length > 0, end: script.end.length > 0 })) {
+    if (scene.kind === 'title') {
+      const end = say(script.title, at) + framesOf(600);
+      scenes.push({ kind: 'title', from: at, to: end });
+      at = end;
+    } else if (scene.kind === 'end') {
+      const end = say(script.end, at) + framesOf(2500);
+      scenes.push({ kind: 'end', from: at, to: end });
+      at = end;
+    } else if (scene.kind === 'card') {
+      const { cs } = byNumber.get(scene.chapter)!;
+      markFrom = at;
+      const cardEnd = Math.max(say([cs.card], at), at + framesOf(CARD_MIN_MS));
+      scenes.push({ kind: 'card', chapter: cs.n, from: at, to: cardEnd });
+      at = cardEnd;
+    } else {
+      const { cs, chapter } = byNumber.get(scene.chapter)!;
+      const steps = videoSteps(chapter);
+      const list = beatsOf(steps);
+      const bodyFrom = at;
+      const timed: TimedBeat[] = [];
+      let reveal: number | null = null;
+      const place = (b: number, frames: number, from = at) => {
+        const x = list[b]!;
+        timed.push({ beat: b, kind: x.kind, ms: x.ms, at: from, frames });
+      };
+      const written = (x: ChapterBeat) => (x.kind === 'tween' ? framesOf(x.ms) : x.kind === 'wait' ? framesOf(x.ms * scale) : 0);
+      const opens = (x: ChapterBeat) => x.captions.length > 0 || x.kind === 'checkpoint';
+      let b = 0;
+      while (b < list.length) {
+        const x = list[b]!;
+        if (x.kind === 'checkpoint') {
+          // A caption that comes up with the question is said first, over the picture held.
+          at = say(x.captions.flatMap((c) => cs.stepCues[c.step] ?? []), at);
+          // The question is said (the panel up), then the predict beat: a countdown of 6–8 s with
+          // the question still on screen; then the answer is said over the revealed picture.
+          const q = cs.stepCues[x.step] ?? [];
+          const qFrom = at;
+          const qEnd = say(q, at);
+          const beatEnd = qEnd + framesOf(predictMs(((qEnd - qFrom) * 1000) / FPS));
+          // The question's last cue stays up until the reveal.
+          if (q.length) cues[cues.length - 1]!.to = beatEnd;
+          place(b, beatEnd - qFrom, qFrom);
+          reveal = beatEnd;
+          b++;
+          // A tween right after the reveal plays while the answer is said: the answer is about it.
+          let motion = 0;
+          const next = list[b];
+          if (next && next.kind === 'tween' && revealSteps(steps, x.step + 1).next === next.step) {
+            motion = framesOf(next.ms);
+            place(b, motion, beatEnd);
+            b++;
+          }
+          at = Math.max(say(cs.answer, beatEnd), beatEnd + motion);
+          beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
+          continue;
         }
-        at = Math.max(say(cs.answer, beatEnd), beatEnd + motion);
-        beats.push({ chapter: cs.n, askFrom: qFrom, from: qEnd, to: beatEnd, answerTo: at });
-        continue;
+        if (x.captions.length === 0) {
+          // Before the first caption (or the end with nothing to say): as written.
+          const f = written(x);
+          place(b, f);
+          at += f;
+          b++;
+          continue;
+        }
+        // A caption's block: this beat up to the next that brings up a caption or the question.
+        let e = b + 1;
+        while (e < list.length && !opens(list[e]!) && list[e]!.kind !== 'end') e++;
+        const toEnd = e === list.length - 1 && !opens(list[e]!);
+        const block = list.slice(b, e);
+        const tweenFrames = block.reduce((n, y) => n + (y.kind === 'tween' ? framesOf(y.ms) : 0), 0);
+        const waitMs = block.reduce((n, y) => n + (y.kind === 'wait' ? y.ms : 0), 0);
+        const cueStart = at;
+        const cueList = x.captions.flatMap((c) => cs.stepCues[c.step] ?? []);
+        const cueEnd = say(cueList, at);
+        const length = Math.max(cueEnd - cueStart, tweenFrames + framesOf(waitMs * scale * (toEnd ? 0.5 : 0.25)), 1);
+        let waitBudget = Math.max(0, length - tweenFrames);
+        let waitsLeft = waitMs;
+        // A block with no waits: its last tween stretches over what is said, so it arrives where
+        // the next sentence begins (a card lights as its time is said) rather than holding before it.
+        const stretched = waitMs === 0 ? block.map((y) => y.kind).lastIndexOf('tween') : -1;
+        for (const [k, y] of block.entries()) {
+          let f = 0;
+          if (y.kind === 'wait') {
+            f = waitsLeft > 0 ? Math.round((waitBudget * y.ms) / waitsLeft) : 0;
+            waitBudget -= f;
+            waitsLeft -= y.ms;
+          } else if (y.kind === 'tween') {
+            f = framesOf(y.ms);
+            if (k === stretched) {
+              f += waitBudget;
+              waitBudget = 0;
+            }
+          }
+          place(b + k, f);
+          at += f;
+        }
+        // No waits to take up the narration: hold at the end of the block.
+        if (waitBudget > 0) at += waitBudget;
+        at = Math.max(at, cueStart + length);
+        // The block's cue stays up to the block's end (never past the next cue).
+        if (cueList.length) cues[cues.length - 1]!.to = Math.max(cues[cues.length - 1]!.to, at);
+        b = e;
       }
-      if (!('caption' in s)) {
-        if ('wait' in s) {
-          const f = framesOf(s.wait * scale);
-          steps.push({ at, index: i, step: s, frames: f });
-          at += f;
-        } else if ('tween' in s) {
-          const f = framesOf(s.tween.ms);
-          steps.push({ at, index: i, step: s, frames: f });
-          at += f;
-        } else steps.push({ at, index: i, step: s, frames: 0 });
-        i++;
-        continue;
-      }
-      // A caption block: this caption up to the next caption or checkpoint.
-      let j = i + 1;
-      while (j < list.length && !('caption' in list[j]!) && !('checkpoint' in list[j]!)) j++;
-      const block = list.slice(i, j);
-      const tweenFrames = block.reduce((n, b) => n + ('tween' in b ? framesOf(b.tween.ms) : 0), 0);
-      const waitMs = block.reduce((n, b) => n + ('wait' in b ? b.wait : 0), 0);
-      const cueStart = at;
-      const cueEnd = say(cueList ?? [], at);
-      const length = Math.max(cueEnd - cueStart, tweenFrames + framesOf(waitMs * scale * (j === list.length ? 0.5 : 0.25)), 1);
-      let waitBudget = Math.max(0, length - tweenFrames);
-      let waitsLeft = waitMs;
-      for (const [k, b] of block.entries()) {
-        const index = i + k;
-        if ('wait' in b) {
-          const f = waitsLeft > 0 ? Math.round((waitBudget * b.wait) / waitsLeft) : 0;
-          waitBudget -= f;
-          waitsLeft -= b.wait;
-          steps.push({ at, index, step: b, frames: f });
-          at += f;
-        } else if ('tween' in b) {
-          const f = framesOf(b.tween.ms);
-          steps.push({ at, index, step: b, frames: f });
-          at += f;
-        } else steps.push({ at, index, step: b, frames: 0 });
-      }
-      // No waits to take up the narration: hold at the end of the block.
-      if (waitBudget > 0) at += waitBudget;
-      at = Math.max(at, cueStart + length);
-      // The block's cue stays up to the block's end (never past the next cue).
-      if (cueList?.length) cues[cues.length - 1]!.to = Math.max(cues[cues.length - 1]!.to, at);
-      i = j;
+      // The chapter's end is what the last hold shows (the steps after the last beat played), for a frame at least.
+      const last = timed[timed.length - 1]!;
+      const prev = timed[timed.length - 2];
+      const endFrom = prev && prev.kind !== 'checkpoint' ? Math.min(last.at, prev.at + prev.frames) : last.at;
+      if (endFrom >= at) at = endFrom + 1;
+      last.at = endFrom;
+      last.frames = at - endFrom;
+      scenes.push({ kind: 'body', chapter: cs.n, from: bodyFrom, to: at, beats: timed, reveal });
+      marks.push({ n: cs.n, id: cs.id, title: cs.title, from: markFrom, to: at });
     }
-    scenes.push({ kind: 'body', chapter: cs.n, from: bodyFrom, to: at, steps });
-    marks.push({ n: cs.n, id: cs.id, title: cs.title, from: markFrom, to: at });
-  }
-
-  if (script.end.length) {
-    const end = say(script.end, at) + framesOf(2500);
-    scenes.push({ kind: 'end', from: at, to: end });
-    at = end;
   }
   // One cue at a time: a cue ends where the next begins.
   cues.sort((a, b) => a.from - b.from);
@@ -338,18 +362,43 @@ export function timelineOf(script: Script, chapters: readonly Chapter[], opts: T
 }
 
 /**
+ * Where a frame of a chapter's body is in the chapter's schedule: the latest beat started by then,
+ * and its beat time (a stretched beat's frames map onto its live length, so a tween is as far
+ * along as the same share of it live); between the question's reveal and the next beat, the
+ * checkpoint revealed.
+ */
+export function positionAtFrame(scene: Extract<Scene, { kind: 'body' }>, frame: number): Position {
+  let pos: Position = { beat: 0, ms: 0 };
+  for (const tb of scene.beats) {
+    if (tb.at > frame) break;
+    pos = { beat: tb.beat, ms: tb.frames > 0 ? (Math.min(1, (frame - tb.at) / tb.frames) * tb.ms) : tb.ms };
+  }
+  const cp = scene.beats.find((tb) => tb.beat === pos.beat && tb.kind === 'checkpoint');
+  if (cp && scene.reveal !== null && frame >= scene.reveal) pos.revealed = true;
+  return pos;
+}
+
+/** The frame of a chapter's body `ms` into beat `beat` (beat time mapped as `positionAtFrame` reads it back); null when the body has no such beat. */
+export function frameAtPosition(scene: Extract<Scene, { kind: 'body' }>, beat: number, ms = 0): number | null {
+  const tb = scene.beats.find((x) => x.beat >= beat);
+  if (!tb) return null;
+  if (tb.beat !== beat || tb.ms <= 0 || tb.frames === 0) return Math.min(scene.to - 1, tb.at);
+  return Math.min(scene.to - 1, tb.at + Math.min(tb.frames - 1, Math.round((Math.min(ms, tb.ms) / tb.ms) * tb.frames)));
+}
+
+/**
  * Every moving beat of the chapters (a tween) with how long after the latest cue's start it begins,
  * in seconds: the recorder writes these beside the chapter marks, and `record:measure` prints them.
  */
-export function motionLeads(tl: Timeline): { chapter: number; step: number; atS: number; leadS: number; cue: string }[] {
+export function motionLeads(tl: Timeline): { chapter: number; /** The beat (walkthrough/timeline.ts). */ step: number; atS: number; leadS: number; cue: string }[] {
   const out: { chapter: number; step: number; atS: number; leadS: number; cue: string }[] = [];
   for (const scene of tl.scenes) {
     if (scene.kind !== 'body') continue;
-    for (const s of scene.steps) {
-      if (!('tween' in s.step) || s.frames === 0) continue;
-      const cue = tl.cues.filter((c) => c.from <= s.at).pop();
+    for (const b of scene.beats) {
+      if (b.kind !== 'tween' || b.frames === 0) continue;
+      const cue = tl.cues.filter((c) => c.from <= b.at).pop();
       if (!cue) continue;
-      out.push({ chapter: scene.chapter, step: s.index, atS: s.at / tl.fps, leadS: (s.at - cue.from) / tl.fps, cue: cue.text });
+      out.push({ chapter: scene.chapter, step: b.beat, atS: b.at / tl.fps, leadS: (b.at - cue.from) / tl.fps, cue: cue.text });
     }
   }
   return out;

@@ -1,37 +1,45 @@
 /**
  * `?screen`: the stage layout (Screen) live, for a room. The walkthrough's runner plays each chapter
  * against the store, as in the panel, and the person moves through the talk with a clicker:
- * → / PageDown / Space next, ← / PageUp back, B blank, Escape back to the page. The talk is a
- * sequence of scenes: the title card, then for each chapter its card and its body, then the end
- * card. A chapter's steps run only while its body is up (the card is not played over).
+ * → / PageDown / Space next, ← / PageUp back, B blank, Escape back to the page. The talk is the
+ * video's sequence of scenes (`talkOf` in walkthrough/timeline.ts: the title card, then for each
+ * chapter its card and its body, then the end card), stepped through by the clicker. A chapter's
+ * steps run only while its body is up (the card is not played over).
  *
- * What is shown is a function of the store, the runner's state and frame-clock time: the caption
- * is the step the runner has reached, the predict beat counts down from the frame on which the
- * checkpoint was reached, and the answer shows when the person asks for it.
+ * What is shown is a function of the store, the runner's state and frame-clock time, with the
+ * video's lengths (the one schedule): the caption is the beat the runner has reached, a card rises
+ * over the video's card length, the predict beat counts down as long as the video's would after a
+ * question read at the video's reading speed, and the answer (the reveal, as the video shows it)
+ * shows when the person asks for it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { pick, useT } from '../i18n/i18n.ts';
 import { useApp, useAppStore, type AppStore, type ScreenFrame } from '../state/store.ts';
 import { startUrlSync, type IgnoredNotice } from '../state/urlSync.ts';
 import { applySituation, noticeLinkProblems, useChapterRunner, type Answer } from '../walkthrough/runner.ts';
-import { CHAPTERS, clampChapter } from '../walkthrough/chapters/index.ts';
+import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { presenterKeyOf, type PresenterKey } from '../walkthrough/keys.ts';
-import { shownAt } from '../walkthrough/timeline.ts';
+import { CARD_MIN_MS, FPS, framesOf, predictMs, readingMs, sample, talkOf, type TalkScene } from '../walkthrough/timeline.ts';
 import { Screen } from '../picture/Screen.tsx';
 import { useSinceChange } from './useLiveClock.ts';
-import { revealSteps } from '../walkthrough/reveal.ts';
-import { checkpointIndex } from '../walkthrough/chapters/steps.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { roomClientOf } from '../run/roomClient.ts';
 import { ScreenQuiz } from '../picture/ScreenQuiz.tsx';
 
-/** The predict beat's countdown (the video's are 6–8 s). */
-export const LIVE_BEAT_MS = 8000;
-/** How long a card takes to rise into place. */
-const CARD_RISE_MS = 1000;
-const FPS = 30;
+/** The talk's scenes, every chapter (the video's order). */
+const TALK = talkOf(CHAPTERS.map((_, i) => i + 1));
 
-type Scene = 'title' | 'card' | 'body' | 'end';
+/** The predict beat's countdown for a chapter's question: the video's rule, the question read rather than said. */
+export function livePredictMs(n: number, lang: 'en' | 'fr'): number {
+  const q = CHAPTERS[n - 1]?.checkpoint?.question;
+  return predictMs(q ? readingMs(pick(lang, q.en, q.fr)) : 0);
+}
+
+/** The scene of the talk a chapter (or none) and a link open on: the title, the chapter's body at a linked beat, else its card. */
+function openingScene(chapter: number | null, beat: number | null): number {
+  if (chapter === null) return 0;
+  return Math.max(0, TALK.findIndex((x) => x.kind === (beat !== null ? 'body' : 'card') && x.chapter === chapter));
+}
 
 /** Back to the page (the URL sync makes it a history entry of its own). */
 export function leaveScreen(store: AppStore): void {
@@ -46,10 +54,11 @@ interface BodyKeys {
   key: (k: LiveKey) => boolean;
 }
 
-function cardFrame(scene: Scene, chapter: number | null, elapsedMs: number, reduced: boolean): ScreenFrame {
-  const sceneFrames = Math.round((CARD_RISE_MS / 1000) * FPS);
-  const sceneFrame = reduced ? sceneFrames : Math.round((elapsedMs / 1000) * FPS);
-  return { frame: sceneFrame, fps: FPS, scene, sceneFrame, sceneFrames, chapter, cue: null, beat: null, highlight: null };
+/** A card as the video draws it at the same time into its scene (held at its last frame once up, or at once with reduced motion). */
+function cardFrame(scene: Exclude<TalkScene, { kind: 'body' }>, elapsedMs: number, reduced: boolean): ScreenFrame {
+  const sceneFrames = framesOf(CARD_MIN_MS);
+  const sceneFrame = reduced ? sceneFrames : Math.min(sceneFrames, Math.round((elapsedMs / 1000) * FPS));
+  return { frame: sceneFrame, fps: FPS, scene: scene.kind, sceneFrame, sceneFrames, chapter: scene.kind === 'card' ? scene.chapter : null, cue: null, beat: null, highlight: null };
 }
 
 /** One chapter's body: the runner plays it while this is mounted. */
@@ -68,7 +77,8 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     setRevealHighlight(null);
   }, [chapter]);
   const showAnswer = shown !== null && shown.chapter === chapter && waiting !== null;
-  const beat = useSinceChange(waiting, LIVE_BEAT_MS);
+  const beatMs = chapter === null ? 0 : livePredictMs(chapter, lang);
+  const beat = useSinceChange(waiting, beatMs);
   // As in the video, the reveal plays the instant steps after the checkpoint (a switch set, a
   // highlight), so the answer is said over what it describes; the runner plays them again, to the
   // same effect, when it resumes on the next key.
@@ -79,8 +89,8 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     // In a room, the reveal reaches every phone (and the room's split shows beside the answer).
     roomClientOf(store)?.reveal(`ch:${chapter}`);
     if (!timeline) return;
-    // The one interpreter (walkthrough/timeline.ts): the picture with the reveal's steps played.
-    const after = shownAt(timeline, revealSteps(ch.steps, checkpointIndex(ch.steps) + 1).next);
+    // The one schedule (walkthrough/timeline.ts): the checkpoint's beat, revealed, as the video shows it.
+    const after = sample(timeline, timeline.beats.findIndex((b) => b.kind === 'checkpoint'), 0, true);
     applySituation(store, after.situation);
     setRevealHighlight({ id: after.highlight });
   };
@@ -130,7 +140,7 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     sceneFrames: 0,
     chapter,
     cue: text ? { key: `${chapter}:${showAnswer ? 'answer' : (caption?.en ?? '')}`, kind: showAnswer ? 'answer' : 'caption', text, spoken: 0, elapsed: 0 } : null,
-    beat: waiting ? { secondsLeft: Math.ceil((LIVE_BEAT_MS - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / LIVE_BEAT_MS, revealed: showAnswer } : null,
+    beat: waiting ? { secondsLeft: Math.ceil((beatMs - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / beatMs, revealed: showAnswer } : null,
     highlight: showAnswer && revealHighlight ? revealHighlight.id : highlight,
   };
   return <Screen frame={frame} />;
@@ -141,7 +151,8 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
   const store = useAppStore();
   const set = useApp((s) => s.set);
   const chapter = useApp((s) => s.chapter);
-  const [scene, setScene] = useState<Scene>(() => (store.getState().chapter === null ? 'title' : 'card'));
+  const [at, setAt] = useState(() => openingScene(store.getState().chapter, store.getState().beat));
+  const scene = TALK[at]!;
   const [blank, setBlank] = useState(false);
   const keys = useRef<BodyKeys | null>(null);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -154,41 +165,27 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
     noticeLinkProblems(store);
     const { chapter: n, beat } = store.getState();
     // A link to a beat opens on the chapter's body at that beat.
-    setScene(n === null ? 'title' : beat !== null ? 'body' : 'card');
+    setAt(openingScene(n, beat));
     return () => {
       stop();
       document.documentElement.classList.remove('screen-mode');
     };
   }, [notice, store]);
 
-  const count = CHAPTERS.length;
-  const goCard = useCallback((n: number) => {
-    set({ chapter: clampChapter(n) });
-    setScene('card');
-  }, [set]);
-  const forward = useCallback(() => {
-    if (scene === 'title') goCard(1);
-    else if (scene === 'card') setScene('body');
-    else if (scene === 'body') {
-      if (chapter !== null && chapter < count) goCard(chapter + 1);
-      else setScene('end');
-    }
-  }, [scene, chapter, count, goCard]);
-  const back = useCallback(() => {
-    if (scene === 'end') {
-      set({ chapter: count });
-      setScene('body');
-    } else if (scene === 'body') setScene('card');
-    else if (scene === 'card') {
-      if (chapter !== null && chapter > 1) {
-        set({ chapter: chapter - 1 });
-        setScene('body');
-      } else {
-        set({ chapter: null });
-        setScene('title');
-      }
-    }
-  }, [scene, chapter, count, set]);
+  // The clicker steps through the talk's scenes; the chapter on the page is the scene's.
+  const go = useCallback((i: number) => {
+    const next = TALK[Math.max(0, Math.min(TALK.length - 1, i))]!;
+    const n = next.kind === 'card' || next.kind === 'body' ? next.chapter : next.kind === 'end' ? CHAPTERS.length : null;
+    if (n !== chapter) set({ chapter: n });
+    setAt(TALK.indexOf(next));
+  }, [set, chapter]);
+  // The chapter changed from outside (the browser's back button through the URL): its card.
+  const sceneChapter = scene.kind === 'card' || scene.kind === 'body' ? scene.chapter : null;
+  useEffect(() => {
+    if (chapter !== null && sceneChapter !== null && chapter !== sceneChapter) setAt(openingScene(chapter, null));
+  }, [chapter, sceneChapter]);
+  const forward = useCallback(() => go(at + 1), [go, at]);
+  const back = useCallback(() => go(at - 1), [go, at]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -202,7 +199,7 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
       }
       if (k === 'blank') setBlank(true);
       else if (k === 'leave') leaveScreen(store);
-      else if (scene === 'body' && keys.current?.key(k)) return;
+      else if (scene.kind === 'body' && keys.current?.key(k)) return;
       else if (k === 'next') forward();
       else if (k === 'prev') back();
     };
@@ -210,19 +207,15 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [blank, scene, forward, back, set, store]);
 
-  const cardKey = scene === 'body' ? null : `${scene}:${chapter ?? 0}`;
-  const card = useSinceChange(cardKey, CARD_RISE_MS);
+  const cardKey = scene.kind === 'body' ? null : `${at}`;
+  const card = useSinceChange(cardKey, CARD_MIN_MS);
   const help = t('screenLiveKeys');
   return (
-    <main className="screen-live" data-testid="screen-live" data-scene={scene} data-chapter={chapter ?? ''} data-blank={blank ? 'true' : 'false'} aria-label={t('title')}>
+    <main className="screen-live" data-testid="screen-live" data-scene={scene.kind} data-chapter={chapter ?? ''} data-blank={blank ? 'true' : 'false'} aria-label={t('title')}>
       <p className="sr-only" aria-live="polite">{help}</p>
       {blank ? <div className="screen-blank" data-testid="screen-blank" /> : null}
-      {scene === 'body' ? (
-        <LiveBody keys={keys} onLeaveForward={forward} />
-      ) : (
-        <Screen frame={cardFrame(scene, scene === 'title' ? null : chapter, card.elapsedMs, reduced)} />
-      )}
-      {scene === 'title' ? <ScreenQuiz phase="pre" /> : scene === 'end' ? <ScreenQuiz phase="post" /> : null}
+      {scene.kind === 'body' ? <LiveBody keys={keys} onLeaveForward={forward} /> : <Screen frame={cardFrame(scene, card.elapsedMs, reduced)} />}
+      {scene.kind === 'title' ? <ScreenQuiz phase="pre" /> : scene.kind === 'end' ? <ScreenQuiz phase="post" /> : null}
     </main>
   );
 }

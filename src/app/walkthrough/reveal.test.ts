@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHAPTERS } from './chapters/index.ts';
-import { checkpointIndex, type Step } from './chapters/steps.ts';
-import { revealSteps } from './reveal.ts';
+import type { Step } from './chapters/steps.ts';
+import { checkpointIndex, revealSteps } from './timeline.ts';
 
 describe('the answer\'s reveal', () => {
   it('plays the instant steps after a checkpoint and stops at the first caption, tween or wait', () => {

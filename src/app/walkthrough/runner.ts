@@ -25,7 +25,9 @@ import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import type { Caption } from './chapters/steps.ts';
-import { baseOf, beatsOf, compileChapter, roomBeatShown, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
+import { applySituation, baseOf, beatsOf, compileChapter, playedPosition, roomBeatShown, sample, sampleAt, stopBeat, type ChapterTimeline, type Shown } from './timeline.ts';
+
+export { applySituation };
 
 export { handoffIn, instantIn, scenarioOf } from './resolve.ts';
 
@@ -63,17 +65,6 @@ export function noticeLinkProblems(store: AppStore): boolean {
   if (problems[0]!.kind === 'malformed' && problems[0]!.name === 'ch') s.set({ chapter: null });
   else s.set({ beat: null });
   return true;
-}
-
-/** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
-function sameOrNew<T>(prev: T, next: T): T {
-  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
-}
-
-/** Puts a sampled situation in the store. */
-export function applySituation(store: AppStore, s: Situation): void {
-  const cur = store.getState();
-  cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
 }
 
 /** The chapter's timeline, compiled against the runs it plays on (the page's react-query cache). */
@@ -142,32 +133,48 @@ export function useChapterRunner() {
   }, []);
 
   /**
-   * Plays beat after beat from `beat`, on the frame clock, until the checkpoint (unanswered) or the end.
-   * Played for the room, it holds where it is once the attendee looks around.
+   * Plays the chapter from `beat`, on the frame clock, until the checkpoint (unanswered) or the end:
+   * the chapter's time since it started playing, sampled where the one schedule puts it
+   * (`livePosition`: the same beats and beat times the video lays out in frames). Every beat
+   * reached is shown from its start (its caption said, its beat told to the room), even several in
+   * one frame. Played for the room, it holds where it is once the attendee looks around.
    */
   const play = useCallback(
     async (n: number, tl: ChapterTimeline, beat: number, signal: AbortSignal, answered: ReadonlyMap<number, Answer>, forRoom = false) => {
       setStatusOf(n, 'running');
       const left = () => forRoom && !followingNow();
-      for (let b = beat; ; b++) {
+      // The stop ahead: the first checkpoint from here while unanswered, else the end.
+      let stop = tl.beats.length - 1;
+      for (let b = beat; b < tl.beats.length; b++) {
+        if (tl.beats[b]!.kind === 'checkpoint' && !answered.has(n)) {
+          stop = b;
+          break;
+        }
+      }
+      let reached = beat - 1;
+      const showUpTo = (to: number) => {
+        for (let b = reached + 1; b <= to; b++) {
+          position.current = { n, tl, beat: b };
+          show(n, sample(tl, b, 0), forRoom);
+          setBeat(n, b);
+        }
+        reached = Math.max(reached, to);
+      };
+      let t0: number | null = null;
+      for (;;) {
         if (signal.aborted) return;
         if (left()) return setStatusOf(n, 'held');
-        const bt = tl.beats[b]!;
-        position.current = { n, tl, beat: b };
-        show(n, sample(tl, b, 0), forRoom);
-        setBeat(n, b);
-        if (bt.kind === 'checkpoint' && !answered.has(n)) return setStatusOf(n, 'checkpoint');
-        if (bt.kind === 'end') return setStatusOf(n, 'done');
-        if (bt.kind === 'checkpoint' || skipRef.current || bt.ms <= 0) continue;
-        const t0 = await nextFrame();
-        for (;;) {
-          const now = await nextFrame();
-          if (signal.aborted) return;
-          if (left()) return setStatusOf(n, 'held');
-          const elapsed = skipRef.current ? bt.ms : now - t0;
-          if (bt.kind === 'tween') show(n, sample(tl, b, Math.min(elapsed, bt.ms)), forRoom);
-          if (elapsed >= bt.ms) break;
+        const elapsed = skipRef.current ? Infinity : t0 === null ? 0 : (await nextFrame()) - t0;
+        if (signal.aborted) return;
+        if (left()) return setStatusOf(n, 'held');
+        const pos = playedPosition(tl.beats, beat, stop, elapsed);
+        showUpTo(pos.beat);
+        if (pos.beat === stop) {
+          const bt = tl.beats[stop]!;
+          return setStatusOf(n, bt.kind === 'checkpoint' && !answered.has(n) ? 'checkpoint' : 'done');
         }
+        if (pos.ms > 0) show(n, sampleAt(tl, pos), forRoom);
+        t0 ??= await nextFrame();
       }
     },
     [show, setStatusOf, setBeat, followingNow],

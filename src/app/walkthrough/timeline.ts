@@ -1,5 +1,5 @@
 /**
- * One chapter timeline for the live walkthrough, the screen layout and the video.
+ * One chapter timeline for the live walkthrough, the screen layout and the video: the one schedule.
  *
  * A chapter's steps compile (`compileChapter`: every instant, request and zoom window resolved
  * against the run the chapter is on at that step) into a pure timeline of beats: a beat is a step
@@ -11,10 +11,15 @@
  * clicker, the video's driver from the frame number, so a tween moves the same way in all three
  * (`ease`, the stage's own easing, on the incident's clock; the handoff clock moves at an even pace
  * because each of its steps eases itself, moment/handoff.ts).
+ *
+ * It is also the one place that reads a step's kind (`timeOf`): what takes time, what a beat says
+ * (its captions), what the reveal of a question plays (`revealSteps`), where a beat starts live
+ * (`beatStartsMs`, `livePosition`), and the order of a talk's scenes (`talkOf`). The video
+ * (render/schedule.ts) lays these beats out in frames from its narration's lengths and nothing else.
  */
 import type { RunSummary } from '../run/summary.ts';
 import { CHAPTER_BASE, type Caption, type Step } from './chapters/steps.ts';
-import type { UrlState } from '../state/store.ts';
+import type { AppStore, UrlState } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { ease } from '../moment/handoff.ts';
 import type { Chapter } from './chapters/chapter.ts';
@@ -53,6 +58,8 @@ export interface Beat {
   kind: BeatKind;
   /** Real time the beat takes live (a checkpoint and the end take none: they hold). */
   ms: number;
+  /** The captions that come up as the beat starts (folded into it with the other instant steps), by step index. */
+  captions: { step: number; caption: Caption }[];
 }
 
 export interface ChapterTimeline {
@@ -77,16 +84,93 @@ export function baseOf(chapter: Chapter, traffic: Pick<UrlState, 'requestsPerDay
   };
 }
 
-/** The beats of a list of steps: every wait, tween and checkpoint, then the end. */
+/** What a step takes: a beat of its own (a wait, a tween, the checkpoint), or nothing (it folds into the next beat). */
+function timeOf(s: Step): { kind: Exclude<BeatKind, 'end'>; ms: number } | null {
+  if ('wait' in s) return { kind: 'wait', ms: s.wait };
+  if ('tween' in s) return { kind: 'tween', ms: s.tween.ms };
+  if ('checkpoint' in s) return { kind: 'checkpoint', ms: 0 };
+  return null;
+}
+
+/** The beats of a list of steps: every wait, tween and checkpoint, then the end; each with the captions folded into its start. */
 export function beatsOf(steps: readonly Step[]): Beat[] {
   const beats: Beat[] = [];
+  let captions: Beat['captions'] = [];
   steps.forEach((s, i) => {
-    if ('wait' in s) beats.push({ step: i, kind: 'wait', ms: s.wait });
-    else if ('tween' in s) beats.push({ step: i, kind: 'tween', ms: s.tween.ms });
-    else if ('checkpoint' in s) beats.push({ step: i, kind: 'checkpoint', ms: 0 });
+    if ('caption' in s) captions.push({ step: i, caption: s.caption });
+    const t = timeOf(s);
+    if (t === null) return;
+    beats.push({ step: i, ...t, captions });
+    captions = [];
   });
-  beats.push({ step: steps.length, kind: 'end', ms: 0 });
+  beats.push({ step: steps.length, kind: 'end', ms: 0, captions });
   return beats;
+}
+
+/**
+ * The steps from `from` (the one after a checkpoint) that the answer's reveal plays, and the index
+ * after them: the instant steps right after a checkpoint (a switch set, a highlight, a seek) take
+ * effect when the answer is revealed, not after it, so the answer is said over the picture it
+ * describes (the video reveals at the end of its predict beat, the screen layout on the key).
+ */
+export function revealSteps(steps: readonly Step[], from: number): { steps: Step[]; next: number } {
+  let next = from;
+  while (next < steps.length && ('set' in steps[next]! || 'highlight' in steps[next]! || 'seek' in steps[next]!)) next++;
+  return { steps: steps.slice(from, next), next };
+}
+
+/** Index of a chapter's checkpoint step, or -1. */
+export function checkpointIndex(steps: readonly Step[]): number {
+  return steps.findIndex((s) => 'checkpoint' in s);
+}
+
+/** Every caption a chapter shows, in order (for the recorder's captions and the speaker's outline). */
+export function captionsOf(steps: readonly Step[]): Caption[] {
+  return steps.flatMap((s) => ('caption' in s ? [s.caption] : []));
+}
+
+/** Real time a chapter's steps take when animated (waits and tweens), in ms. */
+export function animatedDuration(steps: readonly Step[]): number {
+  return steps.reduce((sum, s) => sum + ('wait' in s ? s.wait : 'tween' in s ? s.tween.ms : 0), 0);
+}
+
+/** Where each beat starts when the chapter plays live from its start, its question answered (ms). */
+export function beatStartsMs(beats: readonly Beat[]): number[] {
+  let t = 0;
+  return beats.map((b) => {
+    const at = t;
+    t += b.ms;
+    return at;
+  });
+}
+
+/**
+ * Where the live runner is `elapsedMs` after it started playing from beat `from`: the schedule's
+ * position (`livePosition`), never before `from`, and held at `stop` (the unanswered question, or
+ * the end) once reached.
+ */
+export function playedPosition(beats: readonly Beat[], from: number, stop: number, elapsedMs: number): Position {
+  const at = livePosition(beats, beatStartsMs(beats)[from]! + elapsedMs);
+  return at.beat >= stop ? { beat: stop, ms: 0 } : at.beat < from ? { beat: from, ms: 0 } : at;
+}
+
+/** A point of a chapter: a beat, the time into it, and (at a checkpoint) whether its answer is revealed. */
+export interface Position {
+  beat: number;
+  ms: number;
+  revealed?: boolean;
+}
+
+/**
+ * Where a chapter is `chapterMs` after it started playing live, its question answered: the beat whose
+ * time holds that instant (a beat that takes none is passed through), or the end past the last.
+ */
+export function livePosition(beats: readonly Beat[], chapterMs: number): Position {
+  const starts = beatStartsMs(beats);
+  for (let b = 0; b < beats.length; b++) {
+    if (beats[b]!.ms > 0 && chapterMs < starts[b]! + beats[b]!.ms) return { beat: b, ms: Math.max(0, chapterMs - starts[b]!) };
+  }
+  return { beat: beats.length - 1, ms: 0 };
 }
 
 /** The beat a chapter stops at when played through unanswered: its checkpoint, or its end. */
@@ -151,10 +235,63 @@ export function shownAt(tl: ChapterTimeline, step: number, k = 0): Shown {
   return out;
 }
 
-/** What the page shows `ms` into beat `beat` (clamped to the beats there are). */
-export function sample(tl: ChapterTimeline, beat: number, ms = 0): Shown {
+/**
+ * What the page shows `ms` into beat `beat` (clamped to the beats there are); at a checkpoint
+ * `revealed`, the picture its answer is said over (the reveal's steps played: the one place it is applied).
+ */
+export function sample(tl: ChapterTimeline, beat: number, ms = 0, revealed = false): Shown {
   const b = tl.beats[Math.max(0, Math.min(tl.beats.length - 1, beat))]!;
+  if (revealed && b.kind === 'checkpoint') return shownAt(tl, revealSteps(tl.steps, b.step + 1).next);
   return shownAt(tl, b.step, b.kind === 'tween' && b.ms > 0 ? ms / b.ms : 0);
+}
+
+/** `sample` at a position. */
+export const sampleAt = (tl: ChapterTimeline, p: Position): Shown => sample(tl, p.beat, p.ms, p.revealed ?? false);
+
+/** Reuses the store's objects when equal, so a frame that changes nothing re-renders nothing. */
+function sameOrNew<T>(prev: T, next: T): T {
+  return JSON.stringify(prev) === JSON.stringify(next) ? prev : next;
+}
+
+/** Puts a sampled situation in the store (the walkthrough, the screen layout and the video's frames alike). */
+export function applySituation(store: AppStore, s: Situation): void {
+  const cur = store.getState();
+  cur.set({ ...s, switches: sameOrNew(cur.switches, s.switches), selectedPage: sameOrNew(cur.selectedPage, s.selectedPage), timelineZoom: sameOrNew(cur.timelineZoom, s.timelineZoom) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The talk: its scenes in order, and the lengths the screen layout and the video share.
+
+/** Frames a second of the screen layout's motion (the video's frame rate; a card's rise counts in them). */
+export const FPS = 30;
+/** A card (title, chapter, end) is up at least this long; the video holds it longer while it is said. */
+export const CARD_MIN_MS = 2200;
+/** A predict beat's countdown lasts 6–8 s: 3 s plus half the time the question takes to say or read. */
+export const PREDICT_MIN_MS = 6000;
+export const PREDICT_MAX_MS = 8000;
+/** Reading speed a caption is held to (characters per second); the video's test checks ≤ 17. */
+export const READ_CPS = 16;
+
+export const framesOf = (ms: number) => Math.max(1, Math.ceil((ms * FPS) / 1000 - 1e-9));
+
+/** How long a text takes to read on screen (ms): at READ_CPS, and never under 1.2 s. */
+export const readingMs = (text: string) => Math.max((text.length / READ_CPS) * 1000, 1200);
+
+/** The predict beat's countdown after a question that took `askedMs` to say (or read). */
+export function predictMs(askedMs: number): number {
+  return Math.max(PREDICT_MIN_MS, Math.min(PREDICT_MAX_MS, 3000 + askedMs / 2));
+}
+
+/** One scene of a talk: the title card, a chapter's card, its body, the end card. */
+export type TalkScene = { kind: 'title' } | { kind: 'card'; chapter: number } | { kind: 'body'; chapter: number } | { kind: 'end' };
+
+/** The scenes of a talk in order: the title, then each chapter's card and body, then the end. */
+export function talkOf(chapters: readonly number[], cards: { title: boolean; end: boolean } = { title: true, end: true }): TalkScene[] {
+  return [
+    ...(cards.title ? [{ kind: 'title' } as const] : []),
+    ...chapters.flatMap((n) => [{ kind: 'card', chapter: n } as const, { kind: 'body', chapter: n } as const]),
+    ...(cards.end ? [{ kind: 'end' } as const] : []),
+  ];
 }
 
 export interface Placement {

@@ -7,8 +7,8 @@ import type { RunSummary } from '../run/summary.ts';
 import { DEFAULT_STATE } from '../state/store.ts';
 import { HIGHLIGHTS } from '../views/shared/highlight.ts';
 import { CHAPTERS, clampChapter } from './chapters/index.ts';
-import { animatedDuration, captionsOf, checkpointIndex, type Step } from './chapters/steps.ts';
-import { baseOf, beatsOf, compileChapter, ease, roomBeatShown, sample, shownAt, stopBeat } from './timeline.ts';
+import type { Step } from './chapters/steps.ts';
+import { animatedDuration, baseOf, beatsOf, captionsOf, checkpointIndex, compileChapter, ease, roomBeatShown, sample, shownAt, stopBeat } from './timeline.ts';
 
 const FACT_IDS = new Set(Array.from({ length: 26 }, (_, i) => `F${i + 1}`));
 

@@ -59,8 +59,8 @@ export const chapter: Chapter = {
     explain: { en: 'One: the scheduler swapped the input for a single placeholder token, and kept the request queued.', fr: 'Un seul : l\'ordonnanceur a remplacé l\'entrée par un jeton provisoire, et a gardé la requête dans la file.' },
   },
   // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer; the
-  // question is asked once the prompt has reached the router, and its answer is said over the
-  // tokenizer's check and the abort.
+  // question is asked once the prompt has reached the router, and its answer is said as it reaches
+  // the tokenizer; the tokenizer's check, then the abort and the queue, each with its own sentence.
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
@@ -69,9 +69,12 @@ export const chapter: Chapter = {
     { tween: { to: stageAt('arrive', 0.99), ms: 2400 } },
     { checkpoint: true },
     { highlight: 'stage' },
-    { tween: { to: stageAt('abort', 0.99), ms: 6400 } },
-    { caption: { en: 'The tokenizer let it through: it is within the advertised context. Marked aborted, input replaced by one token, still queued.', fr: 'Le tokeniseur l\'a laissée passer : elle tient dans le contexte annoncé. Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
-    { tween: { to: stageAt('route', 0.99), ms: 1600 } },
+    // The answer is said as the prompt reaches the tokenizer; each sentence after it starts the step it names.
+    { tween: { to: stageAt('tokenizer', 0.4), ms: 3000 } },
+    { caption: { en: 'The tokenizer let it through: it is within the advertised context of 1,048,576 tokens (F14).', fr: 'Le tokeniseur l\'a laissée passer : elle tient dans le contexte annoncé de 1 048 576 jetons (F14).' } },
+    { tween: { to: stageAt('tokenizer', 0.99), ms: 2400 } },
+    { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
+    { tween: { to: stageAt('route', 0.99), ms: 5600 } },
     { wait: 400 },
     { caption: { en: 'Decode takes pages for all 800,000 tokens from its free list, pages that still hold earlier tenants\' KV.', fr: 'La génération prend dans sa liste de pages libres des pages pour les 800 000 jetons, des pages qui gardent le KV de clients précédents.', model: true } },
     { tween: { to: stageAt('reserve', 0.99), ms: 5200 } },

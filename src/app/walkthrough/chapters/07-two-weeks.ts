@@ -17,6 +17,16 @@ const ACCUMULATE: Step[] = [
   { highlight: 'counters' },
 ];
 
+/** What the report leaves unsaid about the leak, in its own hedges (F6; F25's last sentence). */
+const NOT_SAID: Step[] = [
+  {
+    caption: {
+      en: 'The report does not say what information appeared in the responses (F6), nor how many customers were concerned, nor what data their systems may have kept (F25).',
+      fr: 'Le rapport ne dit pas quelles informations sont apparues dans les réponses (F6), ni combien de clients étaient concernés, ni quelles données leurs systèmes ont pu conserver (F25).',
+    },
+  },
+];
+
 export const chapter: Chapter = {
   id: 'two-weeks',
   picture: 'window',
@@ -43,8 +53,9 @@ export const chapter: Chapter = {
     fr: 'Zoomer la chronologie avec + et −. Chaque marque de la ligne des réponses touchées est une réponse touchée dans la reconstitution. Le total rejoint les 155 du rapport parce que le modèle envoie 155 requêtes trop longues (A5) ; l\'emplacement des marques est celui du modèle.',
   },
   scenario: 'incident',
-  steps: [...OPENING, { seek: { fraction: 0.5 } }, ...ACCUMULATE, { wait: 3500 }],
+  steps: [...OPENING, { seek: { fraction: 0.5 } }, ...ACCUMULATE, { wait: 3500 }, ...NOT_SAID, { wait: 4000 }],
   // The video sweeps the two weeks instead of jumping to their middle, so the leak counter is seen
   // climbing while it is pointed at: up to the moment the model went private (the last leak is before it).
-  videoSteps: [...OPENING, ...ACCUMULATE, { tween: { to: { milestone: 'private' }, ms: WINDOW_SWEEP_MS } }, { wait: 3500 }],
+  // While what the report does not say is said, the clock runs on to the window's end (no still picture).
+  videoSteps: [...OPENING, ...ACCUMULATE, { tween: { to: { milestone: 'private' }, ms: WINDOW_SWEEP_MS } }, { wait: 3500 }, ...NOT_SAID, { tween: { to: { fraction: 1 }, ms: 4000 } }],
 };

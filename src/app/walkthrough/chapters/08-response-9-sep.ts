@@ -69,28 +69,28 @@ export const chapter: Chapter = {
       },
     },
     { tween: { to: { milestone: 'declared' }, ms: 9500 } },
-    {
-      caption: {
-        en: '13:22 UTC: Cloudflare declares an incident (F10). 38 minutes later, at 14:00, the model is made private; new requests fail (F11).',
-        fr: '13 h 22 UTC : Cloudflare déclare un incident (F10). Trente-huit minutes plus tard, à 14 h 00, le modèle est rendu privé ; les nouvelles demandes échouent (F11).',
-      },
-    },
-    { tween: { to: { milestone: 'private' }, ms: 9000 } },
+    // Each time is reached as its sentence begins (its card lights as it is said); while it is said,
+    // the clock moves on to the time the next sentence names.
+    { caption: { en: '13:22 UTC: Cloudflare declares an incident (F10).', fr: '13 h 22 UTC : Cloudflare déclare un incident (F10).' } },
+    { tween: { to: { milestone: 'private' }, ms: 4000 } },
+    { caption: { en: '38 minutes later, at 14:00, the model is made private; new requests fail (F11).', fr: 'Trente-huit minutes plus tard, à 14 h 00, le modèle est rendu privé ; les nouvelles demandes échouent (F11).' } },
+    { tween: { to: { milestone: 'rootCause' }, ms: 5000 } },
     { caption: { en: '14:35: the root cause is identified (F12).', fr: '14 h 35 : la cause principale est identifiée (F12).' } },
-    { tween: { to: { milestone: 'rootCause' }, ms: 3400 } },
+    { tween: { to: { milestone: 'public' }, ms: 3400 } },
     {
       caption: {
         en: 'At 19:40, GLM 5.3 is public again, after configuration and engine changes (F13). They were tested with the researcher\u2019s script and Cloudflare\u2019s own markers.',
         fr: 'À 19 h 40, GLM 5.3 redevient public, après modification du réglage et du moteur (F13). Ces changements ont été testés avec le script du chercheur et les marqueurs de Cloudflare.',
       },
     },
-    { tween: { to: { milestone: 'public' }, ms: 10500 } },
+    // The evening of 9 September (the run ends at midnight): the clock keeps moving while the last two sentences are said.
+    { tween: { to: { fraction: 0.995 }, ms: 6500 } },
     {
       caption: {
         en: 'Cloudflare published its analysis on 26 October, as coordinated disclosure (F3).',
         fr: 'Cloudflare a publié son analyse le 26 octobre, dans le cadre d\u2019une divulgation coordonnée (F3).',
       },
     },
-    { tween: { to: { fraction: 1 }, ms: 6000 } },
+    { tween: { to: { fraction: 1 }, ms: 4000 } },
   ],
 };

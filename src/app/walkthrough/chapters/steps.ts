@@ -63,19 +63,4 @@ export const CHAPTER_BASE: Partial<UrlState> = {
   playing: false,
 };
 
-/** Index of a chapter's checkpoint step, or -1. */
-export function checkpointIndex(steps: readonly Step[]): number {
-  return steps.findIndex((s) => 'checkpoint' in s);
-}
-
-/** Every caption a chapter shows, in order (for the recorder's captions and the speaker's outline). */
-export function captionsOf(steps: readonly Step[]): Localised[] {
-  return steps.flatMap((s) => ('caption' in s ? [s.caption] : []));
-}
-
-/** Real time a chapter's steps take when animated (waits and tweens), in ms. */
-export function animatedDuration(steps: readonly Step[]): number {
-  return steps.reduce((sum, s) => sum + ('wait' in s ? s.wait : 'tween' in s ? s.tween.ms : 0), 0);
-}
-
 export type { ScenarioName };
