@@ -71,7 +71,7 @@ export const chapter: Chapter = {
     { highlight: 'stage' },
     // The answer is said as the prompt reaches the tokenizer; each sentence after it starts the step it names.
     { tween: { to: stageAt('tokenizer', 0.4), ms: 3000 } },
-    { caption: { en: 'The tokenizer let it through: it is within the advertised context of 1,048,576 tokens (F14).', fr: 'Le tokeniseur l\'a laissée passer : elle tient dans le contexte annoncé de 1 048 576 jetons (F14).' } },
+    { caption: { en: 'The tokenizer let it through: it is within the advertised context of 1,048,576 tokens (F14).', fr: 'Le tokeniseur l\'a laissée passer : le modèle acceptait théoriquement 1 048 576 jetons, son contexte annoncé (F14).' } },
     { tween: { to: stageAt('tokenizer', 0.99), ms: 2400 } },
     { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { tween: { to: stageAt('route', 0.99), ms: 5600 } },
