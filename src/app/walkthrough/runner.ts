@@ -4,8 +4,10 @@
  * compiled into its timeline of beats (timeline.ts: every instant resolved against the run on
  * screen, from react-query's cache, awaited, never polled), and the beats are sampled from the one
  * frame clock up to the checkpoint (or the end). A link to a beat (`?ch=N&beat=K`) opens the chapter
- * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the session, so
- * coming back to a chapter already answered plays it through.
+ * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the tab's
+ * session (answers.ts), so coming back to a chapter already answered, or reloading it, plays it through.
+ * From a chapter's start until its question is revealed the store's `questionOpen` is set: the views
+ * hold back what would answer it (the story's numbers, whose KV the stage's pages hold).
  *
  * In a workshop room (run/roomClient.ts) the presenter's runner sends every beat it reaches to the
  * room, opens the chapter's question when it reaches it and reveals it with the answer; an attendee's
@@ -25,14 +27,15 @@ import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import type { Caption } from './chapters/steps.ts';
+import { loadAnswers, saveAnswers, type Answer } from './answers.ts';
+import { shownTitle } from './chapters/spoilers.ts';
 import { baseOf, beatsOf, compileChapter, roomBeatShown, sample, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
 
 export { handoffIn, instantIn, scenarioOf } from './resolve.ts';
 
 /** `held`: opened at a beat by a link, waiting for the presenter to go on. */
 export type RunnerStatus = 'idle' | 'running' | 'held' | 'checkpoint' | 'done';
-/** A chosen option id, or null when the presenter revealed without an answer. */
-export type Answer = string | null;
+export type { Answer };
 
 /** The walkthrough tells listeners (the recorder) what it shows, in the page's language. */
 export type WalkthroughEvent =
@@ -82,6 +85,11 @@ export function compileLive(client: QueryClient, store: AppStore, n: number, sig
   return compileChapter(ch.steps, baseOf(ch, store.getState()), { run: (s) => ensureRun(client, s), signal });
 }
 
+/** Chapter n asks a question not yet revealed. */
+export function questionWaits(n: number, answers: ReadonlyMap<number, Answer>): boolean {
+  return CHAPTERS[n - 1]?.checkpoint !== undefined && !answers.has(n);
+}
+
 export function useChapterRunner() {
   const queryClient = useQueryClient();
   const store = useAppStore();
@@ -99,7 +107,11 @@ export function useChapterRunner() {
   const [at, setAt] = useState<{ n: number; beat: number } | null>(null);
   const beat = at !== null && at.n === chapter ? at.beat : null;
   const setBeat = useCallback((n: number, b: number) => setAt({ n, beat: b }), []);
-  const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
+  const [answers, setAnswersNow] = useState<ReadonlyMap<number, Answer>>(loadAnswers);
+  const setAnswers = useCallback((next: ReadonlyMap<number, Answer>) => {
+    setAnswersNow(next);
+    saveAnswers(next);
+  }, []);
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
   skipRef.current = skip;
@@ -121,6 +133,15 @@ export function useChapterRunner() {
   /** Where the chapter is: its timeline and beat. */
   const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
+  /** Says a beat's caption and points at its part (the caption told to listeners once). */
+  const tell = useCallback((n: number, shown: Pick<Shown, 'caption' | 'highlight'>) => {
+    setCaption((prev) => {
+      if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
+      return shown.caption;
+    });
+    setHighlight(shown.highlight);
+  }, []);
+
   /**
    * Puts a beat on screen. One shown for the room (`forRoom`: the presenter's beat, on an attendee's
    * page that follows) is the room's write, and is not shown once the attendee has looked around.
@@ -129,12 +150,8 @@ export function useChapterRunner() {
     if (forRoom && !followingNow()) return;
     if (forRoom) asRoom(store, () => applySituation(store, shown.situation));
     else applySituation(store, shown.situation);
-    setCaption((prev) => {
-      if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
-      return shown.caption;
-    });
-    setHighlight(shown.highlight);
-  }, [store, followingNow]);
+    tell(n, shown);
+  }, [store, followingNow, tell]);
 
   const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
     setStatus(st);
@@ -204,10 +221,22 @@ export function useChapterRunner() {
     controller.current = c;
     let linked = store.getState().beat;
     const base = baseOf(ch, store.getState());
-    if (forRoom) asRoom(store, () => applySituation(store, base));
-    else applySituation(store, base);
-    emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
+    // Held from the chapter's first frame, in the same write as its starting situation.
+    const held = () => store.getState().set({ questionOpen: questionWaits(chapter, answersRef.current) });
+    if (forRoom)
+      asRoom(store, () => {
+        applySituation(store, base);
+        held();
+      });
+    else {
+      applySituation(store, base);
+      held();
+    }
+    emit({ type: 'chapter', chapter, id: ch.id, title: shownTitle(chapter, (k) => answersRef.current.has(k))[langRef.current] });
     setStatusOf(chapter, 'running');
+    // The caption and the part pointed at need no run: said at once, while the chapter's runs are
+    // computed (seconds on the incident's window), so the "Now:" box is never empty in a chapter.
+    if (!forRoom) tell(chapter, sample({ steps: ch.steps, base, resolved: [], beats: beatsOf(ch.steps), unplaced: [] }, linked ?? 0));
     void (async () => {
       let tl: ChapterTimeline;
       try {
@@ -240,7 +269,7 @@ export function useChapterRunner() {
       void play(chapter, tl, linked ?? 0, c.signal, answered, forRoom);
     })();
     return () => c.abort();
-  }, [chapter, play, queryClient, store, show, setStatusOf, followingNow]);
+  }, [chapter, play, queryClient, store, show, tell, setStatusOf, followingNow]);
 
   /**
    * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
@@ -306,6 +335,15 @@ export function useChapterRunner() {
     setBeat(p.n, b);
     setStatusOf(p.n, 'held');
   }, [following, storeBeat, timeline, chapter, answers, play, show, setStatusOf, setBeat]);
+
+  // While the chapter's question waits the views hold back its answer; the reveal lets them show it.
+  useEffect(() => {
+    if (chapter !== null) store.getState().set({ questionOpen: questionWaits(chapter, answers) });
+  }, [chapter, answers, store]);
+  useEffect(() => () => store.getState().set({ questionOpen: false }), [store]);
+  useEffect(() => {
+    if (chapter === null) store.getState().set({ questionOpen: false });
+  }, [chapter, store]);
 
   // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
   useEffect(() => {
