@@ -34,6 +34,9 @@ interface Seen {
 function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
   return page.evaluate((colours) => {
     const body = document.body.cloneNode(true) as HTMLElement;
+    // A closed list shows its chosen option only (a clone keeps no selection: read it from the page).
+    const lists = [...document.body.querySelectorAll('select')];
+    [...body.querySelectorAll('select')].forEach((copy, k) => [...copy.options].forEach((o, i) => i !== lists[k]?.selectedIndex && o.remove()));
     body.querySelectorAll('[data-testid="checkpoint"], script, style, template').forEach((e) => e.remove());
     const labels = [...document.querySelectorAll('[aria-label], [title]')]
       .filter((e) => !e.closest('[data-testid="checkpoint"]'))

@@ -107,11 +107,20 @@ export function useChapterRunner() {
   const [at, setAt] = useState<{ n: number; beat: number } | null>(null);
   const beat = at !== null && at.n === chapter ? at.beat : null;
   const setBeat = useCallback((n: number, b: number) => setAt({ n, beat: b }), []);
-  const [answers, setAnswersNow] = useState<ReadonlyMap<number, Answer>>(loadAnswers);
-  const setAnswers = useCallback((next: ReadonlyMap<number, Answer>) => {
-    setAnswersNow(next);
-    saveAnswers(next);
-  }, []);
+  // Kept for a reload, except in a workshop room, whose reveals are the room's (it tells them again on
+  // reconnecting), and in the video's frame-by-frame layout.
+  const keeps = useCallback(() => {
+    const s = store.getState();
+    return s.room === null && s.screen !== 'render';
+  }, [store]);
+  const [answers, setAnswersNow] = useState<ReadonlyMap<number, Answer>>(() => (keeps() ? loadAnswers() : new Map()));
+  const setAnswers = useCallback(
+    (next: ReadonlyMap<number, Answer>) => {
+      setAnswersNow(next);
+      if (keeps()) saveAnswers(next);
+    },
+    [keeps],
+  );
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
   skipRef.current = skip;
