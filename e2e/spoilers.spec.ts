@@ -22,7 +22,7 @@ const fold = (s: string) => s.replace(/[\u00a0\u202f\s]+/g, ' ').trim().toLowerC
 
 interface Seen {
   text: string;
-  /** Testids of the story's parts that say what prefill computed, the status and whose words: held while a question waits. */
+  /** Testids of the story's and the probe's parts that say what prefill computed, the status and whose words: held while a question waits. */
   storyTold: string[];
   /** Per colour asked for: pixels of the stage's and microscope's canvases drawn in it. */
   pixels: number[];
@@ -57,6 +57,8 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
       }
     }
     const storyTold = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
+    // The probe's outcome (what prefill computed for it, its status, whose KV it reads) likewise.
+    if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) storyTold.push('probe-outcome');
     const p = document.querySelector('[data-testid="walkthrough"]');
     return { text: `${body.textContent ?? ''} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '' };
   }, colours);
