@@ -19,7 +19,7 @@
 import { linkNotice } from '../i18n/linkNotice.ts';
 import type { IgnoredParam } from '../state/url.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ensureRun } from '../run/hooks.ts';
 import { asRoom, roomClientOf } from '../run/roomClient.ts';
 import { nextFrame } from '../state/clock.ts';
@@ -85,6 +85,14 @@ export function compileLive(client: QueryClient, store: AppStore, n: number, sig
   return compileChapter(ch.steps, baseOf(ch, store.getState()), { run: (s) => ensureRun(client, s), signal });
 }
 
+/** What chapter n says and points at on beat `beat` (its first without one), read from its steps alone. */
+export function openingWords(n: number, beat: number | null): Pick<Shown, 'caption' | 'highlight'> {
+  const ch = CHAPTERS[n - 1];
+  if (!ch) return { caption: null, highlight: null };
+  const { caption, highlight } = sample({ steps: ch.steps, base: {} as Situation, resolved: [], beats: beatsOf(ch.steps), unplaced: [] }, beat ?? 0);
+  return { caption, highlight };
+}
+
 /** Chapter n asks a question not yet revealed. */
 export function questionWaits(n: number, answers: ReadonlyMap<number, Answer>): boolean {
   return CHAPTERS[n - 1]?.checkpoint !== undefined && !answers.has(n);
@@ -96,8 +104,6 @@ export function useChapterRunner() {
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
   const [status, setStatus] = useState<RunnerStatus>('idle');
-  const [caption, setCaption] = useState<Caption | null>(null);
-  const [highlight, setHighlight] = useState<HighlightId | null>(null);
   const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
   /**
    * The beat on screen, with the chapter it belongs to (the store's `beat` is only the one a link
@@ -121,6 +127,22 @@ export function useChapterRunner() {
     },
     [keeps],
   );
+  /**
+   * The caption and the part pointed at, with the chapter they were said in. Until the chapter's runner
+   * says its own (the first render of a chapter, its runs computing), the beat's words as the chapter
+   * writes them (`openingWords`: they need no run), so the "Now:" box is never empty or another chapter's.
+   */
+  const [told, setTold] = useState<{ n: number; caption: Caption | null; highlight: HighlightId | null } | null>(null);
+  const linkBeat = useApp((s) => s.beat);
+  const attendee = useApp((s) => s.roomView?.role === 'attendee');
+  // An attendee's page never says past a question the room has not revealed (roomBeatShown).
+  const opening = useMemo(() => {
+    if (chapter === null) return null;
+    const ch = CHAPTERS[chapter - 1];
+    return openingWords(chapter, attendee && ch && linkBeat !== null ? roomBeatShown(beatsOf(ch.steps), linkBeat, answers.has(chapter)) : linkBeat);
+  }, [chapter, linkBeat, attendee, answers]);
+  const caption = told && told.n === chapter ? told.caption : (opening?.caption ?? null);
+  const highlight = told && told.n === chapter ? told.highlight : (opening?.highlight ?? null);
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
   skipRef.current = skip;
@@ -144,11 +166,10 @@ export function useChapterRunner() {
 
   /** Says a beat's caption and points at its part (the caption told to listeners once). */
   const tell = useCallback((n: number, shown: Pick<Shown, 'caption' | 'highlight'>) => {
-    setCaption((prev) => {
-      if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
-      return shown.caption;
+    setTold((prev) => {
+      if (shown.caption && (prev?.n !== n || shown.caption !== prev.caption)) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
+      return { n, caption: shown.caption, highlight: shown.highlight };
     });
-    setHighlight(shown.highlight);
   }, []);
 
   /**
@@ -205,8 +226,7 @@ export function useChapterRunner() {
 
   useEffect(() => {
     controller.current?.abort();
-    setCaption(null);
-    setHighlight(null);
+    setTold(null);
     setTimeline(null);
     setAt(null);
     position.current = null;
@@ -245,7 +265,7 @@ export function useChapterRunner() {
     setStatusOf(chapter, 'running');
     // The caption and the part pointed at need no run: said at once, while the chapter's runs are
     // computed (seconds on the incident's window), so the "Now:" box is never empty in a chapter.
-    if (!forRoom) tell(chapter, sample({ steps: ch.steps, base, resolved: [], beats: beatsOf(ch.steps), unplaced: [] }, linked ?? 0));
+    if (!forRoom) tell(chapter, openingWords(chapter, linked));
     void (async () => {
       let tl: ChapterTimeline;
       try {
