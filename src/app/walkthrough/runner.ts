@@ -129,8 +129,8 @@ export function useChapterRunner() {
   );
   /**
    * The caption and the part pointed at, with the chapter they were said in. Until the chapter's runner
-   * says its own (the first render of a chapter, its runs computing), the beat's words as the chapter
-   * writes them (`openingWords`: they need no run), so the "Now:" box is never empty or another chapter's.
+   * says its own (the first render of a chapter, its runs computing), the beat's caption as the chapter
+   * writes it (`openingWords`: it needs no run), so the "Now:" box is never empty or another chapter's.
    */
   const [told, setTold] = useState<{ n: number; caption: Caption | null; highlight: HighlightId | null } | null>(null);
   const linkBeat = useApp((s) => s.beat);
@@ -142,7 +142,9 @@ export function useChapterRunner() {
     return openingWords(chapter, attendee && ch && linkBeat !== null ? roomBeatShown(beatsOf(ch.steps), linkBeat, answers.has(chapter)) : linkBeat);
   }, [chapter, linkBeat, attendee, answers]);
   const caption = told && told.n === chapter ? told.caption : (opening?.caption ?? null);
-  const highlight = told && told.n === chapter ? told.highlight : (opening?.highlight ?? null);
+  // The part pointed at waits for the chapter's situation: pointed at in the views before they show
+  // the chapter, the page would scroll to where it is in the chapter before.
+  const highlight = told && told.n === chapter ? told.highlight : null;
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
   skipRef.current = skip;
@@ -263,9 +265,9 @@ export function useChapterRunner() {
     }
     emit({ type: 'chapter', chapter, id: ch.id, title: shownTitle(chapter, (k) => answersRef.current.has(k))[langRef.current] });
     setStatusOf(chapter, 'running');
-    // The caption and the part pointed at need no run: said at once, while the chapter's runs are
-    // computed (seconds on the incident's window), so the "Now:" box is never empty in a chapter.
-    if (!forRoom) tell(chapter, openingWords(chapter, linked));
+    // The caption needs no run: said at once, while the chapter's runs are computed (seconds on the
+    // incident's window), so the "Now:" box is never empty in a chapter.
+    if (!forRoom) tell(chapter, { caption: openingWords(chapter, linked).caption, highlight: null });
     void (async () => {
       let tl: ChapterTimeline;
       try {
