@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { pick } from '../src/app/i18n/messages.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { shownTitle } from '../src/app/walkthrough/chapters/spoilers.ts';
 import { expect, ready, test } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
@@ -31,7 +32,9 @@ test.describe('walkthrough', () => {
       for (let n = 1; n <= CHAPTERS.length; n++) {
         const ch = CHAPTERS[n - 1]!;
         await settled(page, n);
-        await expect(page.getByRole('region', { name: pick(lang, ch.title.en, ch.title.fr) })).toBeVisible();
+        // Its question not yet revealed (the ones before it are): a title that would answer it waits.
+        const title = shownTitle(n, (k) => k < n);
+        await expect(page.getByRole('region', { name: pick(lang, title.en, title.fr) })).toBeVisible();
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         expect(new URL(page.url()).searchParams.get('ch')).toBe(String(n));
         if (ch.checkpoint) {
@@ -66,7 +69,9 @@ test.describe('walkthrough', () => {
       await page.goto(`./?ch=${n}&lang=fr`);
       await settled(page, n);
       await expect(panel(page)).toHaveAttribute('data-chapter-id', ch.id);
-      await expect(page.getByRole('heading', { level: 2, name: pick('fr', ch.title.en, ch.title.fr) })).toBeVisible();
+      // Opened by its link, no question revealed yet: a title that would answer one shows the question's shape.
+      const title = shownTitle(n, () => false);
+      await expect(page.getByRole('heading', { level: 2, name: pick('fr', title.en, title.fr) })).toBeVisible();
       await expect(page.getByTestId('notices')).toHaveCount(0);
     }
   });

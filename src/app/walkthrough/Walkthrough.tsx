@@ -19,6 +19,7 @@ import { CHAPTERS } from './chapters/index.ts';
 import { useEvidence, type EvidenceIndex } from './evidenceSource.ts';
 import { walkthroughKeyOf } from './keys.ts';
 import { useChapterRunner, type Answer } from './runner.ts';
+import { shownTitle } from './chapters/spoilers.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import { PresenterQuiz, RoomQuestion } from './RoomPanel.tsx';
 import { RoomTally } from '../picture/RoomTally.tsx';
@@ -301,12 +302,6 @@ export function Walkthrough() {
     if (!active || active === document.body || !active.isConnected) heading.current?.focus();
   }, [chapter]);
 
-  // While a question waits for its answer the views hold back what would answer it.
-  const questionOpen = status === 'checkpoint' && chapter !== null && !answers.has(chapter);
-  useEffect(() => {
-    set({ questionOpen });
-  }, [questionOpen, set]);
-  useEffect(() => () => set({ questionOpen: false }), [set]);
 
   const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
   const next = useCallback(() => {
@@ -397,6 +392,8 @@ export function Walkthrough() {
 
   if (chapter === null || !ch) return null;
   const answered = answers.get(chapter);
+  // A title that would answer a question waiting shows the question's shape (chapters/spoilers.ts).
+  const titleOf = (m: number) => L(shownTitle(m, (k) => answers.has(k)), lang);
   // A paragraph that says the answer, and the sources it quotes, wait for the room's prediction.
   const held = (p: Paragraph) => p.answers === true && ch.checkpoint !== undefined && answered === undefined;
   return (
@@ -437,11 +434,11 @@ export function Walkthrough() {
         <nav className="walk-nav" aria-label={t('walkChapters')}>
           <button type="button" onClick={prev} disabled={chapter <= 1} aria-keyshortcuts="ArrowLeft PageUp" data-testid="walk-prev">
             <Icon name="prev" /> <span className="visually-hidden">{t('walkPrev')}: </span>
-            {chapter > 1 ? `${chapter - 1} · ${L(CHAPTERS[chapter - 2]!.title, lang)}` : t('walkPrev')}
+            {chapter > 1 ? `${chapter - 1} · ${titleOf(chapter - 1)}` : t('walkPrev')}
           </button>
           <button type="button" onClick={next} disabled={chapter >= CHAPTER_COUNT && status !== 'checkpoint'} aria-keyshortcuts="ArrowRight PageDown Space" data-testid="walk-next">
             <span className="visually-hidden">{t('walkNext')}: </span>
-            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${L(CHAPTERS[chapter]!.title, lang)}` : t('walkNext')} <Icon name="next" />
+            {chapter < CHAPTER_COUNT ? `${chapter + 1} · ${titleOf(chapter + 1)}` : t('walkNext')} <Icon name="next" />
           </button>
           <details className="walk-toc">
             <summary>{t('walkChapters')}</summary>
@@ -449,7 +446,7 @@ export function Walkthrough() {
               {CHAPTERS.map((c, i) => (
                 <li key={c.id}>
                   <button type="button" className="linklike" aria-current={i + 1 === chapter ? 'step' : undefined} onClick={() => go(i + 1)}>
-                    {L(c.title, lang)}
+                    {titleOf(i + 1)}
                   </button>
                 </li>
               ))}
@@ -457,7 +454,7 @@ export function Walkthrough() {
           </details>
         </nav>
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
-          {L(ch.title, lang)}
+          {titleOf(chapter)}
         </h2>
         <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
           {caption ? (

@@ -4,8 +4,10 @@
  * compiled into its timeline of beats (timeline.ts: every instant resolved against the run on
  * screen, from react-query's cache, awaited, never polled), and the beats are sampled from the one
  * frame clock up to the checkpoint (or the end). A link to a beat (`?ch=N&beat=K`) opens the chapter
- * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the session, so
- * coming back to a chapter already answered plays it through.
+ * at that beat and holds there; Next then steps beat by beat to the chapter's stop. Answers are kept for the tab's
+ * session (answers.ts), so coming back to a chapter already answered, or reloading it, plays it through.
+ * From a chapter's start until its question is revealed the store's `questionOpen` is set: the views
+ * hold back what would answer it (the story's numbers, whose KV the stage's pages hold).
  *
  * In a workshop room (run/roomClient.ts) the presenter's runner sends every beat it reaches to the
  * room, opens the chapter's question when it reaches it and reveals it with the answer; an attendee's
@@ -17,7 +19,7 @@
 import { linkNotice } from '../i18n/linkNotice.ts';
 import type { IgnoredParam } from '../state/url.ts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ensureRun } from '../run/hooks.ts';
 import { asRoom, roomClientOf } from '../run/roomClient.ts';
 import { nextFrame } from '../state/clock.ts';
@@ -25,7 +27,9 @@ import { useApp, useAppStore, type AppStore } from '../state/store.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from './chapters/index.ts';
 import type { Caption } from './chapters/steps.ts';
-import { applySituation, baseOf, beatsOf, compileChapter, playedPosition, roomBeatShown, sample, sampleAt, stopBeat, type ChapterTimeline, type Shown } from './timeline.ts';
+import { loadAnswers, saveAnswers, type Answer } from './answers.ts';
+import { shownTitle } from './chapters/spoilers.ts';
+import { applySituation, baseOf, beatsOf, compileChapter, playedPosition, roomBeatShown, sample, sampleAt, stopBeat, type ChapterTimeline, type Shown, type Situation } from './timeline.ts';
 
 export { applySituation };
 
@@ -33,8 +37,7 @@ export { handoffIn, instantIn, scenarioOf } from './resolve.ts';
 
 /** `held`: opened at a beat by a link, waiting for the presenter to go on. */
 export type RunnerStatus = 'idle' | 'running' | 'held' | 'checkpoint' | 'done';
-/** A chosen option id, or null when the presenter revealed without an answer. */
-export type Answer = string | null;
+export type { Answer };
 
 /** The walkthrough tells listeners (the recorder) what it shows, in the page's language. */
 export type WalkthroughEvent =
@@ -73,14 +76,25 @@ export function compileLive(client: QueryClient, store: AppStore, n: number, sig
   return compileChapter(ch.steps, baseOf(ch, store.getState()), { run: (s) => ensureRun(client, s), signal });
 }
 
+/** What chapter n says and points at on beat `beat` (its first without one), read from its steps alone. */
+export function openingWords(n: number, beat: number | null): Pick<Shown, 'caption' | 'highlight'> {
+  const ch = CHAPTERS[n - 1];
+  if (!ch) return { caption: null, highlight: null };
+  const { caption, highlight } = sample({ steps: ch.steps, base: {} as Situation, resolved: [], beats: beatsOf(ch.steps), unplaced: [] }, beat ?? 0);
+  return { caption, highlight };
+}
+
+/** Chapter n asks a question not yet revealed. */
+export function questionWaits(n: number, answers: ReadonlyMap<number, Answer>): boolean {
+  return CHAPTERS[n - 1]?.checkpoint !== undefined && !answers.has(n);
+}
+
 export function useChapterRunner() {
   const queryClient = useQueryClient();
   const store = useAppStore();
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
   const [status, setStatus] = useState<RunnerStatus>('idle');
-  const [caption, setCaption] = useState<Caption | null>(null);
-  const [highlight, setHighlight] = useState<HighlightId | null>(null);
   const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
   /**
    * The beat on screen, with the chapter it belongs to (the store's `beat` is only the one a link
@@ -90,7 +104,38 @@ export function useChapterRunner() {
   const [at, setAt] = useState<{ n: number; beat: number } | null>(null);
   const beat = at !== null && at.n === chapter ? at.beat : null;
   const setBeat = useCallback((n: number, b: number) => setAt({ n, beat: b }), []);
-  const [answers, setAnswers] = useState<ReadonlyMap<number, Answer>>(new Map());
+  // Kept for a reload, except in a workshop room, whose reveals are the room's (it tells them again on
+  // reconnecting), and in the video's frame-by-frame layout.
+  const keeps = useCallback(() => {
+    const s = store.getState();
+    return s.room === null && s.screen !== 'render';
+  }, [store]);
+  const [answers, setAnswersNow] = useState<ReadonlyMap<number, Answer>>(() => (keeps() ? loadAnswers() : new Map()));
+  const setAnswers = useCallback(
+    (next: ReadonlyMap<number, Answer>) => {
+      setAnswersNow(next);
+      if (keeps()) saveAnswers(next);
+    },
+    [keeps],
+  );
+  /**
+   * The caption and the part pointed at, with the chapter they were said in. Until the chapter's runner
+   * says its own (the first render of a chapter, its runs computing), the beat's caption as the chapter
+   * writes it (`openingWords`: it needs no run), so the "Now:" box is never empty or another chapter's.
+   */
+  const [told, setTold] = useState<{ n: number; caption: Caption | null; highlight: HighlightId | null } | null>(null);
+  const linkBeat = useApp((s) => s.beat);
+  const attendee = useApp((s) => s.roomView?.role === 'attendee');
+  // An attendee's page never says past a question the room has not revealed (roomBeatShown).
+  const opening = useMemo(() => {
+    if (chapter === null) return null;
+    const ch = CHAPTERS[chapter - 1];
+    return openingWords(chapter, attendee && ch && linkBeat !== null ? roomBeatShown(beatsOf(ch.steps), linkBeat, answers.has(chapter)) : linkBeat);
+  }, [chapter, linkBeat, attendee, answers]);
+  const caption = told && told.n === chapter ? told.caption : (opening?.caption ?? null);
+  // The part pointed at waits for the chapter's situation: pointed at in the views before they show
+  // the chapter, the page would scroll to where it is in the chapter before.
+  const highlight = told && told.n === chapter ? told.highlight : null;
   const [skip, setSkip] = useState(prefersReducedMotion);
   const skipRef = useRef(skip);
   skipRef.current = skip;
@@ -112,6 +157,14 @@ export function useChapterRunner() {
   /** Where the chapter is: its timeline and beat. */
   const position = useRef<{ n: number; tl: ChapterTimeline; beat: number } | null>(null);
 
+  /** Says a beat's caption and points at its part (the caption told to listeners once). */
+  const tell = useCallback((n: number, shown: Pick<Shown, 'caption' | 'highlight'>) => {
+    setTold((prev) => {
+      if (shown.caption && (prev?.n !== n || shown.caption !== prev.caption)) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
+      return { n, caption: shown.caption, highlight: shown.highlight };
+    });
+  }, []);
+
   /**
    * Puts a beat on screen. One shown for the room (`forRoom`: the presenter's beat, on an attendee's
    * page that follows) is the room's write, and is not shown once the attendee has looked around.
@@ -120,12 +173,8 @@ export function useChapterRunner() {
     if (forRoom && !followingNow()) return;
     if (forRoom) asRoom(store, () => applySituation(store, shown.situation));
     else applySituation(store, shown.situation);
-    setCaption((prev) => {
-      if (shown.caption && shown.caption !== prev) emit({ type: 'caption', chapter: n, text: shown.caption[langRef.current] });
-      return shown.caption;
-    });
-    setHighlight(shown.highlight);
-  }, [store, followingNow]);
+    tell(n, shown);
+  }, [store, followingNow, tell]);
 
   const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
     setStatus(st);
@@ -186,8 +235,7 @@ export function useChapterRunner() {
 
   useEffect(() => {
     controller.current?.abort();
-    setCaption(null);
-    setHighlight(null);
+    setTold(null);
     setTimeline(null);
     setAt(null);
     position.current = null;
@@ -211,10 +259,22 @@ export function useChapterRunner() {
     controller.current = c;
     let linked = store.getState().beat;
     const base = baseOf(ch, store.getState());
-    if (forRoom) asRoom(store, () => applySituation(store, base));
-    else applySituation(store, base);
-    emit({ type: 'chapter', chapter, id: ch.id, title: ch.title[langRef.current] });
+    // Held from the chapter's first frame, in the same write as its starting situation.
+    const held = () => store.getState().set({ questionOpen: questionWaits(chapter, answersRef.current) });
+    if (forRoom)
+      asRoom(store, () => {
+        applySituation(store, base);
+        held();
+      });
+    else {
+      applySituation(store, base);
+      held();
+    }
+    emit({ type: 'chapter', chapter, id: ch.id, title: shownTitle(chapter, (k) => answersRef.current.has(k))[langRef.current] });
     setStatusOf(chapter, 'running');
+    // The caption needs no run: said at once, while the chapter's runs are computed (seconds on the
+    // incident's window), so the "Now:" box is never empty in a chapter.
+    if (!forRoom) tell(chapter, { caption: openingWords(chapter, linked).caption, highlight: null });
     void (async () => {
       let tl: ChapterTimeline;
       try {
@@ -247,7 +307,7 @@ export function useChapterRunner() {
       void play(chapter, tl, linked ?? 0, c.signal, answered, forRoom);
     })();
     return () => c.abort();
-  }, [chapter, play, queryClient, store, show, setStatusOf, followingNow]);
+  }, [chapter, play, queryClient, store, show, tell, setStatusOf, followingNow]);
 
   /**
    * Held at a linked beat: Next holds at the beat after it, as a clicker steps slides, until the
@@ -313,6 +373,15 @@ export function useChapterRunner() {
     setBeat(p.n, b);
     setStatusOf(p.n, 'held');
   }, [following, storeBeat, timeline, chapter, answers, play, show, setStatusOf, setBeat]);
+
+  // While the chapter's question waits the views hold back its answer; the reveal lets them show it.
+  useEffect(() => {
+    if (chapter !== null) store.getState().set({ questionOpen: questionWaits(chapter, answers) });
+  }, [chapter, answers, store]);
+  useEffect(() => () => store.getState().set({ questionOpen: false }), [store]);
+  useEffect(() => {
+    if (chapter === null) store.getState().set({ questionOpen: false });
+  }, [chapter, store]);
 
   // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
   useEffect(() => {

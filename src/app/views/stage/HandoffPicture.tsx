@@ -20,6 +20,7 @@ import { ease } from '../../moment/moment.ts';
 import { microscopePlan, microscopeRowsAt, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
 import { drawMicroscope, MICRO_PAD, type MicroPaint, type MicroPaintRow } from './microscopeDraw.ts';
 import { attentionLine } from '../shared/attentionText.ts';
+import { useApp } from '../../state/store.ts';
 
 export interface HandoffPictureProps {
   run: RunSummary;
@@ -138,6 +139,10 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   // microscope's heading names the decode node).
   const poolLine = (node: string, pages: number) => (f.narrow ? t('stagePoolPages', { pages: fmt(pages) }) : t('hpPool', { node, pages: fmt(pages) }));
   const tenant = run.tenants.indexOf(detail.response.tenant);
+  // A walkthrough question waits: whose KV the request's pages hold would answer it (chapter 6's),
+  // so the pools and the microscope show another customer's KV as no one's: no name, no colour, no words.
+  const writersHeld = useApp((s) => s.questionOpen);
+  const heldTenant = (tn: number) => (writersHeld && tn >= 0 && tn !== tenant ? -1 : tn);
   const words = detail.words;
   const tokens = detail.response.tokens;
   const prov = detail.response.provenance;
@@ -298,7 +303,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       c.width = w;
       c.height = h;
     }
-    drawStagePools(ctx, { width: f.width, height: f.height, pools }, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)) }, dpr * zoom);
+    drawStagePools(ctx, { width: f.width, height: f.height, pools }, snapshot, { req, requesterTenant: tenant, frame, scanTrail: Math.max(1, Math.ceil(frame.reserved.length / 10)), writersHeld }, dpr * zoom);
     c.dataset.drawnT = String(frame.t);
   });
 
@@ -398,7 +403,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       }
     return by >= 0 ? { by, pages: n } : null;
   })();
-  const tenantName = (w: number) => (w >= 0 ? (run.tenants[tenantOfRequest(run, w)] ?? '?') : t('hpZeros'));
+  const tenantName = (w: number) => (w < 0 ? t('hpZeros') : heldTenant(tenantOfRequest(run, w)) < 0 ? '?' : (run.tenants[tenantOfRequest(run, w)] ?? '?'));
 
   // The microscope's rows as one canvas drawing, and the same in words for assistive technology.
   const paintRows: MicroPaintRow[] = [];
@@ -409,14 +414,17 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
       const counts = bandCounts(r.from, r.to);
       const total = r.to - r.from;
       const label = t('hpBand', { pages: fmt(r.litPages > 0 ? r.litPages : total) });
-      // The first three owners by name; how many more, said (never a tenant left out unsaid).
-      const countsText = [...counts.slice(0, 3).map(([w, n]) => `${w >= 0 ? run.tenants[w] : t('hpZeros')} ${fmt(n)}`), ...(counts.length > 3 ? [t('hpBandFolded', { n: fmt(counts.length - 3) })] : [])].join(' \u00b7 ');
-      paintRows.push({ kind: 'band', y, dim: r.litPages <= 0, label, counts: countsText, bars: counts.flat(), total });
+      // The first three owners by name (held back while a question waits); how many more, said (never a tenant left out unsaid).
+      const countsText = [...counts.slice(0, 3).map(([w, n]) => `${w < 0 ? t('hpZeros') : heldTenant(w) < 0 ? '?' : run.tenants[w]} ${fmt(n)}`), ...(counts.length > 3 ? [t('hpBandFolded', { n: fmt(counts.length - 3) })] : [])].join(' \u00b7 ');
+      paintRows.push({ kind: 'band', y, dim: r.litPages <= 0, label, counts: countsText, bars: counts.flatMap(([w, n]) => [heldTenant(w), n]), total });
       spoken.push({ key: `b${i}`, text: `${label}: ${countsText}` });
       return;
     }
-    const text = rowTextOf(r);
-    const writerT = tenantOfRequest(run, r.writer);
+    const kept = rowTextOf(r);
+    const hidden = writersHeld && heldTenant(tenantOfRequest(run, r.writer)) < 0;
+    // Held: the words another customer's KV holds are dots, its slots no one's.
+    const text = writersHeld ? { ...kept, words: hidden ? kept.words.map(() => '\u00b7') : kept.words, runs: kept.runs.map((x, k) => (k % 3 === 2 ? heldTenant(x) : x)) } : kept;
+    const writerT = heldTenant(tenantOfRequest(run, r.writer));
     const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample!.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample!.pageSize : -1;
     const chipTenant = writerT;
     const title = t('hpPageN', { n: fmt(r.position) });

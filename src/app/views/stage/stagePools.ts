@@ -33,6 +33,11 @@ export interface StagePaint {
   frame: StageFrame | null;
   /** How many pages light at once as decode's scan passes (a trail behind the scan's head). */
   scanTrail: number;
+  /**
+   * A walkthrough question waits (the store's `questionOpen`): whose KV the request's pages still
+   * hold would answer it (chapter 6's), so those pages are hatched in no customer's colour.
+   */
+  writersHeld?: boolean;
 }
 
 const mix = (c: RGB, k: number): RGB => [c[0] + (255 - c[0]) * k, c[1] + (255 - c[1]) * k, c[2] + (255 - c[2]) * k];
@@ -187,6 +192,7 @@ interface LookInputs {
   scanFrom: number;
   scanTo: number;
   tableColour: number;
+  writersHeld: boolean;
 }
 
 /**
@@ -200,7 +206,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
   const owner = node.owner;
   const writtenFor = node.writtenFor;
   const n = node.pageCount;
-  const { req, focus, isPrefill, isDecode, blockIndex, formerIndex, lit, scanFrom, scanTo, tableColour } = look;
+  const { req, focus, isPrefill, isDecode, blockIndex, formerIndex, lit, scanFrom, scanTo, tableColour, writersHeld } = look;
   const full = (fullColours ??= tenantTable(0));
   const light = (lightColours ??= tenantTable(0.2));
   const faint = (faintColours ??= tenantTable(0.62));
@@ -230,7 +236,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
         colour = tableColour;
       } else if (writer >= 0 && st !== PAGE_CLEARED) {
         pattern = HATCH;
-        colour = full[w]!;
+        colour = full[writersHeld ? 0 : w]!;
       } else {
         pattern = DOTS;
         colour = PACKED_DOT;
@@ -244,7 +250,7 @@ function visitPages(node: NodeSnapshot, look: LookInputs, drawn: PoolDrawn, cols
         colour = light[w]!;
       } else if (st === PAGE_STALE && writer >= 0) {
         pattern = HATCH;
-        colour = writtenFor[p] === req ? tableColour : full[w]!;
+        colour = writtenFor[p] === req ? tableColour : full[writersHeld ? 0 : w]!;
       } else {
         pattern = DOTS;
         colour = st === PAGE_CLEARED ? PACKED_CLEARED : PACKED_DOT;
@@ -365,10 +371,11 @@ export function drawStagePools(ctx: CanvasRenderingContext2D, layout: PoolsLayou
       scanFrom,
       scanTo,
       tableColour,
+      writersHeld: paint.writersHeld === true,
     };
     let before = drawnAll.pools.get(pool.node);
     const fresh = !before || before.look.length !== n;
-    const context = `${paint.req}/${paint.requesterTenant}/${isTable}/${formerIndex !== null}/${isPrefill}/${node.kind}`;
+    const context = `${paint.req}/${paint.requesterTenant}/${isTable}/${formerIndex !== null}/${isPrefill}/${node.kind}/${look.writersHeld}`;
     const reserved = f ? f.reserved : null;
     const lit = look.lit;
     const scan0 = blockIndex && scanTo > scanFrom ? Math.max(0, scanFrom) : 0;

@@ -76,6 +76,8 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const switches = useApp((s) => s.switches);
+  // A walkthrough question waits: what a prompt gets (what prefill computed, the status, whose KV) would answer it.
+  const held = useApp((s) => s.questionOpen);
   const fmt = (n: number) => formatNumber(n, lang);
   const id = useId();
   const [draft, setDraft] = useState(scale.initial);
@@ -161,9 +163,11 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
           {error}
         </p>
       ) : null}
-      <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} aria-live="polite">
+      <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} data-held={held || undefined} aria-live="polite">
         {!after
           ? t('probeWaiting')
+          : held && outcome !== 'error'
+          ? t('probeHeld')
           : outcome === 'pending'
           ? t('probePending', { tokens: fmt(draft) })
           : outcome === 'error'

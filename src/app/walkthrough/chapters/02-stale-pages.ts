@@ -4,6 +4,7 @@ import { IDLE, WARM } from './demo.ts';
 export const chapter: Chapter = {
   id: 'stale-pages',
   title: { en: 'A freed page keeps what it held', fr: 'Une page libérée garde ce qu\'elle contenait' },
+  asked: { en: 'What is left in a freed page?', fr: 'Que reste-t-il dans une page libérée ?' },
   paragraphs: [
     {
       text: {

@@ -9,6 +9,7 @@ const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG
 export const chapter: Chapter = {
   id: 'placeholder',
   title: { en: 'Defect two: rejected, yet sent on', fr: 'Second défaut : rejetée, mais envoyée plus loin' },
+  asked: { en: 'Defect two: a prompt over the limit', fr: 'Second défaut : une requête au-delà de la limite' },
   paragraphs: [
     {
       text: {

@@ -9,6 +9,7 @@ const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG
 export const chapter: Chapter = {
   id: 'transfer-complete',
   title: { en: '"Transfer complete": one page written, every page trusted', fr: '« Transfert terminé » : une page écrite, toutes les pages tenues pour bonnes' },
+  asked: { en: '"Transfer complete": what decode trusts', fr: '« Transfert terminé » : ce que la génération tient pour acquis' },
   paragraphs: [
     {
       text: {

@@ -9,6 +9,7 @@ const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG
 export const chapter: Chapter = {
   id: 'mixed-response',
   title: { en: 'A coherent answer built from other customers\' KV', fr: 'Une réponse cohérente bâtie sur le KV d\'autres clients' },
+  asked: { en: 'What decode makes of the pages it reads', fr: 'Ce que la génération fait des pages qu\'elle lit' },
   paragraphs: [
     {
       text: {
@@ -53,7 +54,9 @@ export const chapter: Chapter = {
   steps: [
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
-    { seek: stageAt('scan', 0.02) },
+    // The question is asked at "transfer complete", before decode's scan: no page is read yet, so
+    // nothing on the stage says whose KV they hold (its pages' writers are held back, HandoffPicture).
+    { seek: stageAt('done', 0.99) },
     { highlight: 'stage' },
     { caption: { en: 'Delta\'s request holds these pages now. Who wrote them?', fr: 'Ces pages sont maintenant attribuées à la requête de delta. Qui les a écrites ?' } },
     { checkpoint: true },

@@ -39,6 +39,11 @@ export interface Chapter {
   /** Stable slug, used by tests and the recorder's chapter file. */
   id: string;
   title: Localised;
+  /**
+   * The title shown until the question it would answer is revealed, where `title` would give an
+   * answer away (chapters/spoilers.ts): the question's shape, not its answer.
+   */
+  asked?: Localised;
   paragraphs: Paragraph[];
   notes: Localised;
   checkpoint?: Checkpoint;

@@ -1,0 +1,149 @@
+import type { Page } from '@playwright/test';
+import { pick } from '../src/app/i18n/messages.ts';
+import { tenantRgb } from '../src/app/ui/palette.ts';
+import { TENANT_NAMES } from '../src/engine/core/vocab.ts';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { shownTitle, spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
+import { expect, test } from './fixtures.ts';
+
+/**
+ * No spoiler at any moment: from a chapter's start (by its link, and by Next from the chapter before)
+ * to its question's reveal, nothing on the page says the answer: not the story column, the stage, the
+ * microscope (its words for assistive technology included), the titles, the buttons, the tabs or the
+ * counters; nor do the stage's and microscope's canvases draw the customers the answer names in their
+ * colours. What says an answer is the chapters' own data (chapters/spoilers.ts). And the answers
+ * survive a reload.
+ */
+
+const panel = (page: Page) => page.getByTestId('walkthrough');
+
+/** Folds French typesetting (no-break spaces) and runs of white space, so sentences compare as written. */
+const fold = (s: string) => s.replace(/[\u00a0\u202f\s]+/g, ' ').trim().toLowerCase();
+
+interface Seen {
+  text: string;
+  /** Testids of the story's and the probe's parts that say what prefill computed, the status and whose words: held while a question waits. */
+  storyTold: string[];
+  /** Per colour asked for: pixels of the stage's and microscope's canvases drawn in it. */
+  pixels: number[];
+  status: string;
+  chapter: string;
+}
+
+/** Everything the page shows now, less the question itself (its options name every answer). */
+function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
+  return page.evaluate((colours) => {
+    const body = document.body.cloneNode(true) as HTMLElement;
+    // A closed list shows its chosen option only (a clone keeps no selection: read it from the page).
+    const lists = [...document.body.querySelectorAll('select')];
+    [...body.querySelectorAll('select')].forEach((copy, k) => [...copy.options].forEach((o, i) => i !== lists[k]?.selectedIndex && o.remove()));
+    body.querySelectorAll('[data-testid="checkpoint"], script, style, template').forEach((e) => e.remove());
+    const labels = [...document.querySelectorAll('[aria-label], [title]')]
+      .filter((e) => !e.closest('[data-testid="checkpoint"]'))
+      .map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`);
+    const pixels = colours.map(() => 0);
+    if (colours.length > 0) {
+      for (const c of document.querySelectorAll<HTMLCanvasElement>('[data-testid^="stage"] canvas, canvas[data-testid^="stage"]')) {
+        if (c.width === 0 || c.height === 0) continue;
+        const ctx = c.getContext('2d');
+        if (!ctx) continue;
+        const d = ctx.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 0; i < d.length; i += 4) {
+          if (d[i + 3]! < 250) continue;
+          colours.forEach(([r, g, b], k) => {
+            if (Math.abs(d[i]! - r) <= 2 && Math.abs(d[i + 1]! - g) <= 2 && Math.abs(d[i + 2]! - b) <= 2) pixels[k]!++;
+          });
+        }
+      }
+    }
+    const storyTold = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
+    // The probe's outcome (what prefill computed for it, its status, whose KV it reads) likewise.
+    if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) storyTold.push('probe-outcome');
+    const p = document.querySelector('[data-testid="walkthrough"]');
+    return { text: `${body.textContent ?? ''} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '' };
+  }, colours);
+}
+
+/** Fewer pixels than this in a colour are anti-aliasing, not a page drawn in it. */
+const STRAY_PIXELS = 24;
+
+const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+
+for (const lang of ['en', 'fr'] as const) {
+  for (const n of asking) {
+    for (const by of ['link', 'Next'] as const) {
+      test(`chapter ${n} by ${by} (${lang}): nothing says the answer before its reveal`, async ({ page }) => {
+        test.setTimeout(120_000);
+        const spoiler = spoilerOf(n)!;
+        const phrases = spoiler.phrases.map((p) => fold(pick(lang, p.en, p.fr)));
+        const names = spoiler.tenants;
+        const colours = names.map((t) => tenantRgb(TENANT_NAMES.indexOf(t)));
+        if (by === 'link') await page.goto(`./?ch=${n}&lang=${lang}`);
+        else {
+          await page.goto(`./?ch=${n - 1}&lang=${lang}`);
+          await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+          if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
+            await page.keyboard.press('PageDown');
+            await page.keyboard.press('PageDown');
+            await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+          }
+          await page.getByTestId('walk-next').click();
+        }
+        // Every 100 ms from the chapter's start until its question has waited a second and a half.
+        const found = new Set<string>();
+        let waiting = 0;
+        let samples = 0;
+        for (let i = 0; i < 600 && waiting < 15; i++) {
+          const seen = await look(page, colours);
+          if (seen.chapter === String(n)) {
+            samples++;
+            const text = fold(seen.text);
+            for (const [k, p] of phrases.entries()) if (text.includes(p)) found.add(`"${pick(lang, spoiler.phrases[k]!.en, spoiler.phrases[k]!.fr).slice(0, 60)}…"`);
+            for (const t of names) {
+              const at = text.search(new RegExp(`\\b${t}\\b`));
+              if (at >= 0) found.add(`the name ${t} ("…${text.slice(Math.max(0, at - 50), at + 30)}…")`);
+            }
+            seen.pixels.forEach((count, k) => count >= STRAY_PIXELS && found.add(`${names[k]}'s colour (${count} px)`));
+            for (const id of seen.storyTold) found.add(`the story's ${id}`);
+            if (seen.status === 'checkpoint') waiting++;
+          }
+          await page.waitForTimeout(100);
+        }
+        expect(waiting, 'the question was reached').toBeGreaterThan(0);
+        expect(samples).toBeGreaterThan(0);
+        expect([...found]).toEqual([]);
+        // The question's own title is the one shown; once revealed, its chapter's own.
+        await expect(page.locator('#walk-h')).toHaveText(pick(lang, shownTitle(n, () => false).en, shownTitle(n, () => false).fr));
+        await page.keyboard.press('PageDown');
+        await page.keyboard.press('PageDown');
+        await expect(page.getByTestId('checkpoint-result')).toBeVisible();
+        const title = shownTitle(n, (k) => k === n);
+        await expect(page.locator('#walk-h')).toHaveText(pick(lang, title.en, title.fr));
+      });
+    }
+  }
+}
+
+test('answers survive a reload: the option chosen, shown revealed', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('./?ch=2');
+  await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint', { timeout: 90_000 });
+  const cp = CHAPTERS[1]!.checkpoint!;
+  const wrong = cp.options.findIndex((o) => o.id !== cp.answer);
+  await page.keyboard.press(String(wrong + 1));
+  await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
+  await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await page.reload();
+  await expect(panel(page)).toHaveAttribute('data-chapter', '2');
+  await expect(page.getByTestId('checkpoint')).toHaveAttribute('data-answered', 'true');
+  await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
+  await expect(page.getByTestId('checkpoint').getByRole('radio').nth(wrong)).toBeChecked();
+  // Revealed, so the chapter plays through to its end, and its title is its own.
+  await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  await expect(page.locator('#walk-h')).toHaveText(CHAPTERS[1]!.title.en);
+  // Another chapter's question is still asked.
+  await page.goto('./?ch=6');
+  await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint', { timeout: 90_000 });
+  await expect(page.getByTestId('checkpoint')).toHaveAttribute('data-answered', 'false');
+});
