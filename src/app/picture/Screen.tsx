@@ -16,6 +16,7 @@ import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO } from '../../engine/incident/ind
 import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
 import { highlightSelector, setOutlineRule, type HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
+import { shownTitle } from '../walkthrough/chapters/spoilers.ts';
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
 import { RoomTally } from './RoomTally.tsx';
@@ -108,13 +109,21 @@ function TitleCard({ lang }: { lang: Language }) {
   );
 }
 
+/**
+ * A chapter's title as the talk may show it: a title that would answer a question shows its asked form
+ * until that question is revealed (an earlier chapter's is, by the time a later one plays; this chapter's
+ * once its predict beat reveals it).
+ */
+function titleOnScreen(n: number, revealedHere: boolean, lang: Language): string {
+  return L(shownTitle(n, (k) => k < n || (k === n && revealedHere)), lang);
+}
+
 function ChapterCard({ n, lang }: { n: number; lang: Language }) {
   const t = useT();
-  const ch = CHAPTERS[n - 1]!;
   return (
     <div className="screen-card chapter" data-testid="screen-card" data-card={`chapter-${n}`}>
       <p className="card-n">{t('screenChapter', { n: String(n) })}</p>
-      <h1>{L(ch.title, lang)}</h1>
+      <h1>{titleOnScreen(n, false, lang)}</h1>
     </div>
   );
 }
@@ -309,7 +318,7 @@ export function Screen({ frame }: { frame: ScreenFrame }) {
         <>
           <header className="screen-top">
             <span className="screen-title">
-              <b>{frame.chapter}</b> {L(ch.title, lang)}
+              <b>{frame.chapter}</b> {titleOnScreen(frame.chapter!, frame.beat?.revealed === true, lang)}
             </span>
             <span className="screen-evidence">{facts.length ? `${t('screenEvidenceFacts', { ids: facts.join(', ') })} · ` : ''}{t('screenEvidenceModel')}</span>
           </header>
