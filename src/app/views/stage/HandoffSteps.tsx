@@ -20,6 +20,9 @@ export function HandoffSteps({ run, moment, pointable = false, className = 'step
   const { script } = moment;
   const events = moment.detail.events;
   const current = moment.position.index;
+  // While a walkthrough question waits, the steps still to come would tell its answer (who wrote the
+  // pages decode reads, what the client gets): their sentences wait for the reveal.
+  const questionOpen = useApp((s) => s.questionOpen);
   // A list shorter than its steps (the first screen's, beside the stage) keeps the current step in
   // its middle; only the list scrolls, never the page.
   const list = useRef<HTMLOListElement>(null);
@@ -38,7 +41,7 @@ export function HandoffSteps({ run, moment, pointable = false, className = 'step
             <button type="button" className="linklike" onClick={() => goToStep(store, script, i)}>
               <time dateTime={new Date(run.startEpochMs + e.t).toISOString()}>{formatOffsetSeconds(e.t - events[0]!.t, lang)}</time>
             </button>{' '}
-            {stepSentence(s, moment, t, lang)}
+            {questionOpen && i > current ? <span className="hint">{t('stepHeld')}</span> : stepSentence(s, moment, t, lang)}
           </li>
         );
       })}

@@ -143,6 +143,14 @@ function StageTenantKeys({ run, detail }: { run: RunSummary; detail: RequestDeta
   const route = detail.events.find((e) => e.type === 'route');
   const nodes = route && route.type === 'route' ? [`prefill-${route.prefill}`, `decode-${route.decode}`] : undefined;
   const held = useMemo(() => tenantsHeldBy(snapshot, nodes), [snapshot, snapshot?.t, nodes?.join()]);
+  // While a walkthrough question waits, whose KV the pools hold is part of its answer: the legend names
+  // the request's own tenant and counts the others, as the picture shows them (unnamed, grey).
+  const questionOpen = useApp((s) => s.questionOpen);
+  const own = run.tenants.indexOf(detail.response.tenant);
+  if (questionOpen) {
+    const mine = held.includes(own) ? [own] : [];
+    return <TenantKeys roster={run.tenants} tenants={[...mine, ...held.filter((i) => i !== own)]} max={mine.length} testId="stage-tenant-keys" />;
+  }
   return <TenantKeys roster={run.tenants} tenants={held} max={8} testId="stage-tenant-keys" />;
 }
 
