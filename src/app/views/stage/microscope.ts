@@ -63,13 +63,18 @@ export interface MicroBandRow {
 
 export type MicroRow = MicroPageRow | MicroBandRow;
 
-/** The writer most slots of one page hold (the engine writes whole pages, so usually the only one). */
+/**
+ * The writer most of one page's written slots hold (−1: none written). Prefill writes whole pages, but a
+ * decode step writes one slot: a page the answer is being written into holds a few of the request's
+ * words and zeros after them, and is the request's own, not "zeros".
+ */
 function mainWriter(writers: ArrayLike<number>, from: number, to: number): number {
   const counts = new Map<number, number>();
   let best = -1;
   let bestN = 0;
   for (let i = from; i < to; i++) {
     const w = writers[i]!;
+    if (w < 0) continue;
     const n = (counts.get(w) ?? 0) + 1;
     counts.set(w, n);
     if (n > bestN) {
