@@ -243,6 +243,10 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
    * takes up the room's chapter and beat once, so that it never sends the room back to chapter 1.
    */
   let presenterResumed = false;
+  // Whether this attendee's page has shown the presenter's place once. Until then the page's own
+  // loading (the first screen's opening instant, a run's clamp of the clock) is not the attendee
+  // looking around: under load a run can arrive after the room's welcome and before its beat is shown.
+  let joined = false;
   const follow = (view: RoomView) => {
     if (!view.synced || view.chapter < 1) return;
     const s = store.getState();
@@ -253,8 +257,8 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
       return;
     }
     if (!view.following) return;
-    if (s.chapter === view.chapter && s.beat === view.beat) return;
-    asRoom(store, () => s.set({ chapter: view.chapter, beat: view.beat }));
+    if (s.chapter !== view.chapter || s.beat !== view.beat) asRoom(store, () => s.set({ chapter: view.chapter, beat: view.beat }));
+    joined = true;
   };
   const client = new RoomClient({
     url,
@@ -272,7 +276,7 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
   // Every change to the page is put to the rule of following: an attendee who moves it themselves looks around.
   const unsubscribe = store.subscribe((s, prev) => {
     const view = client.current;
-    if (view.following && !stillFollowing(view, prev, s, writes.depth > 0)) client.setFollowing(false);
+    if (view.following && !stillFollowing(view, prev, s, writes.depth > 0 || !joined)) client.setFollowing(false);
   });
   return () => {
     unsubscribe();
