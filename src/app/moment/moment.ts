@@ -311,7 +311,7 @@ export function blockTableAt(snapshot: Snapshot | null, node: string, pages: rea
   let firstWrittenBlock = -1;
   // Per tenant, in a typed array (a frame walks the whole table: 12,500 pages in the demo, a Map's
   // lookups per page cost 0.5 ms a frame, this loop a tenth of that).
-  let byTenant = new Int32Array(16);
+  let byTenant: Int32Array = new Int32Array(16);
   if (n) {
     const writtenFor = n.writtenFor;
     const writerTenant = n.writerTenant;
@@ -328,18 +328,11 @@ export function blockTableAt(snapshot: Snapshot | null, node: string, pages: rea
         continue;
       }
       stale++;
-      if (w >= byTenant.length) {
-        const grown = new Int32Array(Math.max(w + 1, byTenant.length * 2));
-        grown.set(byTenant);
-        byTenant = grown;
-      }
+      if (w >= byTenant.length) byTenant = growTo(byTenant, w);
       byTenant[w]!++;
     }
   }
-  const staleByTenant: { tenant: number; pages: number }[] = [];
-  for (let tenant = 0; tenant < byTenant.length; tenant++) if (byTenant[tenant]! > 0) staleByTenant.push({ tenant, pages: byTenant[tenant]! });
-  staleByTenant.sort((a, b) => b.pages - a.pages || a.tenant - b.tenant);
-  return { node: pages.length > 0 ? node : '', pages, written, stale, empty, staleByTenant, firstWrittenBlock };
+  return { node: pages.length > 0 ? node : '', pages, written, stale, empty, staleByTenant: staleByTenantOf(byTenant), firstWrittenBlock };
 }
 
 /**
@@ -365,11 +358,16 @@ interface TableCount {
 const tableCounts = new WeakMap<RunSummary, Map<number, TableCount>>();
 const WRITTEN = -2;
 
+/** Each tenant with stale pages in a per-tenant count, the most pages first. */
+function staleByTenantOf(byTenant: Int32Array): { tenant: number; pages: number }[] {
+  const out: { tenant: number; pages: number }[] = [];
+  for (let tenant = 0; tenant < byTenant.length; tenant++) if (byTenant[tenant]! > 0) out.push({ tenant, pages: byTenant[tenant]! });
+  return out.sort((a, b) => b.pages - a.pages || a.tenant - b.tenant);
+}
+
 function tableOfCount(c: TableCount): BlockTable {
-  const staleByTenant: { tenant: number; pages: number }[] = [];
+  const staleByTenant = staleByTenantOf(c.byTenant);
   let stale = 0;
-  for (let tenant = 0; tenant < c.byTenant.length; tenant++) if (c.byTenant[tenant]! > 0) staleByTenant.push({ tenant, pages: c.byTenant[tenant]! });
-  staleByTenant.sort((a, b) => b.pages - a.pages || a.tenant - b.tenant);
   for (const x of staleByTenant) stale += x.pages;
   return { node: c.pages.length > 0 ? c.node : '', pages: c.pages, written: c.written, stale, empty: c.empty, staleByTenant, firstWrittenBlock: c.firstWritten };
 }

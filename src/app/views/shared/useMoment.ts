@@ -42,15 +42,20 @@ export function useMomentValue<T>(run: RunSummary | undefined, req: number | nul
   return useApp((s) => pick(run && !run.refused && req !== null && detail && detail.runKey === run.runKey && detail.response.request === req ? positionOf({ run, req, detail, time: s.time, handoff: s.handoff, reducedMotion }).engineT : s.time));
 }
 
+/** The moment's engine time for the selected request (the incident's instant until its detail is there). */
+function useSelectedEngineTime(run: RunSummary | undefined): number {
+  const req = useApp((s) => s.selectedRequest);
+  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
+  return useMomentValue(run, req, detail.data, (t) => t);
+}
+
 /**
  * The pools at the moment's engine time, for the views that draw whole pools (the page grids and
  * their inspector): the instant the stage and the Transfer view show, so no two views seek two
  * instants of one run (a seek's arrays serve until the next seek).
  */
 export function useMomentSnapshot(run: RunSummary | undefined): Snapshot | null {
-  const req = useApp((s) => s.selectedRequest);
-  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
-  const engineT = useMomentValue(run, req, detail.data, (t) => t);
+  const engineT = useSelectedEngineTime(run);
   return useMemo(() => (run && !run.refused ? run.seek(engineT) : null), [run, engineT]);
 }
 
@@ -59,9 +64,7 @@ export function useMomentSnapshot(run: RunSummary | undefined): Snapshot | null 
  * show): the outcome tiles (moment.ts `outcomesBy`, the moment's `outcomes.now`).
  */
 export function useMomentOutcomes(run: RunSummary | undefined): Counters | null {
-  const req = useApp((s) => s.selectedRequest);
-  const detail = useRequestDetail(run && !run.refused ? run : undefined, req);
-  const engineT = useMomentValue(run, req, detail.data, (t) => t);
+  const engineT = useSelectedEngineTime(run);
   return useMemo(() => (run && !run.refused ? outcomesBy(run, engineT) : null), [run, engineT]);
 }
 

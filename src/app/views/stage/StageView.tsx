@@ -91,10 +91,13 @@ export function StageView({ linkedPage = null, picker = true, screen = false, te
   // Everything above the diagram stays put while the scrubber moves: only StageBody reads the time.
   return (
     <section aria-labelledby="stage-h" className="stage-view" ref={wrap}>
-      <h2 id="stage-h">
-        {t('stageTitle')} <ModelBadge />
-      </h2>
-      {tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
+      {/* The first screen keys its tenants on the title's row: in view, and no row taller. */}
+      <div className="stage-head">
+        <h2 id="stage-h">
+          {t('stageTitle')} <ModelBadge />
+        </h2>
+        {tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} max={3} /> : null}
+      </div>
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
@@ -138,7 +141,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false, te
 }
 
 /** The tenants whose KV the stage's two pools hold at the moment (their colours), every one or how many are folded. */
-function StageTenantKeys({ run, detail }: { run: RunSummary; detail: RequestDetail }) {
+function StageTenantKeys({ run, detail, max = 8 }: { run: RunSummary; detail: RequestDetail; max?: number }) {
   const snapshot = useMomentSnapshot(run);
   const route = detail.events.find((e) => e.type === 'route');
   const nodes = route && route.type === 'route' ? [`prefill-${route.prefill}`, `decode-${route.decode}`] : undefined;
@@ -151,7 +154,7 @@ function StageTenantKeys({ run, detail }: { run: RunSummary; detail: RequestDeta
     const mine = held.includes(own) ? [own] : [];
     return <TenantKeys roster={run.tenants} tenants={[...mine, ...held.filter((i) => i !== own)]} max={mine.length} testId="stage-tenant-keys" />;
   }
-  return <TenantKeys roster={run.tenants} tenants={held} max={8} testId="stage-tenant-keys" />;
+  return <TenantKeys roster={run.tenants} tenants={held} max={max} testId="stage-tenant-keys" />;
 }
 
 interface BodyProps {
