@@ -21,8 +21,9 @@ test.describe('walkthrough', () => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.goto(`./?lang=${lang}`);
       await ready(page);
-      // From the top of the page, Tab to the walkthrough button (first control in the header).
-      for (let i = 0; i < 5; i++) {
+      // From the top of the page, Tab to the walkthrough button: the header's first control, after
+      // the skip link and the headline's fact badges.
+      for (let i = 0; i < 8; i++) {
         await page.keyboard.press('Tab');
         if (await page.getByTestId('walkthrough-toggle').evaluate((el) => el === document.activeElement)) break;
       }

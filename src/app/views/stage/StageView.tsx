@@ -339,15 +339,15 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
     <>
       <HandoffControls script={script} position={position} steps={script.steps} />
       {/* Every step's sentence in one cell, the current one shown: the caption is as tall as the
-          longest at this width and language, so the picture below never moves as steps change. */}
+          longest at this width and language, so the picture below never moves as steps change. The
+          others are drawn from an attribute (stage.css), never as the page's text: while a question
+          waits, a later step's sentence is its answer, and hidden text is still text to a search or a copy. */}
       <div className="stage-caption-box">
         <p className="stage-caption" aria-live="polite" data-testid="stage-caption" {...highlightable('stage-caption')}>
           {sentence}
         </p>
         {allSentences.map((x, i) => (
-          <p key={i} className="stage-caption stage-caption-spacer" aria-hidden="true">
-            {x}
-          </p>
+          <p key={i} className="stage-caption stage-caption-spacer" aria-hidden="true" data-sizer={x} />
         ))}
       </div>
       <div
