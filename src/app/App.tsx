@@ -280,7 +280,7 @@ function Dashboard() {
   }, [lang]);
   // A run can end before the time in a link: keep the cursor inside the run. A page opened without
   // a time starts on the request the story tells (the first leak, or the request that would have
-  // leaked), just after its answer went out: the leak counter beside it then counts the answer shown.
+  // leaked): the incident's instant just after its answer went out, its handoff at the beginning.
   // A chapter open by then (a workshop room's, followed) decides where the page is instead.
   useEffect(() => {
     const run = main.data;
@@ -293,8 +293,9 @@ function Dashboard() {
       const opening = run.refused === null && store.getState().chapter === null ? storyOpening(run) : null;
       if (opening) {
         replaceNextHistoryEntry(store);
-        // A handoff clock given in the link (`h`) is kept: it plays within this request.
-        set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: store.getState().handoff });
+        // The handoff starts at its beginning, paused (the client about to send; Play runs it), and
+        // the counters beside it count as of its instant. A handoff clock given in the link (`h`) is kept.
+        set({ time: Math.min(opening.t, run.endMs), selectedRequest: opening.req, handoff: store.getState().handoff ?? 0 });
       }
     }
   }, [main.data, set]);

@@ -42,6 +42,11 @@ export interface HandoffPictureProps {
   screen?: { zoom: number; viewHeight: number } | null;
   /** The step before the one on (the camera moves from its subject). */
   previousStep?: string | null;
+  /**
+   * The answer right under the flow, the microscope after it (the first screen: the whole handoff,
+   * from the client to the answer it gets, in view at 1280×720); else the microscope comes first.
+   */
+  answerFirst?: boolean;
 }
 
 /** Steps whose subject is the flow, the block table's first rows, or the scan and the answer. */
@@ -130,7 +135,7 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName }: FlowProps) {
   );
 });
 
-export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null, previousStep = null }: HandoffPictureProps) {
+export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null, previousStep = null, answerFirst = false }: HandoffPictureProps) {
   const t = useT();
   const fmt = (n: number) => formatNumber(n, lang);
   const zoom = screen?.zoom ?? 1;
@@ -183,8 +188,15 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     [sample, tableLength, linkedSampled, drewOnRows, draws, mustShow],
   );
   const micro: MicroRow[] = showMicro && sample ? microscopeRowsAt(plan, { sample, frame, req, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1) }) : [];
-  const microTop = f.height + 8;
-  const ml = useMemo(() => microLayout(f.width, microTop, showMicro ? plan.map((r) => r.kind) : []), [f.width, microTop, plan, showMicro]);
+  const microKinds = useMemo(() => (showMicro ? plan.map((r) => r.kind) : []), [plan, showMicro]);
+  // The answer's chips and, under them, where the focal token's attention went (below): their height
+  // places the microscope when the answer comes first.
+  const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
+  const attentionShown = useMemo(() => prov.some((p) => p.attention), [prov]);
+  const ATTENTION_LINES = 4;
+  const answerHeight = useMemo(() => chipLayout(chipWords, f.width, 0).bottom + 6 + (attentionShown ? 20 + ATTENTION_LINES * 17 : 0), [chipWords, f.width, attentionShown]);
+  const microTop = answerFirst ? f.height + 8 + answerHeight + 4 : f.height + 8;
+  const ml = useMemo(() => microLayout(f.width, microTop, microKinds), [f.width, microTop, microKinds]);
   // Where a page row's slot strip lies (x, width, and y relative to the first row's top).
   const stripX = f.narrow ? 6 : ml.wordsX;
   const stripW = f.narrow ? f.width - 10 : ml.wordsW;
@@ -221,17 +233,14 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     }
     return got;
   };
-  const responseTop = micro.length > 0 ? ml.bottom + 4 : microTop;
-  const chipWords = useMemo(() => tokens.map((id) => words[id] ?? String(id)), [tokens, words]);
+  const responseTop = answerFirst ? f.height + 8 : micro.length > 0 ? ml.bottom + 4 : microTop;
   const cl = useMemo(() => chipLayout(chipWords, f.width, responseTop), [chipWords, f.width, responseTop]);
   // Under the transformer, where the focal token's attention went (the token rising, else the last
   // one out), one line per writer: the shares in words, under the answer.
-  const attentionShown = useMemo(() => prov.some((p) => p.attention), [prov]);
   const focal = frame.activeToken ?? (frame.tokensShown > 0 ? Math.min(frame.tokensShown, tokens.length) - 1 : null);
   const focalAttention = attentionShown && focal !== null ? prov[focal]?.attention : undefined;
   const attentionLines = focalAttention ? attentionLine(t, lang, focalAttention, detail.response.tenant).split(' · ') : [];
-  const ATTENTION_LINES = 4;
-  const height = cl.bottom + 6 + (attentionShown ? 20 + ATTENTION_LINES * 17 : 0);
+  const height = answerFirst ? (micro.length > 0 ? ml.bottom : responseTop + answerHeight) : cl.bottom + 6 + (attentionShown ? 20 + ATTENTION_LINES * 17 : 0);
   // The camera (screen layout): the flow, then the block table's first rows, then the scan and the
   // answer, moving over the first part of the step that changes the subject. A function of the frame.
   const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, microTop + 4));

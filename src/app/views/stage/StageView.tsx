@@ -23,8 +23,11 @@ export interface StageViewProps {
   picker?: boolean;
   /** The screen layout and the video: the picture zoomed, in the height the layout gives it. */
   screen?: boolean;
-  /** The tenant legend under the title (the first screen: beside the picture it keys) rather than at the end. */
-  tenantKeysFirst?: boolean;
+  /**
+   * The first screen: the tenant legend on the title's row (beside the picture it keys) rather than
+   * at the end, and the answer right under the flow, so that the whole handoff is in view at 1280×720.
+   */
+  firstScreen?: boolean;
 }
 
 /**
@@ -72,7 +75,7 @@ export function stepSentence(step: StageStep | undefined, moment: Moment, t: Tra
  * decode node, every node's KV pool at real scale, as a pure function of the scrubber's time.
  * With a comparison run, a second row shows what the fixed design does at the same instant.
  */
-export function StageView({ linkedPage = null, picker = true, screen = false, tenantKeysFirst = false }: StageViewProps) {
+export function StageView({ linkedPage = null, picker = true, screen = false, firstScreen = false }: StageViewProps) {
   const t = useT();
   const main = useMainRun().data;
   const compareRun = useCompareRun().data;
@@ -96,13 +99,13 @@ export function StageView({ linkedPage = null, picker = true, screen = false, te
         <h2 id="stage-h">
           {t('stageTitle')} <ModelBadge />
         </h2>
-        {tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} max={3} /> : null}
+        {firstScreen && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} max={3} /> : null}
       </div>
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
       {usable && req !== null && detail.data && width > 0 ? (
-        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} />
+        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} answerFirst={firstScreen} />
       ) : null}
       {/* What the picture is, and which request: after the picture, which leads. */}
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
@@ -135,7 +138,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false, te
           </li>
         </ul>
       ) : null}
-      {!tenantKeysFirst && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
+      {!firstScreen && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} /> : null}
     </section>
   );
 }
@@ -166,6 +169,8 @@ interface BodyProps {
   width: number;
   linkedPage: { node: string; page: number } | null;
   screen: boolean;
+  /** The answer under the flow, the microscope after it (the first screen). */
+  answerFirst: boolean;
 }
 
 
@@ -178,10 +183,11 @@ interface RowProps {
   linkedPage: { node: string; page: number } | null;
   row: 'main' | 'fix';
   screenHeight: number | null;
+  answerFirst: boolean;
 }
 
 /** One picture (the run as deployed, or the comparison run with a fix) at the moment. */
-function StageRow({ moment, width, linkedPage, row, screenHeight }: RowProps) {
+function StageRow({ moment, width, linkedPage, row, screenHeight, answerFirst }: RowProps) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const { run, req, detail, script, position } = moment;
@@ -189,7 +195,7 @@ function StageRow({ moment, width, linkedPage, row, screenHeight }: RowProps) {
   const dpr = typeof window !== 'undefined' ? window.devicePixelRatio || 1 : 1;
   return (
     <>
-      <HandoffPicture run={run} req={req} detail={detail} frame={moment.frame} snapshot={moment.snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} previousStep={script.steps[position.index - 1]?.id ?? null} />
+      <HandoffPicture run={run} req={req} detail={detail} frame={moment.frame} snapshot={moment.snapshot} width={width} dpr={dpr} lang={lang} linkedPage={linkedPage} row={row} sentence={sentence} screen={screenHeight ? { zoom: SCREEN_ZOOM, viewHeight: screenHeight } : null} previousStep={script.steps[position.index - 1]?.id ?? null} answerFirst={answerFirst} />
       {row === 'fix' ? <p className="stage-sentence" data-testid="stage-sentence-fix">{sentence}</p> : null}
     </>
   );
@@ -306,7 +312,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
 }
 
 /** The handoff clock's controls, the step's sentence, and the pictures at the clocks' moment. */
-function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen }: BodyProps) {
+function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen, answerFirst }: BodyProps) {
   const store = useAppStore();
   const rootRef = useRef<HTMLDivElement>(null);
   const rootHeight = useSize(rootRef, 'clientHeight', screen);
@@ -368,11 +374,11 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
         onKeyDown={onKey}
       >
         {compareRun && compareKey ? <h3 className="stage-row-title">{t('stageRowMain')}</h3> : null}
-        <StageRow moment={moment} width={width} linkedPage={linkedPage} row="main" screenHeight={screenHeight} />
+        <StageRow moment={moment} width={width} linkedPage={linkedPage} row="main" screenHeight={screenHeight} answerFirst={answerFirst} />
         {compareRun && compareKey && fixMoment ? (
           <>
             <h3 className="stage-row-title">{t('stageRowFix', { fix: t(`switch.${compareKey}.fix`) })}</h3>
-            <StageRow moment={fixMoment} width={width} linkedPage={null} row="fix" screenHeight={screenHeight} />
+            <StageRow moment={fixMoment} width={width} linkedPage={null} row="fix" screenHeight={screenHeight} answerFirst={answerFirst} />
           </>
         ) : null}
       </div>

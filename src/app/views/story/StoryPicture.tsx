@@ -38,7 +38,7 @@ export function StoryPicture() {
   return (
     <div className="story-picture" id={STORY_PICTURE_ID} tabIndex={-1}>
       {/* The tenants whose KV the pools hold, keyed where the first screen shows their colours. */}
-      <StageView linkedPage={linkedPage} tenantKeysFirst />
+      <StageView linkedPage={linkedPage} firstScreen />
       <StorySteps />
     </div>
   );
