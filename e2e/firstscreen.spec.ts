@@ -31,6 +31,17 @@ const CONFIGS: Config[] = [
   { name: 'no capacity gap', query: 'd=buggy', outcome: 'served', title: /^A request of [\d,]+ tokens, served in full from its own KV$/, status: '200', computed: 'sent', counter: 'count-served', text: 'tokens' },
 ];
 
+/**
+ * The first screen's handoff to the answer's step (the client gets its status), by its step in the
+ * list beside the stage (a refusal's last step). Not its end: the pages' reuse comes later, when more
+ * answers have gone out.
+ */
+async function toTheAnswer(page: Page): Promise<void> {
+  const steps = page.getByTestId('story-steps');
+  const answer = steps.locator('li[data-step="response"]');
+  await ((await answer.count()) > 0 ? answer : steps.locator('li').last()).getByRole('button').click();
+}
+
 async function story(page: Page, query: string): Promise<void> {
   await page.goto(`./?${query}`);
   // A configuration other than the opening one replays the two weeks in the page's worker.
@@ -48,10 +59,15 @@ for (const c of CONFIGS) {
     if (c.reserved) await expect(page.getByTestId('story-reserved')).toHaveText(c.reserved);
     if (c.text === 'tokens') await expect(page.getByTestId('story-tokens')).toBeVisible();
     else await expect(page.getByTestId('story-no-text')).toContainText(`HTTP ${c.status}`);
-    // Opened without a time, the page stands just after the answer went out: the story says it was
-    // sent, and the counter counts the leaks sent by then (this one, when it leaked).
-    await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', 'answered');
+    // Opened without a time, the handoff stands at its beginning: the request is in flight and its
+    // answer not counted yet. At the handoff's end the story says it was sent, and the counter counts
+    // the leaks sent by then (this one, when it leaked).
     const counter = page.getByTestId('leaks-so-far');
+    // (A refusal at admission is answered at its arrival's instant.)
+    await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', c.outcome === 'rejected' ? 'answered' : 'in-flight');
+    await expect(counter).toHaveAttribute('data-count', '0');
+    await toTheAnswer(page);
+    await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', 'answered');
     await expect(counter).toHaveAttribute('data-count', c.outcome === 'leaked' ? '1' : '0');
     // The run's own counters: the outcome is counted, and the counter's total is the run's leaks.
     await expect(page.getByTestId(c.counter)).not.toHaveText('0');
@@ -81,9 +97,13 @@ test('the counter and the story agree at every instant: before, in flight, sent'
   await story(page, '');
   const counter = page.getByTestId('leaks-so-far');
   const when = page.getByTestId('story-when');
+  await expect(when).toHaveAttribute('data-phase', 'in-flight');
+  await expect(counter).toHaveAttribute('data-count', '0');
+  await toTheAnswer(page);
   await expect(when).toHaveText(/^Sent at .*: leaked response 1 of 155 in this run\./);
   await expect(counter).toHaveAttribute('data-count', '1');
-  // The opening instant is in the URL, to the microsecond: a link to it reads the same.
+  // The opening instant is in the URL, to the microsecond: a link to it without a handoff clock
+  // stands there, just after the answer went out.
   const opened = Number(new URL(page.url()).searchParams.get('t'));
   const req = new URL(page.url()).searchParams.get('req');
   expect(req).not.toBeNull();
@@ -118,6 +138,7 @@ test('switched in the Explore drawer, the story follows the run: the fixed rejec
   const title = page.getByTestId('story-title');
   await expect(title).toHaveText('A request too long to serve, answered anyway from other customers’ memory');
   const sent = (await page.getByTestId('story-sent').textContent())!;
+  await toTheAnswer(page);
   await openExplore(page);
   await page.getByTestId('explore').getByRole('switch', { name: /Buggy reject path/ }).uncheck();
   // The same request, at the same instant, in the new run: refused at admission, nothing reserved.

@@ -68,6 +68,39 @@ test('the handoff\'s steps beside the stage: the current one marked (aria-curren
   }
 });
 
+for (const lang of ['en', 'fr'] as const) {
+  test(`at 1280×720 the handoff starts at its beginning and is whole in view at every step, its answer included (${lang})`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.goto(lang === 'en' ? './' : './?lang=fr');
+    const stage = page.locator('.story-picture [data-testid=stage]');
+    await expect(stage).toBeVisible({ timeout: 30_000 });
+    // The beginning: step 1, paused, nothing answered yet.
+    await expect(stage).toHaveAttribute('data-step-index', '0');
+    await expect(page.getByTestId('handoff-play')).toHaveAttribute('aria-label', /Play|Lire/);
+    await expect(page.getByTestId('story-when')).toHaveAttribute('data-phase', 'in-flight');
+    const steps = page.getByTestId('story-steps').locator('li');
+    const count = await steps.count();
+    expect(count).toBeGreaterThan(10);
+    const bar = (await page.getByTestId('scrub-bar').boundingBox())!;
+    for (let i = 0; i < count; i++) {
+      await steps.nth(i).getByRole('button').click();
+      await expect(stage).toHaveAttribute('data-step-index', String(i));
+      // The flow (client to decode, the canvas its pools are drawn on) and the answer: every chip
+      // written by this step, and the answer's heading, between the page's top and the sticky bar.
+      const parts = [page.getByTestId('stage-canvas-main'), stage.locator('.hp-response > text').first(), stage.locator('.hp-token')];
+      for (const part of parts) {
+        for (const box of await part.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
+          expect(box.top, `step ${i + 1}: below the top`).toBeGreaterThanOrEqual(0);
+          expect(box.bottom, `step ${i + 1}: above the sticky bar`).toBeLessThanOrEqual(bar.y);
+        }
+      }
+      expect(await page.evaluate(() => window.scrollY), 'nothing scrolled').toBe(0);
+    }
+    // The last step written every chip of the answer: all of them were checked in view.
+    expect(await stage.locator('.hp-token').count()).toBeGreaterThan(0);
+  });
+}
+
 test.describe('dark', () => {
   test.use({ colorScheme: 'dark' });
   test('the first screen in the dark scheme (screenshot)', async ({ page }) => {

@@ -284,7 +284,7 @@ test.describe('the stage on its handoff clock', () => {
 
 void arrival;
 
-test('a focused response token, its slot in the microscope and its page on the context map are on one first screen, clear of the sticky bar', async ({ page }) => {
+test('a focused response token and its page on the context map are on one first screen, clear of the sticky bar; its slot is ringed in the microscope under the answer', async ({ page }) => {
   for (const lang of ['en', 'fr'] as const) {
     await page.goto(lang === 'en' ? './' : './?lang=fr');
     await ready(page);
@@ -293,13 +293,16 @@ test('a focused response token, its slot in the microscope and its page on the c
     const token = page.getByTestId('story-tokens').locator('[tabindex]').nth(3);
     await token.focus();
     const slot = page.getByTestId('stage-linked-slot');
-    await expect(slot).toBeVisible();
+    await expect(slot).toBeAttached();
     await expect(page.getByTestId('stage-linked')).toBeVisible();
     const barTop = (await page.getByTestId('scrub-bar').boundingBox())!.y;
-    for (const [name, el] of [['token', token], ['slot', slot], ['page', page.getByTestId('stage-linked').locator('circle')]] as const) {
+    for (const [name, el] of [['token', token], ['page', page.getByTestId('stage-linked').locator('circle')]] as const) {
       const box = (await el.boundingBox())!;
       expect(box.y, `${lang}: the ${name} below the top`).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height, `${lang}: the ${name} above the sticky bar`).toBeLessThanOrEqual(barTop);
     }
+    // The first screen keeps the answer under the flow; the microscope, and the slot, come after it.
+    const answer = (await page.getByTestId('stage').locator('.hp-response').boundingBox())!;
+    expect((await slot.boundingBox())!.y, `${lang}: the slot under the answer`).toBeGreaterThan(answer.y);
   }
 });
