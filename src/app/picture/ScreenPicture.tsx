@@ -209,7 +209,8 @@ export function ScreenPicture() {
   if (!run || run.refused) return <div className="screen-picture-empty" />;
   // The chapter says which picture it uses (chapter.ts); the screen does not know chapters by name.
   const picture = (chapterN ? CHAPTERS[chapterN - 1]?.picture : undefined) ?? 'view';
-  const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} />;
+  // The picture names no milestone under the lanes (the cards do): the lanes get their rows' height.
+  const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} milestoneLabels={false} />;
   if (picture === 'window') {
     return (
       <div className="screen-picture window" data-picture="window">

@@ -72,7 +72,8 @@ export function jumpTarget(sorted: readonly number[], now: number, direction: 1 
 }
 
 
-export function Timeline({ run, compare, milestones }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[] }) {
+/** `milestoneLabels` false: the milestones' lines and cards only, no rows of their names under the lanes (the screen layout). */
+export function Timeline({ run, compare, milestones, milestoneLabels = true }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[]; milestoneLabels?: boolean }) {
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -107,7 +108,7 @@ export function Timeline({ run, compare, milestones }: { run: RunSummary; compar
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView, onLaneTip: setLaneTip });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView, onLaneTip: setLaneTip }, { labelRows: milestoneLabels ? undefined : 0 });
     // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
     chart.current.setCursor(store.getState().time);
   }, []);

@@ -93,6 +93,14 @@ export interface TimelineCallbacks {
   onLaneTip?: (tip: { key: LaneKey; x: number; y: number } | null) => void;
 }
 
+export interface TimelineChartOptions {
+  /**
+   * Rows of milestone labels under the lanes (LABEL_ROWS); 0 on the screen layout, whose picture
+   * names no milestone under the lanes and needs their height for the lanes themselves.
+   */
+  labelRows?: number;
+}
+
 /** The plot's margins; the scrubber's track under the chart lines up with them. */
 // Sized for 12 px text (the smallest the page draws): the axis's labels above the lanes, each lane's
 // name and its badge, and the milestone labels' rows.
@@ -143,7 +151,10 @@ export class TimelineChart {
   private laneExplain: Record<string, string> = {};
   private measurers: Partial<Record<'axis' | 'label' | 'badge', MeasureText>> = {};
 
-  constructor(element: SVGSVGElement, private readonly callbacks: TimelineCallbacks) {
+  private readonly labelRows: number;
+
+  constructor(element: SVGSVGElement, private readonly callbacks: TimelineCallbacks, options: TimelineChartOptions = {}) {
+    this.labelRows = options.labelRows ?? LABEL_ROWS;
     this.svg = d3.select(element);
     // Text is measured in the page's font: once it has loaded, measure and lay out again.
     document.fonts?.ready.then(() => {
@@ -305,7 +316,7 @@ export class TimelineChart {
   }
 
   get height(): number {
-    return this.lanesBottom + LABEL_ROWS * LABEL_ROW_H + MARGIN.bottom;
+    return this.lanesBottom + this.labelRows * LABEL_ROW_H + MARGIN.bottom;
   }
 
   private get lanesBottom(): number {
@@ -535,7 +546,7 @@ export class TimelineChart {
     const measureBadge = this.measure('badge');
     let placed: PlacedMilestoneLabel[] = [];
     try {
-      placed = layoutMilestoneLabels(milestoneLabelRequests(data.milestones, x, this.width), { left: 2, right: this.width - 2, rows: LABEL_ROWS, measureText: this.measure('label'), measureBadge });
+      if (this.labelRows > 0) placed = layoutMilestoneLabels(milestoneLabelRequests(data.milestones, x, this.width), { left: 2, right: this.width - 2, rows: this.labelRows, measureText: this.measure('label'), measureBadge });
     } catch {
       // A drawing too narrow for even one label: the milestone list under the chart still has them all.
     }
