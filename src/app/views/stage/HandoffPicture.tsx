@@ -413,6 +413,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     return by >= 0 ? { by, pages: n } : null;
   })();
   const tenantName = (w: number) => (w < 0 ? t('hpZeros') : heldTenant(tenantOfRequest(run, w)) < 0 ? '?' : (run.tenants[tenantOfRequest(run, w)] ?? '?'));
+  // While a question waits, another customer's words are held too (a slot's word names its writer: "canary-acme").
+  const wordHeld = (w: number) => w >= 0 && heldTenant(tenantOfRequest(run, w)) < 0;
 
   // The microscope's rows as one canvas drawing, and the same in words for assistive technology.
   const paintRows: MicroPaintRow[] = [];
@@ -683,7 +685,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
                 r.kind === 'page'
                   ? Array.from({ length: r.writers.length }, (_, k) => (
                       <rect key={`${i}:${k}`} x={stripX + (k * stripW) / sample.pageSize} y={ml.rowY[i]! + stripY - ml.rowY[0]! - 2} width={stripW / sample.pageSize} height={12} className="hp-slot-hit" data-slot={k}>
-                        <title>{t('hpSlotTip', { slot: fmt(k), word: words[r.tokens[k]!] ?? String(r.tokens[k]), writer: tenantName(r.writers[k]!) })}</title>
+                        <title>{t('hpSlotTip', { slot: fmt(k), word: wordHeld(r.writers[k]!) ? '?' : (words[r.tokens[k]!] ?? String(r.tokens[k])), writer: tenantName(r.writers[k]!) })}</title>
                       </rect>
                     ))
                   : null,
