@@ -31,3 +31,18 @@ export async function openExplore(page: import('@playwright/test').Page): Promis
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
   await expect(page.getByTestId('explore')).toBeVisible();
 }
+
+/**
+ * On to the next walkthrough chapter as a presenter goes: once the chapter has come to its stop, its
+ * question (if it asks one) revealed by the clicker's two presses, then Next.
+ */
+export async function nextChapter(page: import('@playwright/test').Page): Promise<void> {
+  const panel = page.getByTestId('walkthrough');
+  await expect(panel).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+  if ((await panel.getAttribute('data-status')) === 'checkpoint') {
+    await page.keyboard.press('PageDown');
+    await page.keyboard.press('PageDown');
+    await expect(panel).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+  }
+  await page.getByTestId('walk-next').click();
+}

@@ -1,13 +1,11 @@
-import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, nextChapter, test } from './fixtures.ts';
 
 /**
  * The "Now:" box says something from a chapter's first frame, reached by its link and by Next.
  * (What a chapter points at is in view at every beat: inview.spec.ts.)
  */
 
-const panel = (page: Page) => page.getByTestId('walkthrough');
 
 for (const by of ['link', 'Next'] as const) {
   test(`the "Now:" box says something from a chapter's first frame (every chapter by ${by})`, async ({ page }) => {
@@ -17,16 +15,7 @@ for (const by of ['link', 'Next'] as const) {
     for (let n = 1; n <= CHAPTERS.length; n++) {
       if (by === 'link') await page.goto(`./?ch=${n}`);
       else if (n === 1) await page.goto('./?ch=1');
-      else {
-        // Past the chapter before: its question revealed, then Next.
-        await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
-        if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
-          await page.keyboard.press('PageDown');
-          await page.keyboard.press('PageDown');
-          await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
-        }
-        await page.getByTestId('walk-next').click();
-      }
+      else await nextChapter(page);
       // Every 100 ms from the chapter's first frame to its stop (its question, its end).
       for (let i = 0; i < 900; i++) {
         const seen = await page.evaluate(() => {

@@ -4,7 +4,7 @@ import { tenantRgb } from '../src/app/ui/palette.ts';
 import { TENANT_NAMES } from '../src/engine/core/vocab.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { shownTitle, spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, nextChapter, test } from './fixtures.ts';
 
 /**
  * No spoiler at any moment: from a chapter's start (by its link, and by Next from the chapter before)
@@ -81,13 +81,7 @@ for (const lang of ['en', 'fr'] as const) {
         if (by === 'link') await page.goto(`./?ch=${n}&lang=${lang}`);
         else {
           await page.goto(`./?ch=${n - 1}&lang=${lang}`);
-          await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
-          if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
-            await page.keyboard.press('PageDown');
-            await page.keyboard.press('PageDown');
-            await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
-          }
-          await page.getByTestId('walk-next').click();
+          await nextChapter(page);
         }
         // Every 100 ms from the chapter's start until its question has waited a second and a half.
         const found = new Set<string>();

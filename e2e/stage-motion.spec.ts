@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, ready, test } from './fixtures.ts';
+import { pixelDifference } from './pixels.ts';
 
 const hook = (page: Page, h: number) => page.evaluate((x) => (window as unknown as { __stalePages: { handoff: (h: number) => void } }).__stalePages.handoff(x), h);
 
@@ -21,28 +22,6 @@ async function shot(page: Page, h: number): Promise<Buffer> {
     await frames();
   });
   return el.screenshot();
-}
-
-/** The share of pixels two PNG shots differ in (decoded in the page; a few levels of antialiasing do not count). */
-async function changed(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  return page.evaluate(
-    async ([x, y]) => {
-      const decode = async (b64: string) => {
-        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-        const c = new OffscreenCanvas(bmp.width, bmp.height);
-        const g = c.getContext('2d')!;
-        g.drawImage(bmp, 0, 0);
-        return g.getImageData(0, 0, bmp.width, bmp.height);
-      };
-      const [p, q] = [await decode(x), await decode(y)];
-      if (p.width !== q.width || p.height !== q.height) return 1;
-      let n = 0;
-      for (let i = 0; i < p.data.length; i += 4) if (Math.abs(p.data[i]! - q.data[i]!) > 8 || Math.abs(p.data[i + 1]! - q.data[i + 1]!) > 8 || Math.abs(p.data[i + 2]! - q.data[i + 2]!) > 8) n++;
-      return n / (p.width * p.height);
-    },
-    [a.toString('base64'), b.toString('base64')] as const,
-  );
 }
 
 /**
@@ -71,7 +50,8 @@ for (const { size, scheme } of [
       const from = Math.round((s.at + s.dur / 2 - 0.25) * 100) / 100;
       const a = await shot(page, from);
       const b = await shot(page, Math.round((from + 0.5) * 100) / 100);
-      const share = await changed(page, a, b);
+      const { differing, total } = await pixelDifference(page, a, b);
+      const share = differing / total;
       if (share < 0.01) still.push(`step ${i + 1} (${s.id}): ${(100 * share).toFixed(3)} %`);
     }
     expect(still).toEqual([]);

@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect, openExplore, ready, test } from './fixtures.ts';
+import { pixelDifference } from './pixels.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
 const SIZES = [
@@ -48,29 +49,6 @@ async function highlightPlacement(page: Page) {
     const needed = Math.min(r.height, area.bottom - area.top) * 0.9;
     return { id, missing: false, top: r.top, bottom: r.bottom, left: r.left, right: r.right, area, ok: shown >= needed - 1 && r.left >= area.left - 8 && r.left < area.right };
   });
-}
-
-/** How many pixels two PNG screenshots differ in (decoded in the page, so encoder details do not count). */
-async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  return page.evaluate(
-    async ([x, y]) => {
-      const decode = async (b64: string) => {
-        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
-        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-        const c = new OffscreenCanvas(bmp.width, bmp.height);
-        const g = c.getContext('2d')!;
-        g.drawImage(bmp, 0, 0);
-        return g.getImageData(0, 0, bmp.width, bmp.height);
-      };
-      const [p, q] = [await decode(x), await decode(y)];
-      if (p.width !== q.width || p.height !== q.height) return Number.POSITIVE_INFINITY;
-      let n = 0;
-      // A channel off by a few levels is anti-aliasing at a sub-pixel offset, not a different picture.
-      for (let i = 0; i < p.data.length; i += 4) if (Math.abs(p.data[i]! - q.data[i]!) > 8 || Math.abs(p.data[i + 1]! - q.data[i + 1]!) > 8 || Math.abs(p.data[i + 2]! - q.data[i + 2]!) > 8) n++;
-      return n;
-    },
-    [a.toString('base64'), b.toString('base64')] as const,
-  );
 }
 
 /**
@@ -195,7 +173,7 @@ test.describe('a chapter by link is the chapter by Next', () => {
       for (let attempt = 0; attempt < 4; attempt++) {
         const again = await picture(`ch${n}-by-next`);
         let same = true;
-        for (let k = 0; k < 3; k++) same &&= (await differingPixels(page, again[k]!, nextShot[k]!)) === 0;
+        for (let k = 0; k < 3; k++) same &&= (await pixelDifference(page, again[k]!, nextShot[k]!)).differing === 0;
         nextShot = again;
         if (same) break;
       }
@@ -218,7 +196,7 @@ test.describe('a chapter by link is the chapter by Next', () => {
       for (let attempt = 0; attempt < 15; attempt++) {
         const linkShot = await picture(`ch${n}-by-link`);
         differing = [];
-        for (let k = 0; k < 3; k++) differing.push(await differingPixels(page, linkShot[k]!, nextShot[k]!));
+        for (let k = 0; k < 3; k++) differing.push((await pixelDifference(page, linkShot[k]!, nextShot[k]!)).differing);
         if (differing.every((d) => d === 0)) break;
         await page.waitForTimeout(1000);
       }

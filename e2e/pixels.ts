@@ -1,0 +1,28 @@
+import type { Page } from '@playwright/test';
+
+/**
+ * How two PNG screenshots differ: the pixels that differ and the pixels in all (decoded in the page,
+ * so encoder details do not count). Shots of different sizes differ everywhere (`differing` Infinity).
+ */
+export async function pixelDifference(page: Page, a: Buffer, b: Buffer): Promise<{ differing: number; total: number }> {
+  return page.evaluate(
+    async ([x, y]) => {
+      const decode = async (b64: string) => {
+        const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+        const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+        const c = new OffscreenCanvas(bmp.width, bmp.height);
+        const g = c.getContext('2d')!;
+        g.drawImage(bmp, 0, 0);
+        return g.getImageData(0, 0, bmp.width, bmp.height);
+      };
+      const [p, q] = [await decode(x), await decode(y)];
+      const total = p.width * p.height;
+      if (p.width !== q.width || p.height !== q.height) return { differing: Number.POSITIVE_INFINITY, total };
+      let n = 0;
+      // A channel off by a few levels is anti-aliasing at a sub-pixel offset, not a different picture.
+      for (let i = 0; i < p.data.length; i += 4) if (Math.abs(p.data[i]! - q.data[i]!) > 8 || Math.abs(p.data[i + 1]! - q.data[i + 1]!) > 8 || Math.abs(p.data[i + 2]! - q.data[i + 2]!) > 8) n++;
+      return { differing: n, total };
+    },
+    [a.toString('base64'), b.toString('base64')] as const,
+  );
+}
