@@ -201,45 +201,53 @@ const raceArb = fc
     return { trace, seed, decodeNodes };
   });
 
+type Race = typeof raceArb extends fc.Arbitrary<infer R> ? R : never;
+
+/**
+ * Runs one race with the fence on or off, checking what holds either way (the log's late marks, every
+ * page returned, one response each, 499 only for the cancelled), and returns the writes that landed in
+ * a page decode held for another request.
+ */
+function writesIntoOthers({ trace, seed, decodeNodes }: Race, fence: boolean): string[] {
+  const ledger = pageLedger();
+  const foreignWrites: string[] = [];
+  // A decode pool the longest prompt nearly fills: SGLang's free list then runs short at the next
+  // request and merges, handing it the pages the cancelled one freed (a roomy pool gives it fresh ones).
+  const longest = Math.max(...trace.requests.map((r) => r.promptTokens));
+  const decodeCapacityTokens = Math.max(Math.ceil(longest / 16) * 16 + 32, 400);
+  const config = small({ seed, decodeNodes, decodeCapacityTokens, rejectPath: 'fixed', timing: ABORT_RACE_TIMING, mitigations: { fenceLateWrites: fence } });
+  const { sim } = runLogged(config, trace, (e) => {
+    if (e.type === 'kv-transfer') {
+      const holders = [...pagesOf(e.dstPages)].map((p) => ledger.ownerOf(e.to, p));
+      // The log marks a write late exactly when decode no longer holds its pages for the request.
+      expect(e.late === true, `late mark of request ${e.req}`).toBe(holders.some((h) => h !== e.req));
+      if (holders.some((h) => h !== undefined && h !== e.req)) foreignWrites.push(`request ${e.req} into d${e.to}`);
+    }
+    ledger.apply(e);
+  });
+  expect(ledger.owner.size).toBe(0);
+  expectOneResponseEach(sim, trace);
+  for (const r of sim.responses) {
+    if (r.status === 499) expect(trace.requests[r.request]!.cancelAt, r.id).toBeDefined();
+  }
+  if (fence) expect(sim.responses.filter((r) => r.leakedFrom.length > 0)).toEqual([]);
+  return foreignWrites;
+}
+
 describe('the abort race and the fence on late writes', () => {
-  it('with the fence, no KV write ever lands in a page decode holds for another request; without it, some do', () => {
-    let landedUnfenced = 0;
+  it('with the fence, no KV write ever lands in a page decode holds for another request', () => {
     fc.assert(
-      fc.property(raceArb, ({ trace, seed, decodeNodes }) => {
-        for (const fence of [true, false]) {
-          const ledger = pageLedger();
-          const foreignWrites: string[] = [];
-          // A decode pool the longest prompt nearly fills: SGLang's free list then runs short at the next
-          // request and merges, handing it the pages the cancelled one freed (a roomy pool gives it fresh ones).
-          const longest = Math.max(...trace.requests.map((r) => r.promptTokens));
-          const decodeCapacityTokens = Math.max(Math.ceil(longest / 16) * 16 + 32, 400);
-          const config = small({ seed, decodeNodes, decodeCapacityTokens, rejectPath: 'fixed', timing: ABORT_RACE_TIMING, mitigations: { fenceLateWrites: fence } });
-          const { sim } = runLogged(config, trace, (e) => {
-            if (e.type === 'kv-transfer') {
-              const holders = [...pagesOf(e.dstPages)].map((p) => ledger.ownerOf(e.to, p));
-              // The log marks a write late exactly when decode no longer holds its pages for the request.
-              expect(e.late === true, `late mark of request ${e.req}`).toBe(holders.some((h) => h !== e.req));
-              if (holders.some((h) => h !== undefined && h !== e.req)) foreignWrites.push(`request ${e.req} into d${e.to}`);
-            }
-            ledger.apply(e);
-          });
-          expect(ledger.owner.size).toBe(0);
-          expectOneResponseEach(sim, trace);
-          for (const r of sim.responses) {
-            if (r.status === 499) expect(trace.requests[r.request]!.cancelAt, r.id).toBeDefined();
-          }
-          if (fence) {
-            expect(foreignWrites).toEqual([]);
-            expect(sim.responses.filter((r) => r.leakedFrom.length > 0)).toEqual([]);
-          } else {
-            landedUnfenced += foreignWrites.length;
-          }
-        }
+      fc.property(raceArb, (race) => {
+        expect(writesIntoOthers(race, true)).toEqual([]);
+        writesIntoOthers(race, false);
       }),
       { numRuns: 40 },
     );
-    // The property is not vacuous: the same random races do land late writes in others' pages unfenced.
-    expect(landedUnfenced).toBeGreaterThan(0);
+  });
+
+  it('without it, some do: the same kind of races, a fixed sample of them (so that this never depends on the draw)', () => {
+    const landed = fc.sample(raceArb, { seed: 20260827, numRuns: 40 }).reduce((n, race) => n + writesIntoOthers(race, false).length, 0);
+    expect(landed).toBeGreaterThan(0);
   });
 });
 
