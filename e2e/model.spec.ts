@@ -26,7 +26,9 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   expect(Number(await second.getAttribute('data-foreign'))).toBeGreaterThan(0.5);
   await expect(second).toContainText(/\d+% from delta’s pages \(most from page #[\d,]+\)/);
   await expect(second).toContainText('leaked');
-  // The stage says the same for the word it shows, in text.
+  // The stage says the same for the word it shows, in text, once its handoff (opened at its
+  // beginning) is at the answer's step.
+  await page.getByTestId('story-steps').locator('li[data-step="response"]').getByRole('button').click();
   await expect(page.getByTestId('stage-model')).toHaveText('(trained transformer)');
   await expect(page.getByTestId('stage-attention')).toContainText(/from delta’s pages/);
 
