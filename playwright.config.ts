@@ -24,7 +24,7 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 60_000,
-  // Two cores run the browser, the page's workers (a 14-day replay) and a second test at once.
+  // Two cores run the browser, the page's workers (a 14-day replay) and the other tests at once.
   expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${PORT}/`,
