@@ -13,6 +13,9 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 // link's from the start, so that the page fetches no other language's text meanwhile.
 const lang = openingUrl().state.lang ?? 'en';
 const store = createAppStore({ lang });
+// A link to a chapter holds answers back from the first paint: the walkthrough's code, which knows
+// whether the chapter asks a question and whether it was answered, loads after the page and then says.
+if (openingUrl().state.chapter != null) store.setState({ questionOpen: true });
 followLanguage(store);
 // A workshop room (`?room=NAME`, npm run workshop): only then is a socket opened, to this page's own origin.
 const room = openingUrl().state.room;
