@@ -236,3 +236,33 @@ test.describe('grids by what a page is to the selected request', () => {
     expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 });
+
+for (const width of [1280, 390]) {
+  test(`the probe holds its height while its own run lands, so the views below it stay put (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    // Every height the outcome line takes, by the outcome it shows, sampled every frame from the first paint.
+    await page.addInitScript(() => {
+      const heights: Record<string, number[]> = {};
+      (window as unknown as { probeHeights: typeof heights }).probeHeights = heights;
+      const sample = () => {
+        const el = document.querySelector<HTMLElement>('[data-testid=probe-outcome]');
+        if (el) {
+          const h = Math.round(el.getBoundingClientRect().height * 10) / 10;
+          const seen = (heights[el.dataset.outcome ?? '?'] ??= []);
+          if (!seen.includes(h)) seen.push(h);
+        }
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    });
+    // The incident's chapter 10: the probe runs its 925,349-token request after the main run, for a
+    // moment pending, then leaking.
+    await page.goto('./?ch=10');
+    await ready(page);
+    await expect(page.getByTestId('probe-outcome')).toHaveAttribute('data-outcome', 'leaking', { timeout: 60_000 });
+    const heights = await page.evaluate(() => (window as unknown as { probeHeights: Record<string, number[]> }).probeHeights);
+    expect(heights.pending, 'the pending sentence was seen').toBeDefined();
+    expect(heights, 'one height, pending and leaking').toEqual({ pending: heights.leaking, leaking: heights.leaking });
+    expect(heights.leaking).toHaveLength(1);
+  });
+}

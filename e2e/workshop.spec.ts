@@ -191,8 +191,9 @@ test.describe('a chapter by link is the chapter by Next', () => {
       await expect.poll(barState, { message: `chapter ${n}: scrub bar by link and by Next`, timeout: 10_000 }).toEqual(barByNext);
       const names = ['views', 'timeline', 'scrub bar (counter, clock, track)'];
       let differing: number[] = [];
-      // Up to 15 s: on two loaded cores a chapter's run can land and move the views a few pixels late
-      // (a clean-clone rehearsal once saw chapter 10's views 4.8 px lower by link after 5 s).
+      // Up to 15 s: on two loaded cores a chapter's run can land late. (Chapter 10's views once stood
+      // 4.8 px higher by Next on CI: the probe above them was still running, and its one-line pending
+      // sentence was shorter than its two-line result. The probe now holds two lines from the start.)
       for (let attempt = 0; attempt < 15; attempt++) {
         const linkShot = await picture(`ch${n}-by-link`);
         differing = [];
