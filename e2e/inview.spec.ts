@@ -35,7 +35,7 @@ for (const [w, h] of [
           // Once the views have drawn it (a replay or a lazy load can take seconds on a loaded
           // machine) and the page has stopped moving. A problem counts if it is still there 10 s
           // later: on a loaded machine the page can come to rest before a late resize brings the part
-          // back (once in three clean-clone runs, chapter 5's stage at 390×844 stood 12 px too high).
+          // back.
           await atRest(page, highlight);
           let p = await blocked(page);
           for (let waited = 0; p && waited < 10_000; waited += 500) {

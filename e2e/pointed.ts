@@ -25,9 +25,7 @@ export async function blocked(page: Page): Promise<string | null> {
     }
     // All of it in the region; or, taller than the region, its top at the region's top and the region full of it.
     const tall = r.height > bottom;
-    // (A tall one may start up to 16 px above the window: reached by Next on a phone, chapter 5's
-    // stage comes to rest 12 px high, its picture's empty top band cut.)
-    const fitsV = tall ? r.top >= -16 && r.top <= 24 && r.bottom >= bottom - 1 : r.top >= -1 && r.bottom <= bottom + 1;
+    const fitsV = tall ? r.top >= -1 && r.top <= 24 && r.bottom >= bottom - 1 : r.top >= -1 && r.bottom <= bottom + 1;
     const fitsH = r.width > right - left ? r.left <= left + 1 : r.left >= left - 1 && r.right <= right + 1;
     if (!fitsV || !fitsH) return `${id}: ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)} outside the region ${Math.round(left)}–${Math.round(right)} × 0–${Math.round(bottom)}`;
     const w = right;
