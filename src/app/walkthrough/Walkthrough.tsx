@@ -258,6 +258,9 @@ export function Walkthrough() {
     document.body.dataset.walkHighlight = highlight ?? '';
     // What the chapter points at is brought into view once the views have drawn it, and again while
     // the page settles (a run that lands, a view that grows, a chapter's end) so that it stays there.
+    // Every beat does so afresh: a later beat pointing at the same part can still move the page (a
+    // beat that changes the situation replaces the stage while its run is computed, and its caption
+    // can lose a line), long after the chapter's first beat settled.
     if (!selector) return;
     const bring = () => {
       const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -266,11 +269,12 @@ export function Walkthrough() {
       const bar = document.querySelector<HTMLElement>('.scrub-bar');
       const barHeight = bar && getComputedStyle(bar).position === 'sticky' ? Math.ceil(bar.getBoundingClientRect().height) : 0;
       document.documentElement.style.scrollPaddingBottom = barHeight > 0 ? `${barHeight + 8}px` : '';
+      // Kept in view while the page settles: until 3 s pass with the part there and nothing resized
+      // (a run a switch asked for can take seconds to land and redraw the views). While the part is
+      // not on the page (its view replaced while a run is computed), the page has not settled.
+      window.clearTimeout(stop);
       const el = document.querySelector(selector);
       if (!el) return;
-      // Kept in view while the page settles: until 3 s pass with the part there and nothing resized
-      // (a run a switch asked for can take seconds to land and redraw the views).
-      window.clearTimeout(stop);
       stop = window.setTimeout(() => ro?.disconnect(), 3000);
       // A part taller than the window's free height (less the bar, and the sheet on a phone) shows
       // from its top: 'nearest' leaves one that already fills the window where it is, top cut.
@@ -293,7 +297,7 @@ export function Walkthrough() {
       window.clearTimeout(cap);
       ro.disconnect();
     };
-  }, [highlight, status === 'done']);
+  }, [highlight, status === 'done', beat]);
 
   // Focus stays where the person put it (the Next button, say) unless that element went away.
   useEffect(() => {
