@@ -8,7 +8,8 @@ import { runRequestOf } from '../src/app/run/hooks.ts';
 import { decodeRunAsset, encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { DEFAULT_STATE } from '../src/app/state/store.ts';
 import { runKeyOf } from '../src/engine/runs/index.ts';
-import { INCIDENT_SWITCHES, SWITCH_KEYS } from '../src/engine/switches.ts';
+import { PROBE_SCALES, probeRequest } from '../src/engine/runs/probe.ts';
+import { INCIDENT_SWITCHES, SWITCH_KEYS, overridesOf } from '../src/engine/switches.ts';
 import { DEFAULT_RUN_REQUEST, PREBUILT_REQUESTS, flippedRunRequest, inflateRunFile, prebuiltRunBytes, prebuiltRunFile } from './prebuiltRuns.ts';
 
 /** A run as text, each typed array as its kind, length and a hash of its bytes (a deep compare of 13 MB of arrays is too heavy). */
@@ -23,9 +24,11 @@ describe('the prebuilt default run', () => {
   /** The request the page opens on (the default run's first leak; the replay test checks it leaks there). */
   const DEFAULT_FIRST_LEAK = 178;
 
-  it('is the run the page opens on, and the small scenarios are the ones a link to them opens', () => {
+  it('is the run the page opens on, the small scenarios are the ones a link to them opens, and the probe the first screen asks for', () => {
     expect(runKeyOf(runRequestOf(DEFAULT_STATE))).toBe(key);
     for (const scenario of ['demo', 'matrix'] as const) expect(PREBUILT_REQUESTS.map(runKeyOf)).toContain(runKeyOf(runRequestOf({ ...DEFAULT_STATE, scenario })));
+    // The first screen's probe, as the page asks for it at the opening's switches and length.
+    expect(PREBUILT_REQUESTS.map(runKeyOf)).toContain(runKeyOf(probeRequest(PROBE_SCALES.demo.initial, overridesOf(DEFAULT_STATE.switches))));
   });
 
   it('small scenarios: each file is byte-identical to a live replay', () => {

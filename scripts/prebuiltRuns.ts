@@ -13,6 +13,7 @@ import { encodeRunAsset } from '../src/app/run/runAsset.ts';
 import { fnv64Hex } from '../src/engine/hash.ts';
 import { DEFAULT_TRAFFIC } from '../src/engine/incident/traffic.ts';
 import { runKeyOf, type RunRequest } from '../src/engine/runs/index.ts';
+import { PROBE_SCALES, probeRequest } from '../src/engine/runs/probe.ts';
 import { INCIDENT_SWITCHES, SWITCH_KEYS, overridesOf, type SwitchKey } from '../src/engine/switches.ts';
 
 /** The page's opening run: the incident as it happened at the default traffic (the store's DEFAULT_STATE; a test holds them equal). */
@@ -32,15 +33,18 @@ export function flippedRunRequest(key: SwitchKey): RunRequest {
 }
 
 /**
- * Prebuilt: the opening run, each single switch flipped from it, and the two small scenarios at the
+ * Prebuilt: the opening run, each single switch flipped from it, the two small scenarios at the
  * incident's switches (a link to `s=demo` or `s=matrix` then needs no worker before its first picture;
- * 10–20 KB each).
+ * 10–20 KB each), and the first screen's probe at its opening length.
  */
 export const PREBUILT_REQUESTS: readonly RunRequest[] = [
   DEFAULT_RUN_REQUEST,
   ...SWITCH_KEYS.map(flippedRunRequest),
   { scenario: 'demo', overrides: overridesOf(INCIDENT_SWITCHES) },
   { scenario: 'matrix', overrides: overridesOf(INCIDENT_SWITCHES) },
+  // The first screen's probe at its opening length: every page at the incident's switches asks for it
+  // once its first picture is drawn, and its replay took a worker seconds on two cores.
+  probeRequest(PROBE_SCALES.demo.initial, overridesOf(INCIDENT_SWITCHES)),
 ];
 
 /** Where a prebuilt run lies in the site: named by its run key's hash, so a changed run is a new file. */

@@ -167,7 +167,8 @@ export function useRequestDetail(run: RunSummary | undefined, req: number | null
 }
 
 /**
- * The outcome matrix, in its own worker, started only once no run is being computed: its two
+ * The outcome matrix, in its own worker, asked for once its section is opened (Controls.tsx) and
+ * started only once no run is being computed: its two
  * seconds of simulation never compete with a first picture or a switch for the machine's cores.
  */
 export function useMatrix() {

@@ -12,6 +12,7 @@ import { describeDeploymentRefused } from '../shared/engineText.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useMomentOutcomes } from '../shared/useMoment.ts';
 import type { Counters as RunCounters } from '../../../engine/index.ts';
+import { trackPending } from '../../state/settled.ts';
 
 function EvidenceBadge({ evidence }: { evidence: SwitchEvidence }) {
   if ('fact' in evidence) return <FactBadge id={evidence.fact} />;
@@ -40,7 +41,7 @@ function Switch({ spec }: { spec: SwitchSpec }) {
 
 
 // The matrix runs its own workers' results into a table only when it is opened.
-const OutcomeMatrix = lazy(() => import('./OutcomeMatrix.tsx').then((m) => ({ default: m.OutcomeMatrix })));
+const OutcomeMatrix = lazy(() => trackPending(import('./OutcomeMatrix.tsx')).then((m) => ({ default: m.OutcomeMatrix })));
 /** A number input that commits on Enter or blur, so typing "600" does not start three replays. */
 function TrafficField({ label, value, min, max, onCommit, testId, badge }: { label: string; value: number; min: number; max: number; onCommit: (n: number) => void; testId: string; badge: string }) {
   const id = useId();
@@ -159,6 +160,7 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
   const t = useT();
   const compareFix = useApp((s) => s.compare);
   const set = useApp((s) => s.set);
+  const [matrixOpened, setMatrixOpened] = useState(false);
   return (
     <section className="controls panel" aria-labelledby="controls-h">
       <h2 id="controls-h">{t('controlsTitle')}</h2>
@@ -210,11 +212,15 @@ export const Controls = memo(function Controls({ run, compare }: { run: RunSumma
         </>
       ) : null}
       <Assumptions />
-      <details className="matrix-section">
+      {/* The matrix (a dozen runs in a worker) is measured once its section is first opened, not on
+          every page load behind two closed disclosures: it cost each load seconds of a core. */}
+      <details className="matrix-section" onToggle={(e) => e.currentTarget.open && setMatrixOpened(true)}>
         <summary>{t('matrixTitle')}</summary>
-        <Suspense fallback={null}>
-          <OutcomeMatrix />
-        </Suspense>
+        {matrixOpened ? (
+          <Suspense fallback={null}>
+            <OutcomeMatrix />
+          </Suspense>
+        ) : null}
       </details>
     </section>
   );

@@ -6,57 +6,15 @@
  * length supersedes is cancelled (react-query drops it, its worker is terminated).
  */
 import { useEffect, useId, useMemo, useState } from 'react';
-import { ADVERTISED_CONTEXT_TOKENS, INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
-import { demoTrace, DEMO_REQUESTS } from '../../../engine/scenarios.ts';
-import { MICROSCOPE_CONFIG, MICROSCOPE_REQUESTS, microscopeTrace } from '../../../engine/microscopeScenario.ts';
 import { overridesOf } from '../../../engine/switches.ts';
-import type { RunRequest } from '../../../engine/runs/index.ts';
+import { PROBE_ID, PROBE_SCALES, probeRequest, type ProbeScale } from '../../../engine/runs/probe.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, useRunRequest } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 
-export const PROBE_ID = 'you';
-const MIN = 1_000;
-const MAX = 1_100_000;
 const DEBOUNCE_MS = 150;
-
-/**
- * The probe's two sizes. Under the microscope it is the microscope's trace with your prompt in place
- * of the over-long one, on the trained transformer (prompts of thousands of tokens, which its
- * quadratic prefill computes in about a second); everywhere else the demo's, on the compressed model.
- */
-export interface ProbeScale {
-  kind: 'demo' | 'microscope';
-  min: number;
-  max: number;
-  initial: number;
-  capacity: number;
-  advertised: number;
-}
-
-export const PROBE_SCALES: Record<ProbeScale['kind'], ProbeScale> = {
-  demo: { kind: 'demo', min: MIN, max: MAX, initial: 925_349, capacity: INCIDENT_PREFILL_CAPACITY_TOKENS, advertised: ADVERTISED_CONTEXT_TOKENS },
-  microscope: { kind: 'microscope', min: 100, max: 10_000, initial: 3_000, capacity: MICROSCOPE_CONFIG.prefillCapacityTokens, advertised: MICROSCOPE_CONFIG.advertisedContextTokens },
-};
-
-export function probeRequest(promptTokens: number, overrides: RunRequest['overrides'], kind: ProbeScale['kind'] = 'demo'): RunRequest {
-  if (kind === 'microscope') {
-    const trace = microscopeTrace();
-    trace.name = `probe: your ${promptTokens}-token prompt after four tenants fill the pool`;
-    trace.requests = trace.requests
-      .filter((r) => r.id !== MICROSCOPE_REQUESTS.short)
-      .map((r) => (r.id === MICROSCOPE_REQUESTS.overLong ? { ...r, id: PROBE_ID, promptTokens } : r));
-    return { scenario: 'custom', overrides, trace, decoder: 'transformer', base: 'microscope' };
-  }
-  const trace = demoTrace();
-  trace.name = `probe: your ${promptTokens}-token prompt after three tenants warm the pools`;
-  trace.requests = trace.requests
-    .filter((r) => r.id !== DEMO_REQUESTS.short)
-    .map((r) => (r.id === DEMO_REQUESTS.overLong ? { ...r, id: PROBE_ID, promptTokens } : r));
-  return { scenario: 'custom', overrides, trace };
-}
 
 export type ProbeOutcome = 'pending' | 'served' | 'leaking' | 'refused' | 'error';
 
@@ -163,7 +121,7 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
           {error}
         </p>
       ) : null}
-      <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} data-held={held || undefined} aria-live="polite">
+      <p className={`probe-outcome outcome-${outcome}`} data-testid="probe-outcome" data-outcome={outcome} data-tokens={tokens} data-held={held || undefined} aria-live="polite" aria-busy={after && outcome === 'pending' ? true : undefined}>
         {!after
           ? t('probeWaiting')
           : held && outcome !== 'error'
