@@ -10,8 +10,9 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 const executablePath = process.env.PW_CHROMIUM || systemChromium;
 const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** PW_PORT lets several checkouts run their e2e suites side by side. */
+/** PW_PORT and PW_DIST (a build's folder, `vite build --outDir`) let several suites run side by side. */
 const PORT = Number(process.env.PW_PORT ?? 4173);
+const DIST = process.env.PW_DIST ? ` --outDir ${JSON.stringify(process.env.PW_DIST)}` : '';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -53,7 +54,7 @@ export default defineConfig({
     // Node's 16 KB header limit would answer a long link with HTTP 431 before the page could say what
     // is wrong with it: the page's own links stay under 2,000 characters (state/url.ts), and a longer
     // one reaches the page, which says so (e2e/links.spec.ts).
-    command: `node --max-http-header-size=65536 node_modules/vite/bin/vite.js preview --host 127.0.0.1 --port ${PORT} --strictPort`,
+    command: `node --max-http-header-size=65536 node_modules/vite/bin/vite.js preview --host 127.0.0.1 --port ${PORT} --strictPort${DIST}`,
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

@@ -6,6 +6,7 @@ import { loadLanguage } from './app/i18n/catalogue.ts';
 import { followLanguage } from './app/i18n/i18n.ts';
 import { AppStoreProvider, createAppStore } from './app/state/store.ts';
 import { openingUrl } from './app/state/urlSync.ts';
+import { unsettle, watchSettled } from './app/state/settled.ts';
 import './app/ui/styles.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
@@ -20,6 +21,17 @@ followLanguage(store);
 // A workshop room (`?room=NAME`, npm run workshop): only then is a socket opened, to this page's own origin.
 const room = openingUrl().state.room;
 if (room) void import('./app/run/roomClient.ts').then((m) => m.startRoom(store, room, window.location.hash));
+
+// The page says when it is at rest (`data-settled` on the root): nothing loading, nothing playing, the
+// layout still. The video's frame-by-frame layout has its own rule for a drawn frame (render/driver.ts).
+if (openingUrl().state.screen !== 'render') {
+  watchSettled(document, () => {
+    const s = store.getState();
+    return queryClient.isFetching() + queryClient.isMutating() + (s.playing ? 1 : 0) + (s.handoffPlaying ? 1 : 0);
+  });
+  store.subscribe(unsettle);
+  queryClient.getQueryCache().subscribe(unsettle);
+}
 
 function render() {
   createRoot(document.getElementById('root')!).render(

@@ -13,6 +13,7 @@ import { runMatrixInWorker } from './run/runClient.ts';
 import { useApp, type Language, type ViewName, useAppStore } from './state/store.ts';
 import { seekHandoff } from './state/handoffClock.ts';
 import { startPlayback } from './state/playback.ts';
+import { holdUnsettled } from './state/settled.ts';
 import { openingUrl, replaceNextHistoryEntry, startUrlSync, type IgnoredNotice } from './state/urlSync.ts';
 import { ClusterView } from './views/cluster/ClusterView.tsx';
 import { setGridRedraw } from './views/cluster/pageGrid.ts';
@@ -302,6 +303,9 @@ function Dashboard() {
 
   const run = main.data;
   const settled = useIdleAfter(run !== undefined);
+  // What starts once the first screen is drawn (the later text, the probe's run) starts before the
+  // page may say it is at rest (state/settled.ts).
+  useEffect(() => (settled ? undefined : holdUnsettled()), [settled]);
   // The text of what is not on the first screen, once it is drawn: the drawer, tabs and panels.
   useEffect(() => {
     if (settled) loadLaterText(lang).catch((error: unknown) => store.getState().notify(error instanceof Error ? error.message : String(error)));

@@ -10,6 +10,7 @@
  */
 /// <reference path="./catalogue.d.ts" />
 import type { Language, MessageKey } from './messages.ts';
+import { trackPending } from '../state/settled.ts';
 import { fill } from './text.ts';
 
 type Table = Partial<Record<MessageKey, string>>;
@@ -50,7 +51,8 @@ function loadPart(lang: Language, part: Part): Promise<void> {
         throw new Error(`The ${lang} text of the page could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
-    pending.set(name, loading);
+    // Counted as the page still loading (state/settled.ts) until it is there.
+    pending.set(name, trackPending(loading));
   }
   return loading;
 }
@@ -85,7 +87,7 @@ export function setPageLanguage(lang: Language): void {
 
 /** A lazy view's module, resolved once the later text is there too (in the page's language), so that it never renders "…". */
 export function withLaterText<M>(load: () => Promise<M>): Promise<M> {
-  return Promise.all([load(), loadLaterText(pageLanguage)]).then(([m]) => m);
+  return trackPending(Promise.all([load(), loadLaterText(pageLanguage)]).then(([m]) => m));
 }
 
 /** For React's useSyncExternalStore: changes each time a part of the catalogue arrives. */

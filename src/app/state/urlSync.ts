@@ -8,6 +8,7 @@
  */
 import { DEFAULT_STATE, type AppStore, type UrlState } from './store.ts';
 import { parseUrl, serializeUrl, serializeUrlChecked, type IgnoredParam, type ParsedUrl } from './url.ts';
+import { holdUnsettled } from './settled.ts';
 
 /**
  * Per store: applying a URL (its change is not written back), and the next change to replace the
@@ -68,6 +69,11 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
   const onPop = () => apply(store, parseUrl(window.location.search), notice);
   window.addEventListener('popstate', onPop);
   let timer = 0;
+  let pendingWrite: (() => void) | null = null;
+  const addressWritten = () => {
+    pendingWrite?.();
+    pendingWrite = null;
+  };
   const unsubscribe = store.subscribe((s, prev) => {
     const own = sync(store);
     if (own.applying) return;
@@ -81,18 +87,26 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
     const layout = s.screen !== prev.screen;
     window.clearTimeout(timer);
     if (own.replaceOnce && !layout) {
+      addressWritten();
       own.replaceOnce = false;
       window.history.replaceState(null, '', next + window.location.hash);
     } else if ((onlyTime || sameChapter) && !layout) {
       // Scrubbing: replace, at most every 150 ms, so history is not flooded.
-      timer = window.setTimeout(() => window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash), 150);
+      // The page is not at rest until the address says where it is (state/settled.ts).
+      pendingWrite ??= holdUnsettled();
+      timer = window.setTimeout(() => {
+        window.history.replaceState(null, '', serializeUrl(store.getState()) + window.location.hash);
+        addressWritten();
+      }, 150);
     } else {
+      addressWritten();
       window.history.pushState(null, '', next + window.location.hash);
     }
   });
   return () => {
     window.removeEventListener('popstate', onPop);
     window.clearTimeout(timer);
+    addressWritten();
     unsubscribe();
   };
 }

@@ -12,9 +12,10 @@ import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { describeRefusal } from '../shared/engineText.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { GATEWAY_PHASE } from '../../../engine/index.ts';
+import { trackPending } from '../../state/settled.ts';
 
 // WebGPU and its shaders load only with this view.
-const DecodeBackendPanel = lazy(() => import('../decode/DecodeBackendPanel.tsx').then((m) => ({ default: m.DecodeBackendPanel })));
+const DecodeBackendPanel = lazy(() => trackPending(import('../decode/DecodeBackendPanel.tsx')).then((m) => ({ default: m.DecodeBackendPanel })));
 
 /** `picker`: false where another picker of the selected request is on screen (the first screen has one). */
 export function ResponseView({ run, picker = true }: { run: RunSummary; picker?: boolean }) {

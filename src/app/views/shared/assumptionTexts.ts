@@ -5,6 +5,7 @@
  * pointed at or focused.
  */
 import { useSyncExternalStore } from 'react';
+import { trackPending } from '../../state/settled.ts';
 import type { Assumption } from '../../../engine/incident/assumptions.ts';
 
 let texts: readonly Assumption[] | undefined;
@@ -13,7 +14,7 @@ const listeners = new Set<() => void>();
 
 /** Starts loading the texts once; a failed load is retried by the next call. */
 export function loadAssumptionTexts(): Promise<void> {
-  loading ??= import('../../../engine/incident/assumptions.ts').then(
+  loading ??= trackPending(import('../../../engine/incident/assumptions.ts')).then(
     (m) => {
       texts = m.ASSUMPTIONS;
       for (const listener of listeners) listener();

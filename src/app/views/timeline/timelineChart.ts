@@ -15,6 +15,7 @@ import type { InvariantKey } from './invariants.ts';
 import { utcScale, type UtcScale } from './utcScale.ts';
 import { BADGE_PAD, BADGE_TEXT_GAP, layoutMilestoneLabels, type MilestoneLabelRequest, type PlacedMilestoneLabel } from './milestoneLabels.ts';
 import { textMeasurer, type MeasureText } from './textWidth.ts';
+import { holdUnsettled } from '../../state/settled.ts';
 
 type ZoomLib = typeof import('./timelineZoom.ts');
 type Zoom = d3.ZoomBehavior<SVGRectElement, unknown>;
@@ -208,10 +209,12 @@ export class TimelineChart {
         overlay.property('__zoom', this.transform ?? lib.zoomIdentity).call(zoom).on('dblclick.zoom', null);
         this.detachEarlyWheel?.();
         for (const op of this.zoomQueue.splice(0)) op();
+        this.zoomAwaited?.();
       },
       () => {
         // A failed fetch (offline, a stale deploy): the next gesture asks again.
         this.zoomLoading = false;
+        this.zoomAwaited?.();
       },
     );
   }
@@ -226,6 +229,8 @@ export class TimelineChart {
   }
 
   private detachEarlyWheel: (() => void) | null = null;
+  /** Releases the page's "not at rest" while d3-zoom is awaited (state/settled.ts). */
+  private zoomAwaited: (() => void) | null = null;
 
   /**
    * Before d3-zoom is there, a wheel over the chart (or a pointer coming near it) loads it, and the
@@ -344,7 +349,10 @@ export class TimelineChart {
     this.render();
     this.callbacks.onViewChange?.(this.visibleMs());
     // d3-zoom once the first draw is on screen and the browser is idle (a gesture loads it sooner).
-    if (!this.zoomLoading) {
+    // Until it is there the page is not at rest (state/settled.ts): its arrival redraws the scrub bar.
+    if (!this.zoomLoading && !this.zoomAwaited) {
+      const release = holdUnsettled();
+      this.zoomAwaited = release;
       if (typeof requestIdleCallback === 'function') requestIdleCallback(() => this.loadZoom(), { timeout: 1000 });
       else setTimeout(() => this.loadZoom(), 100);
     }

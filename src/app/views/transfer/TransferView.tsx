@@ -14,9 +14,10 @@ import { goToStep, useMoment } from '../shared/useMoment.ts';
 import type { Moment } from '../../moment/moment.ts';
 import { HandoffSteps } from '../stage/HandoffSteps.tsx';
 import { blockOwnersText } from '../shared/engineText.ts';
+import { trackPending } from '../../state/settled.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
-const VerifyPanel = lazy(() => import('../verify/VerifyPanel.tsx').then((m) => ({ default: m.VerifyPanel })));
+const VerifyPanel = lazy(() => trackPending(import('../verify/VerifyPanel.tsx')).then((m) => ({ default: m.VerifyPanel })));
 
 function ProtocolCheck() {
   const t = useT();
