@@ -45,7 +45,9 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: /talk\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },
+    { name: 'chromium', testIgnore: /(talk|smoke)\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },
+    // The inner loop's smoke tests (npm run test:quick): the full suite checks all they do, more thoroughly.
+    { name: 'smoke', testMatch: /smoke\.spec\.ts/, use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },
     // The whole talk (six browsers for four minutes, the room's server killed three times) runs once the
     // rest is done, alone: beside it, on two cores, the pixel-comparing specs saw their pages settle late.
     { name: 'talk', testMatch: /talk\.spec\.ts/, dependencies: ['chromium'], use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 720 } } },

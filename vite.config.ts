@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { FACTS_URL } from './src/data/loadFacts.ts';
@@ -31,5 +32,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts', 'tools/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    // Vitest's default is one worker less than the cores: one on CI's two, which left a core idle while
+    // the CLI and room tests wait on the processes they start.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -19,6 +19,16 @@ export const test = base.extend<{ foreignRequests: string[] }>({
 
 export { expect };
 
+/**
+ * Waits until the page says it is at rest (src/app/state/settled.ts: nothing loading, nothing
+ * playing, the layout and the part the walkthrough points at unchanged over several frames). Wait for
+ * the state an action leads to first (a beat, a chapter, a view), then for this: the page unsettles in
+ * the same task as the change it makes.
+ */
+export async function settled(page: import('@playwright/test').Page, timeout = 90_000): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-settled', 'true', { timeout });
+}
+
 /** Waits until the run is simulated and the page grids are drawn. */
 export async function ready(page: import('@playwright/test').Page): Promise<void> {
   await expect(page.getByTestId('count-requests')).not.toHaveText('', { timeout: 30_000 });

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { settled } from './fixtures.ts';
 
 /** What covers or hides the highlighted part, or null when it is in view and uncovered. */
 export async function blocked(page: Page): Promise<string | null> {
@@ -46,25 +47,10 @@ export async function blocked(page: Page): Promise<string | null> {
 }
 
 /**
- * Waits until the page is at rest with the part pointed at drawn: the window's scroll and the
- * part's box unchanged over three looks a frame-clock tenth of a second apart.
+ * Waits until the walkthrough points at `highlight` and the page says it is at rest with that part
+ * drawn (state/settled.ts counts a part pointed at but not on the page as not at rest).
  */
 export async function atRest(page: Page, highlight: string): Promise<void> {
   await expect.poll(() => page.evaluate(() => document.body.dataset.walkHighlight), { timeout: 90_000 }).toBe(highlight);
-  let last = '';
-  let same = 0;
-  for (let i = 0; i < 300 && same < 3; i++) {
-    const now = await page.evaluate(() => {
-      const rule = document.getElementById('walk-highlight')?.textContent ?? '';
-      const selector = rule.slice(0, rule.indexOf(' {')).trim();
-      const el = selector ? document.querySelector(selector) : null;
-      const r = el?.getBoundingClientRect();
-      // Still being placed: no part yet, or the views still computing the run it shows.
-      if (!r || document.querySelector('[aria-busy="true"]')) return `busy ${Math.random()}`;
-      return `${Math.round(window.scrollY)}/${Math.round(r.top)}/${Math.round(r.height)}`;
-    });
-    same = now === last ? same + 1 : 0;
-    last = now;
-    await page.waitForTimeout(100);
-  }
+  await settled(page);
 }
