@@ -4,6 +4,9 @@
  *   BENCH_LOADS loads (default 3): the default incident scenario from its prebuilt run, against the
  *   same page with that file refused (it then replays live in the worker); `s=demo`, prebuilt too,
  *   against the page as it was: the file refused and the outcome matrix started at load;
+ * - page opened → at rest (the page's own `data-settled`: nothing loading or playing, the layout still),
+ *   the default page, against the page as it was: the first screen's probe replayed live in a worker
+ *   (its prebuilt file refused) and the outcome matrix started at load — what every test paid per page;
  * - one scrub step (set the time → every grid redrawn for it, then painted), p50 / p95 over random
  *   instants, at full scale, beside the same step at a tenth of the volume; from a page that has
  *   settled (no request in flight, the browser idle), the first five steps (V8 still warming up)
@@ -26,11 +29,15 @@ import { gzipSync } from 'node:zlib';
 import { report, type BenchRow } from './table.ts';
 import { DEFAULT_RUN_REQUEST, prebuiltRunFile } from '../scripts/prebuiltRuns.ts';
 import { runKeyOf } from '../src/engine/runs/index.ts';
+import { PROBE_SCALES, probeRequest } from '../src/engine/runs/probe.ts';
+import { INCIDENT_SWITCHES, overridesOf } from '../src/engine/switches.ts';
 import { launchChromium, serveSite } from './harness.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 4321);
 /** The opening run's file name in the site (the one the switch baseline still lets through). */
 const OPENING_RUN_FILE = prebuiltRunFile(runKeyOf(DEFAULT_RUN_REQUEST)).split('/').pop()!;
+/** The first screen's probe's file (prebuilt since the page declares its rest; a page before replayed it live). */
+const PROBE_RUN_FILE = prebuiltRunFile(runKeyOf(probeRequest(PROBE_SCALES.demo.initial, overridesOf(INCIDENT_SWITCHES)))).split('/').pop()!;
 const LOADS = Number(process.env.BENCH_LOADS ?? 3);
 const root = process.cwd();
 const rows: BenchRow[] = [];
@@ -63,7 +70,7 @@ const jsBeforeUsable = new Map<string, Set<string>>();
 const loadKey = (query: string, o: object) => `${query} ${JSON.stringify(o)}`;
 
 /** ms from navigation to a usable scrubber with every grid drawn. */
-async function openToUsable(query: string, o: { refuseRunFiles?: boolean; matrixAtLoad?: boolean } = {}): Promise<number> {
+async function openToUsable(query: string, o: { refuseRunFiles?: boolean; refuseProbeFile?: boolean; matrixAtLoad?: boolean; untilRest?: boolean } = {}): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
   // Every script the page asks for (entry, preloads, lazy chunks, workers) until it is usable.
@@ -74,6 +81,7 @@ async function openToUsable(query: string, o: { refuseRunFiles?: boolean; matrix
     if (!usable && path.endsWith('.js')) js.push(path);
   });
   if (o.refuseRunFiles) await page.route('**/runs/*.run', (route) => route.abort());
+  if (o.refuseProbeFile) await page.route(`**/${PROBE_RUN_FILE}`, (route) => route.abort());
   if (o.matrixAtLoad) {
     // As soon as the page's hook exists, start the matrix: what the closed matrix table did at load.
     await page.addInitScript(`(function poll() { const h = window.__stalePages; if (h) h.matrix(); else setTimeout(poll, 1); })()`);
@@ -81,6 +89,7 @@ async function openToUsable(query: string, o: { refuseRunFiles?: boolean; matrix
   const t0 = Date.now();
   await page.goto(`http://127.0.0.1:${PORT}/?${query}&bench`);
   await page.waitForFunction(USABLE_IN_PAGE, null, { timeout: 300_000, polling: 'raf' });
+  if (o.untilRest) await page.waitForFunction(() => document.documentElement.dataset.settled === 'true', null, { timeout: 300_000, polling: 'raf' });
   const ms = Date.now() - t0;
   usable = true;
   const key = loadKey(query, o);
@@ -104,6 +113,8 @@ const incident = await loads('s=incident');
 const incidentLive = await loads('s=incident', { refuseRunFiles: true });
 const demo = await loads('s=demo');
 const demoMatrix = await loads('s=demo', { refuseRunFiles: true, matrixAtLoad: true });
+const rest = await loads('s=incident', { untilRest: true });
+const restBefore = await loads('s=incident', { untilRest: true, refuseProbeFile: true, matrixAtLoad: true });
 await openToUsable('s=incident&lang=fr'); // for its initial JS only: French text comes on top of the first screen's
 // Initial JS: what the default page fetched before it was usable (over all its loads), gzipped.
 const initial = [...(jsBeforeUsable.get(loadKey('s=incident', {})) ?? [])].sort();
@@ -120,6 +131,7 @@ for (const [label, query] of [['s=demo', 's=demo'], ['lang=fr', 's=incident&lang
   rows.push({ what: `initial JS, gzip, ${label}`, now: gzipKiB(files), unit: 'KiB', detail: `${files.length} files fetched before usable`, baselineLabel: 'default page', baseline: initialKiB, goal: 150 });
 }
 rows.push({ what: 'page opened → scrubber usable, incident', now: median(incident) / 1000, unit: 's', detail: range(incident), baselineLabel: 'live replay', baseline: median(incidentLive) / 1000, goal: 1.0 });
+rows.push({ what: 'page opened → at rest (data-settled), incident', now: median(rest) / 1000, unit: 's', detail: range(rest), baselineLabel: 'probe live, matrix at load', baseline: median(restBefore) / 1000, goal: 3.0 });
 rows.push({ what: 'page opened → scrubber usable, s=demo', now: median(demo) / 1000, unit: 's', detail: range(demo), baselineLabel: 'live, matrix at load', baseline: median(demoMatrix) / 1000, goal: 0.3 });
 
 // Runs in the page. A string, not a function: the TS runner would inject helpers the page lacks.
