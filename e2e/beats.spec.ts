@@ -4,7 +4,7 @@ import { MESSAGES } from '../src/app/i18n/messages.ts';
 import { scriptOf, timelineOf } from '../src/app/render/schedule.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { beatsOf } from '../src/app/walkthrough/timeline.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, ready, settled, test } from './fixtures.ts';
 
 /** A chapter's beats (walkthrough/timeline.ts): ?ch=N&beat=K, the presenter's keys, the link notice. */
 
@@ -15,34 +15,27 @@ async function status(page: Page, n: number, st: RegExp) {
   await expect(panel(page)).toHaveAttribute('data-status', st, { timeout: 90_000 });
 }
 
-/** A picture of the viewport once three in a row agree (runs land, grids draw), nothing focused, no pointer over it. */
-async function still(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
+/**
+ * One picture of the viewport (or `clip`) once the page says it is at rest (state/settled.ts: runs
+ * landed, grids drawn, the part pointed at brought into view), nothing focused, no pointer over it.
+ * Wait for the state the action leads to (the beat, the status) first.
+ */
+async function picture(page: Page, clip?: { x: number; y: number; width: number; height: number }): Promise<Buffer> {
   await page.mouse.move(0, 719);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
-  await page.waitForLoadState('networkidle');
-  // The highlight is brought into view while the page settles (up to 3 s after it changes).
-  await page.waitForTimeout(3200);
-  const shot = async () => {
-    // Painted all afresh: a part repainted alone can differ in its last bit along an antialiased
-    // edge from the same part painted whole (stage.spec.ts).
-    await page.evaluate(async () => {
-      const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      document.body.style.opacity = '0.99';
-      await frames();
-      document.body.style.opacity = '';
-      await frames();
-    });
-    return page.screenshot({ clip, animations: 'disabled' });
-  };
-  let last = await shot();
-  let same = 0;
-  for (let i = 0; i < 30 && same < 2; i++) {
-    await page.waitForTimeout(400);
-    const next = await shot();
-    same = next.equals(last) ? same + 1 : 0;
-    last = next;
-  }
-  return last;
+  await settled(page);
+  // Painted all afresh: a part repainted alone can differ in its last bit along an antialiased
+  // edge from the same part painted whole (stage.spec.ts). The style it sets and takes back is a
+  // change of the document, so the page is waited for at rest again before the one picture.
+  await page.evaluate(async () => {
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    document.body.style.opacity = '0.99';
+    await frames();
+    document.body.style.opacity = '';
+    await frames();
+  });
+  await settled(page);
+  return page.screenshot({ clip, animations: 'disabled' });
 }
 
 test.describe('beats', () => {
@@ -76,14 +69,14 @@ test.describe('beats', () => {
     await page.goto('./?ch=5&beat=3');
     await status(page, 5, /^held$/);
     await expect(panel(page)).toHaveAttribute('data-beat', '3');
-    const byLink = await still(page);
+    const byLink = await picture(page);
 
     await page.goto('./?ch=5&beat=0');
     await status(page, 5, /^held$/);
     for (const key of ['PageDown', 'ArrowRight', ' ']) await page.keyboard.press(key);
     await expect(panel(page)).toHaveAttribute('data-beat', '3');
     await expect(page).toHaveURL(/[?&]beat=3(&|$)/);
-    const byNext = await still(page);
+    const byNext = await picture(page);
     writeFileSync(testInfo.outputPath('by-link.png'), byLink);
     writeFileSync(testInfo.outputPath('by-next.png'), byNext);
     expect(byNext.equals(byLink), 'chapter 5, beat 3: by link and by Next differ').toBe(true);
@@ -91,12 +84,12 @@ test.describe('beats', () => {
     // A chapter's stop (chapter 2's question) by link, and by Next from the chapter before.
     await page.goto('./?ch=2&beat=0');
     await status(page, 2, /^checkpoint$/);
-    const stopByLink = await still(page);
+    const stopByLink = await picture(page);
     await page.goto('./?ch=1');
     await status(page, 1, /^done$/);
     await page.keyboard.press('PageDown');
     await status(page, 2, /^checkpoint$/);
-    const stopByNext = await still(page);
+    const stopByNext = await picture(page);
     writeFileSync(testInfo.outputPath('stop-by-link.png'), stopByLink);
     writeFileSync(testInfo.outputPath('stop-by-next.png'), stopByNext);
     expect(stopByNext.equals(stopByLink), 'chapter 2, its question: by link and by Next differ').toBe(true);
@@ -144,10 +137,13 @@ test.describe('beats', () => {
     // The live screen layout, held at the beat.
     await page.goto(`./?screen&ch=${n}&beat=${beat}`);
     await expect(page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'body');
+    // The runner held at the beat (its runs computed, the beat shown), as the link asks.
+    await expect(page.getByTestId('screen-body')).toHaveAttribute('data-beat', String(beat), { timeout: 90_000 });
+    await expect(page.getByTestId('screen-body')).toHaveAttribute('data-status', 'held');
     const box = page.locator('.screen-picture-box');
     await expect(box).toBeVisible();
     const clip = (await box.boundingBox())!;
-    const live = await still(page, clip);
+    const live = await picture(page, clip);
 
     // The video's driver at the frame where that beat starts.
     const words = { chapter: MESSAGES.en.screenChapter, predict: MESSAGES.en.screenPredict, answer: MESSAGES.en.screenAnswer };

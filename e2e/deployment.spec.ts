@@ -1,11 +1,11 @@
 /**
  * "Your deployment", as an operator uses it: paste the two servers' scheduler start-up lines and
  * the launch arguments, read the bands, open the replay on those numbers, and reload the link to
- * the same picture; in light and dark, on a phone, and in French. Screenshots go to the test's
- * output folder.
+ * the same picture; in light and dark (one page, the scheme switched at each picture), on a phone,
+ * and in French. Screenshots go to the test's output folder, taken once the page is at rest.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, ready } from './fixtures.ts';
+import { test, expect, ready, settled } from './fixtures.ts';
 import { smallestText } from './textSize.ts';
 import type { Page } from '@playwright/test';
 
@@ -32,18 +32,27 @@ const WORDS = {
   fr: { leaks: 'Avec ces chiffres, les requêtes à partir de 681\u202f281\u00a0jetons fuient.', band: '681\u202f281 – 1\u202f048\u202f576', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer une requête de 681\u202f281\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
 } as const;
 
+type Scheme = 'light' | 'dark';
 const CASES = [
-  { name: 'light', lang: 'en' as const, colorScheme: 'light' as const, viewport: { width: 1280, height: 720 } },
-  { name: 'dark', lang: 'en' as const, colorScheme: 'dark' as const, viewport: { width: 1280, height: 720 } },
-  { name: 'phone', lang: 'en' as const, colorScheme: 'light' as const, viewport: { width: 390, height: 844 } },
-  { name: 'French', lang: 'fr' as const, colorScheme: 'light' as const, viewport: { width: 1280, height: 720 } },
+  // Light and dark differ in colours only: one page, each picture and check taken in both.
+  { name: 'light and dark', lang: 'en' as const, colorSchemes: ['light', 'dark'] as Scheme[], viewport: { width: 1280, height: 720 } },
+  { name: 'phone', lang: 'en' as const, colorSchemes: ['light'] as Scheme[], viewport: { width: 390, height: 844 } },
+  { name: 'French', lang: 'fr' as const, colorSchemes: ['light'] as Scheme[], viewport: { width: 1280, height: 720 } },
 ];
 
 for (const c of CASES) {
   test(`an operator pastes two log lines and an argument list, reads the bands, replays on their numbers and reloads the link (${c.name})`, async ({ page }, info) => {
     test.setTimeout(120_000);
+    /** In each of the case's schemes, at rest: `check` then, named by the scheme (or the case where it has one). */
+    const inEachScheme = async (check: (shot: string, colorScheme: Scheme) => Promise<void>) => {
+      for (const colorScheme of c.colorSchemes) {
+        await page.emulateMedia({ colorScheme });
+        await settled(page);
+        await check(c.colorSchemes.length > 1 ? colorScheme : c.name, colorScheme);
+      }
+    };
     await page.setViewportSize(c.viewport);
-    await page.emulateMedia({ colorScheme: c.colorScheme });
+    await page.emulateMedia({ colorScheme: c.colorSchemes[0] });
     await page.goto(c.lang === 'fr' ? '/?lang=fr' : '/');
     await ready(page);
     await paste(page);
@@ -61,15 +70,19 @@ for (const c of CASES) {
     await expect(leakRow.locator('td').first()).toHaveText(w.band);
     await expect(leakRow).toContainText(w.leaked);
     await expect(leakRow.getByTestId('background-B2').first()).toBeVisible();
-    await view.screenshot({ path: info.outputPath(`deployment-bands-${c.name}.png`) });
-    // Readable and accessible: no text under 12 px at 1280×720, no axe violation in the view.
-    if (c.viewport.width === 1280) {
-      await view.scrollIntoViewIfNeeded();
-      const small = await smallestText(page, { within: '[data-testid=deployment]', under: 12 });
-      expect(small.under.map((u) => `${u.px} px ${u.element}: "${u.text}"`)).toEqual([]);
-    }
-    const axe = await new AxeBuilder({ page }).include('[data-testid=deployment]').analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    await inEachScheme(async (shot, colorScheme) => {
+      await view.screenshot({ path: info.outputPath(`deployment-bands-${shot}.png`) });
+      // Readable and accessible: no text under 12 px at 1280×720, no axe violation in the view.
+      if (c.viewport.width === 1280) {
+        await view.scrollIntoViewIfNeeded();
+        const small = await smallestText(page, { within: '[data-testid=deployment]', under: 12 });
+        expect(small.under.map((u) => `${u.px} px ${u.element}: "${u.text}"`), colorScheme).toEqual([]);
+      }
+      // Run in the page (legacy mode): the default opens a second, blank page to merge the results of
+      // frames, which this page has none of, and that costs seconds on a loaded machine.
+      const axe = await new AxeBuilder({ page }).setLegacyMode(true).include('[data-testid=deployment]').analyze();
+      expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), colorScheme).toEqual([]);
+    });
 
     // The replay on these numbers: the stage shows the leaking request.
     await page.getByTestId('deployment-replay').click();
@@ -81,8 +94,9 @@ for (const c of CASES) {
     await expect(page.getByTestId('stage')).toBeVisible();
     // The leak counter counts the replayed answer: the page stands just after it went out.
     await expect(page.locator('.leak-count')).toHaveText('1');
+    await settled(page);
     const before = { url: page.url(), story: await page.getByTestId('story-title').textContent() };
-    await page.screenshot({ path: info.outputPath(`deployment-replay-${c.name}.png`) });
+    await inEachScheme((shot) => page.screenshot({ path: info.outputPath(`deployment-replay-${shot}.png`) }).then(() => undefined));
 
     // The link holds the whole situation: reloaded, the same numbers, bands, request and story.
     await page.reload();
@@ -95,7 +109,7 @@ for (const c of CASES) {
     await expect(page.locator('.leak-count')).toHaveText('1');
     expect(new URL(page.url()).searchParams.get('req')).toBe(new URL(before.url).searchParams.get('req'));
     expect(new URL(page.url()).searchParams.get('dep')).toBe(new URL(before.url).searchParams.get('dep'));
-    await page.screenshot({ path: info.outputPath(`deployment-reloaded-${c.name}.png`), fullPage: false });
+    await inEachScheme((shot) => page.screenshot({ path: info.outputPath(`deployment-reloaded-${shot}.png`), fullPage: false }).then(() => undefined));
 
     // Back to the incident: the deployment leaves the link.
     await page.getByTestId('deployment-leave').click();

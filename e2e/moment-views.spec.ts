@@ -2,12 +2,13 @@ import type { Page } from '@playwright/test';
 import { runScenario } from '../src/engine/run.ts';
 import { runSpecOf } from '../src/engine/runs/index.ts';
 import { handoffScript, stepEnd } from '../src/app/moment/handoff.ts';
-import { expect, openExplore, ready, test } from './fixtures.ts';
+import { expect, openExplore, ready, settled, test } from './fixtures.ts';
 
 /**
  * The same request at the same instant in every view, in English and in French (screenshots under
  * test-results/moment-views/ to look at), the what-if said when a switch differs from the incident's,
- * and the lens on the evidence.
+ * and the lens on the evidence. One link puts the moment; the views are reached by their tabs (the
+ * moment stays), and every check and screenshot is taken once the page is at rest.
  */
 
 const run = runScenario(runSpecOf({ scenario: 'demo', overrides: {} }), { keepDetails: true });
@@ -29,6 +30,20 @@ async function open(page: Page, url: string) {
   await page.goto(url);
   await ready(page);
   await expect(page.getByTestId('stage')).toHaveAttribute('data-handoff', H.toFixed(2), { timeout: 30_000 });
+  await settled(page);
+}
+
+/** Another view of the same moment, by its tab, once it is drawn and the page at rest. */
+async function tab(page: Page, view: 'cluster' | 'response' | 'transfer') {
+  await page.locator(`#tab-${view}`).click();
+  await expect(page.locator(`#tab-${view}`)).toHaveAttribute('aria-selected', 'true');
+  await settled(page);
+}
+
+/** Scrolled into view and at rest: what a screenshot of it shows. */
+async function inView(page: Page, testId: string) {
+  await page.getByTestId(testId).scrollIntoViewIfNeeded();
+  await settled(page);
 }
 
 test.describe('one request, one instant, every view', () => {
@@ -37,35 +52,37 @@ test.describe('one request, one instant, every view', () => {
     test(`the story, the stage, the Transfer view, the grids’ inspector and a token’s source agree (${lang})`, async ({ page }) => {
       await open(page, link(lang, 'transfer'));
       await page.screenshot({ path: `${SHOTS}/${lang}-1-story-stage.png` });
-      const summary = page.getByTestId('block-table-summary');
-      await summary.scrollIntoViewIfNeeded();
+      await inView(page, 'block-table-summary');
       await page.locator('.transfer-view').screenshot({ path: `${SHOTS}/${lang}-2-transfer.png` });
-      await page.getByTestId('stage-microscope').scrollIntoViewIfNeeded();
+      await inView(page, 'stage-microscope');
       await page.getByTestId('stage').screenshot({ path: `${SHOTS}/${lang}-3-stage-microscope.png` });
       // The stage's intro (its pages against the capacity) and its legend of every tenant its pools hold.
-      await page.getByTestId('stage-tenant-keys').scrollIntoViewIfNeeded();
+      await inView(page, 'stage-tenant-keys');
       await expect(page.getByTestId('stage-pool-padding')).toContainText(lang === 'en' ? 'page #0 is padding' : 'la page #0 sert de remplissage');
       await page.locator('.story .stage-view').screenshot({ path: `${SHOTS}/${lang}-3b-stage-intro-legend.png` });
       // The outcome tiles at this instant, each beside the whole run's.
       await openExplore(page);
+      await settled(page);
       await page.locator('.counters').first().screenshot({ path: `${SHOTS}/${lang}-3c-tiles.png` });
       await page.getByTestId('explore-close').click();
-      await page.goto(link(lang, 'cluster'));
-      await ready(page);
+      // The grids' inspector on the link's page, at the same moment.
+      await tab(page, 'cluster');
+      await expect(page.getByTestId('stage')).toHaveAttribute('data-handoff', H.toFixed(2));
       await expect(page.getByTestId('inspector-block')).toBeVisible();
       await page.getByTestId('inspector').screenshot({ path: `${SHOTS}/${lang}-4-inspector.png` });
       await page.locator('.cluster-view').screenshot({ path: `${SHOTS}/${lang}-4b-grids.png` });
-      await page.goto(link(lang, 'response'));
-      await ready(page);
+      await tab(page, 'response');
       const token = page.getByTestId('response-tokens').locator('.tok').first();
       await token.hover();
+      await expect(token).toHaveClass(/\blinked\b/);
+      await settled(page);
       // The token's source by its block and its page: the block table's own numbering.
       const pageId = Number(await token.getAttribute('data-page'));
       const block = blockPages.indexOf(pageId);
       expect(block).toBeGreaterThanOrEqual(0);
       // Digits grouped as each language groups them: compared without the spaces.
-      const said = async () => ((await page.getByTestId('response-tokens-source').textContent()) ?? '').replace(/[\s,]/g, '');
-      await expect.poll(said).toContain(`${lang === 'en' ? 'block' : 'bloc'}${block}→page#${pageId}`);
+      const said = ((await page.getByTestId('response-tokens-source').textContent()) ?? '').replace(/[\s,]/g, '');
+      expect(said).toContain(`${lang === 'en' ? 'block' : 'bloc'}${block}→page#${pageId}`);
       await page.locator('.response-view, [data-testid="response-tokens"]').first().screenshot({ path: `${SHOTS}/${lang}-5-token.png` });
     });
   }
@@ -79,6 +96,8 @@ test.describe('one request, one instant, every view', () => {
     await page.screenshot({ path: `${SHOTS}/en-6-what-if.png` });
     await page.getByTestId('lens').check();
     await expect(page).toHaveURL(/lens=report/);
+    await expect(page.locator('html')).toHaveAttribute('data-lens', 'report');
+    await settled(page);
     const opacity = (testId: string) => page.getByTestId(testId).evaluate((el) => Number(getComputedStyle(el).opacity));
     expect(await opacity('stage')).toBeLessThan(0.5);
     expect(await opacity('leaks-so-far')).toBeLessThan(0.5);
@@ -89,20 +108,29 @@ test.describe('one request, one instant, every view', () => {
     await expect(page.getByTestId('lens')).toBeChecked();
   });
 
-  test('the lens leaves only the report bright: every number shown in the header, the story, the stage, the counter and the tiles is the report’s (inside a fact) or dimmed', async ({ page }) => {
-    for (const lang of ['en', 'fr']) {
+  for (const lang of ['en', 'fr']) {
+    test(`the lens leaves only the report bright: every number shown in the header, the story, the stage (its own picture’s labels too), the counter, the tiles, the timeline and the grids is the report’s (inside a fact) or dimmed (${lang})`, async ({ page }) => {
       await open(page, link(lang, 'transfer', '&lens=report'));
+      // The stage's picture: its own labels (a pool's pages, the tokens counted) dimmed by the picture
+      // itself, not only by the story around it.
+      expect(await brightNumbers(page, ['[data-testid="stage"] svg'], '[data-testid="stage"]'), `${lang}: the stage picture's labels left bright`).toEqual([]);
+      expect(await brightNumbers(page, ['.timeline']), `${lang}: the timeline's modelled numbers left bright (demo)`).toEqual([]);
       await openExplore(page);
       await expect(page.getByTestId('count-requests')).toBeVisible();
+      await settled(page);
       expect(await brightNumbers(page, ['.site-header', '[data-testid="story"]', '.scrub-bar', '.counters']), `${lang}: modelled numbers left bright under the lens`).toEqual([]);
       // The report's own figure stays at full strength.
       expect(await page.getByTestId('headline').locator('[data-fact]').first().evaluate((el) => Number(getComputedStyle(el).opacity))).toBe(1);
       await page.screenshot({ path: `${SHOTS}/${lang}-8-lens-audit.png` });
-    }
-  });
+      await page.getByTestId('explore-close').click();
+      // The grids: captions, the inspector, the legends.
+      await tab(page, 'cluster');
+      await expect(page.getByTestId('inspector-block')).toBeVisible();
+      expect(await brightNumbers(page, ['.cluster-view']), `${lang}: the grids' modelled numbers left bright`).toEqual([]);
+      await page.locator('.cluster-view').screenshot({ path: `${SHOTS}/${lang}-9b-lens-grids.png` });
+    });
 
-  test('the lens reaches the timeline, the grids and the stage’s own picture: each number is the report’s (inside a fact) or dimmed; the first screen keys its tenants', async ({ page }) => {
-    for (const lang of ['en', 'fr']) {
+    test(`the lens on the first screen: each number of the timeline is the report’s (inside a fact) or dimmed, the report’s figures at full strength; the first screen keys its tenants (${lang})`, async ({ page }) => {
       // The first screen (the incident): the timeline says why each lane holds the same count.
       await page.goto(`./?lang=${lang}&lens=report`);
       await ready(page);
@@ -111,6 +139,7 @@ test.describe('one request, one instant, every view', () => {
       // The first screen's picture keys the tenants whose colours it shows, within the first screen.
       const keys = page.locator('.story-picture [data-testid="stage-tenant-keys"]');
       await expect(keys.locator('li').first()).toBeVisible();
+      await settled(page);
       const box = (await keys.boundingBox())!;
       expect(box.y + box.height, `${lang}: the tenant legend below the first screen`).toBeLessThanOrEqual(page.viewportSize()!.height);
       // The timeline: its chart (lanes, axis, the report's milestones) and what is said under it.
@@ -124,19 +153,8 @@ test.describe('one request, one instant, every view', () => {
       // The report's milestones on the chart stay bright.
       expect(await page.locator('.timeline g.milestone-label[data-fact]').count()).toBeGreaterThan(0);
       await page.locator('.timeline').screenshot({ path: `${SHOTS}/${lang}-9-lens-timeline.png` });
-      // The stage's picture: its own labels (a pool's pages, the tokens counted) dimmed by the picture
-      // itself, not only by the story around it.
-      await open(page, link(lang, 'transfer', '&lens=report'));
-      expect(await brightNumbers(page, ['[data-testid="stage"] svg'], '[data-testid="stage"]'), `${lang}: the stage picture's labels left bright`).toEqual([]);
-      expect(await brightNumbers(page, ['.timeline']), `${lang}: the timeline's modelled numbers left bright (demo)`).toEqual([]);
-      // The grids: captions, the inspector, the legends.
-      await page.goto(link(lang, 'cluster', '&lens=report'));
-      await ready(page);
-      await expect(page.getByTestId('inspector-block')).toBeVisible();
-      expect(await brightNumbers(page, ['.cluster-view']), `${lang}: the grids' modelled numbers left bright`).toEqual([]);
-      await page.locator('.cluster-view').screenshot({ path: `${SHOTS}/${lang}-9b-lens-grids.png` });
-    }
-  });
+    });
+  }
 });
 
 /**

@@ -1,10 +1,11 @@
-import { expect, test } from './fixtures.ts';
+import { expect, settled, test } from './fixtures.ts';
 
 /**
  * The first screen (`/`, no parameters): it says at its top what happened and where (GLM 5.3 on
  * Workers AI, F1, then the count, F2); the handoff's steps are listed beside the stage, the current
  * one marked by more than colour, a click on one seeking the stage to it; on a phone the stage begins
- * on the first screen. Screenshots go to SHOTS_DIR when it is set.
+ * on the first screen. Screenshots go to SHOTS_DIR when it is set. Places and screenshots are taken
+ * once the page is at rest.
  */
 
 const SHOTS = process.env.SHOTS_DIR;
@@ -17,6 +18,7 @@ test('at 1280×720 the top names GLM 5.3 and Workers AI with the fact\'s id, bef
   await expect(where).toContainText('Workers AI');
   await expect(where).toContainText("Cloudflare's infrastructure");
   await expect(where.locator('.badge')).toHaveText(/F1/);
+  await settled(page);
   const box = (await where.boundingBox())!;
   expect(box.y + box.height).toBeLessThan(160);
   // The count follows it, with its own id.
@@ -29,6 +31,7 @@ test('the handoff\'s steps beside the stage: the current one marked (aria-curren
   const list = page.getByTestId('story-steps');
   await expect(stage).toBeVisible({ timeout: 30_000 });
   await expect(list).toBeVisible();
+  await settled(page);
   const label = (await page.locator('.story-picture [data-testid=stage-step-label]').textContent())!;
   const count = Number(/of (\d+)/.exec(label)![1]);
   await expect(list.locator('li')).toHaveCount(count);
@@ -56,6 +59,7 @@ test('the handoff\'s steps beside the stage: the current one marked (aria-curren
   await expect(stage).toHaveAttribute('data-step-index', '2');
   await expect(list.locator('li').nth(2)).toHaveAttribute('aria-current', 'step');
   await expect(list.locator('li[aria-current="step"]')).toHaveCount(1);
+  await settled(page);
   // The Transfer view lists the same steps (one list, the moment's).
   const texts = await list.locator('li').allTextContents();
   await page.getByRole('tab', { name: 'Transfer' }).click();
@@ -63,7 +67,7 @@ test('the handoff\'s steps beside the stage: the current one marked (aria-curren
   if (SHOTS) {
     await page.goto('./');
     await expect(stage).toBeVisible({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/first-screen-light-1280x720.png` });
   }
 });
@@ -81,20 +85,30 @@ for (const lang of ['en', 'fr'] as const) {
     const steps = page.getByTestId('story-steps').locator('li');
     const count = await steps.count();
     expect(count).toBeGreaterThan(10);
+    await settled(page);
     const bar = (await page.getByTestId('scrub-bar').boundingBox())!;
-    for (let i = 0; i < count; i++) {
-      await steps.nth(i).getByRole('button').click();
-      await expect(stage).toHaveAttribute('data-step-index', String(i));
-      // The flow (client to decode, the canvas its pools are drawn on) and the answer: every chip
-      // written by this step, and the answer's heading, between the page's top and the sticky bar.
-      const parts = [page.getByTestId('stage-canvas-main'), stage.locator('.hp-response > text').first(), stage.locator('.hp-token')];
-      for (const part of parts) {
-        for (const box of await part.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect))) {
-          expect(box.top, `step ${i + 1}: below the top`).toBeGreaterThanOrEqual(0);
-          expect(box.bottom, `step ${i + 1}: above the sticky bar`).toBeLessThanOrEqual(bar.y);
-        }
+    // Each step's button clicked in the page itself (one call for all of them): once the stage shows
+    // the step and the page is at rest, the flow (client to decode, the canvas its pools are drawn on)
+    // and the answer (every chip written by this step, and the answer's heading) are measured.
+    const seen = await page.evaluate(async (count) => {
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const stage = document.querySelector('.story-picture [data-testid=stage]')!;
+      const out: { step: string | null; boxes: DOMRect[]; scrollY: number }[] = [];
+      for (let i = 0; i < count; i++) {
+        document.querySelectorAll<HTMLElement>('[data-testid="story-steps"] li')[i]!.querySelector('button')!.click();
+        while (stage.getAttribute('data-step-index') !== String(i) || document.documentElement.dataset.settled !== 'true') await frame();
+        const parts = [...document.querySelectorAll('[data-testid="stage-canvas-main"]'), stage.querySelector('.hp-response > text'), ...stage.querySelectorAll('.hp-token')];
+        out.push({ step: stage.getAttribute('data-step-index'), boxes: parts.flatMap((p) => (p ? [p.getBoundingClientRect().toJSON() as DOMRect] : [])), scrollY: window.scrollY });
       }
-      expect(await page.evaluate(() => window.scrollY), 'nothing scrolled').toBe(0);
+      return out;
+    }, count);
+    for (const [i, at] of seen.entries()) {
+      expect(at.step).toBe(String(i));
+      for (const box of at.boxes) {
+        expect(box.top, `step ${i + 1}: below the top`).toBeGreaterThanOrEqual(0);
+        expect(box.bottom, `step ${i + 1}: above the sticky bar`).toBeLessThanOrEqual(bar.y);
+      }
+      expect(at.scrollY, `step ${i + 1}: nothing scrolled`).toBe(0);
     }
     // The last step written every chip of the answer: all of them were checked in view.
     expect(await stage.locator('.hp-token').count()).toBeGreaterThan(0);
@@ -107,7 +121,7 @@ test.describe('dark', () => {
     test.skip(!SHOTS, 'screenshots only');
     await page.goto('./');
     await expect(page.locator('.story-picture [data-testid=stage]')).toBeVisible({ timeout: 30_000 });
-    await page.waitForTimeout(1500);
+    await settled(page);
     await page.screenshot({ path: `${SHOTS}/first-screen-dark-1280x720.png` });
   });
 });
@@ -118,6 +132,7 @@ test.describe('a phone', () => {
     await page.goto('./');
     const stage = page.locator('.story-picture .stage-view');
     await expect(page.locator('.story-picture [data-testid=stage]')).toBeVisible({ timeout: 30_000 });
+    await settled(page);
     const s = (await stage.boundingBox())!;
     expect(s.y).toBeLessThan(844 * 0.6);
     const l = (await page.getByTestId('story-steps').boundingBox())!;

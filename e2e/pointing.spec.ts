@@ -2,32 +2,65 @@ import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect, nextChapter, test } from './fixtures.ts';
 
 /**
- * The "Now:" box says something from a chapter's first frame, reached by its link and by Next.
+ * The "Now:" box says something from a chapter's first frame, reached by its link and by Next: the
+ * page itself looks at every change of its document, from the chapter's first frame to its stop.
  * (What a chapter points at is in view at every beat: inview.spec.ts.)
  */
 
+/**
+ * The page's own observer: the chapters it looked at, each chapter and status at which the "Now:" box
+ * was empty, and the chapters the test has seen come to their stop (no longer looked at).
+ */
+declare global {
+  interface Window {
+    __nowBox?: { looked: string[]; empty: string[]; stopped: string[] };
+  }
+}
 
 for (const by of ['link', 'Next'] as const) {
   test(`the "Now:" box says something from a chapter's first frame (every chapter by ${by})`, async ({ page }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(180_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
+    // Every state the page can paint comes after a batch of DOM changes: the page's observer looks at
+    // each (no sampling in time to miss one), from the chapter's first frame (the panel names it)
+    // until the test has seen the chapter at its stop (its question, its end).
+    await page.addInitScript(() => {
+      const seen = { looked: [] as string[], empty: [] as string[], stopped: [] as string[] };
+      window.__nowBox = seen;
+      const look = () => {
+        const p = document.querySelector('[data-testid="walkthrough"]');
+        const n = p?.getAttribute('data-chapter');
+        if (!p || !n || seen.stopped.includes(n)) return;
+        const caption = document.querySelector('[data-testid="walk-caption"]')?.textContent?.trim() ?? '';
+        if (!seen.looked.includes(n)) seen.looked.push(n);
+        if (caption === '') seen.empty.push(`chapter ${n}, ${p.getAttribute('data-status') ?? ''}`);
+      };
+      new MutationObserver(look).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
     const empty: string[] = [];
+    const looked: string[] = [];
+    const panel = page.getByTestId('walkthrough');
     for (let n = 1; n <= CHAPTERS.length; n++) {
       if (by === 'link') await page.goto(`./?ch=${n}`);
       else if (n === 1) await page.goto('./?ch=1');
       else await nextChapter(page);
-      // Every 100 ms from the chapter's first frame to its stop (its question, its end).
-      for (let i = 0; i < 900; i++) {
-        const seen = await page.evaluate(() => {
-          const p = document.querySelector('[data-testid="walkthrough"]');
-          return { chapter: p?.getAttribute('data-chapter'), status: p?.getAttribute('data-status'), caption: document.querySelector('[data-testid="walk-caption"]')?.textContent?.trim() ?? '' };
-        });
-        if (seen.chapter !== String(n)) continue;
-        if (seen.caption === '') empty.push(`chapter ${n}, ${seen.status}`);
-        if (seen.status === 'checkpoint' || seen.status === 'done') break;
-        await page.waitForTimeout(100);
-      }
+      await expect(panel).toHaveAttribute('data-chapter', String(n));
+      // The chapter's own beat shown (not the chapter before's status, in the render that changes
+      // the chapter), then its stop: looked at up to here, and no further.
+      await expect(panel).toHaveAttribute('data-beat', /^\d+$/, { timeout: 90_000 });
+      await expect(panel).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+      const seen = await page.evaluate((ch) => {
+        const box = window.__nowBox!;
+        box.stopped.push(ch);
+        const now = { looked: [...box.looked], empty: [...box.empty] };
+        box.looked.length = 0;
+        box.empty.length = 0;
+        return now;
+      }, String(n));
+      looked.push(...seen.looked);
+      empty.push(...seen.empty);
     }
+    expect(looked, 'the chapters the page looked at').toEqual(CHAPTERS.map((_, i) => String(i + 1)));
     expect([...new Set(empty)]).toEqual([]);
   });
 }

@@ -1,3 +1,4 @@
+import { MESSAGES } from '../src/app/i18n/messages.ts';
 import { expect, openExplore, test } from './fixtures.ts';
 
 test.describe('the opening run', () => {
@@ -53,6 +54,8 @@ test.describe('the opening run', () => {
     await page.getByRole('switch', { name: /Clear pages on free/ }).check();
     await fileAsked;
     await expect(page.getByTestId('replay-progress')).toBeVisible();
+    // The probe says it waits for the main run: it has no run of its own to start.
+    await expect(page.getByTestId('probe-outcome')).toHaveText(MESSAGES.en.probeWaiting);
     // Two frames after the flip's render: a probe run started beside the file would have its worker by now.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(started).toEqual([]);

@@ -1,29 +1,25 @@
 /**
- * A workshop room for end-to-end tests: the room server (`npm run workshop`'s, over the built dist/)
- * as one Node process on a free loopback port with a fresh data file, so that a kill is a real kill
- * and a restart replays that file; people opened in contexts of their own, each watching for
- * requests to other origins and CSP errors. `inRoom` closes everything after the test.
+ * A workshop room for end-to-end tests: the room server (`npm run workshop`'s) as one Node process on a
+ * loopback port the system gives it (`--port 0`: no other suite running this harness at the same time
+ * can be handed the same one), over the build the preview server serves (`PW_DIST`, else dist/), with a
+ * fresh data file, so that a kill is a real kill and a restart on the same port replays that file;
+ * people opened in contexts of their own, each watching for requests to other origins and CSP errors.
+ * `inRoom` closes everything after the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from '@playwright/test';
 
 export const ROOM = 'talk';
 
-/** A free port on loopback (asked of the system, then released for the server). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => done(port));
-    });
-  });
-}
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const MAIN = join(REPO, 'scripts', 'workshop', 'main.ts');
+/** tsx's loader by its file, not by name: the server may run in a folder of its own (see `startServer`). */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface RoomServer {
   child: ChildProcess;
@@ -33,20 +29,30 @@ export interface RoomServer {
   output: () => string;
 }
 
-/** Starts the workshop's server and waits until it prints the presenter's address (it listens then). */
-function startServer(port: number, data: string, key?: string): Promise<RoomServer> {
-  const args = ['--import', 'tsx', 'scripts/workshop/main.ts', '--port', String(port), '--host', '127.0.0.1', '--room', ROOM, '--data', data];
+/**
+ * Starts the workshop's server and waits until it prints the presenter's address (it listens then).
+ * `port` 0 lets the system choose a free one (read back from what the server prints). The server
+ * serves `<its working folder>/dist`: with PW_DIST it runs in `dir`, where `dist` links to that build
+ * (the one the preview server serves, not a dist/ another suite may be rebuilding meanwhile).
+ */
+function startServer(port: number, dir: string, data: string, key?: string): Promise<RoomServer & { port: number }> {
+  const args = ['--import', TSX, MAIN, '--port', String(port), '--host', '127.0.0.1', '--room', ROOM, '--data', data];
   if (key !== undefined) args.push('--key', key);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: process.env.PW_DIST ? dir : REPO, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((done, fail) => {
     let out = '';
-    const timer = setTimeout(() => fail(new Error(`room server did not start:\n${out}`)), 30_000);
+    // An upper bound: tsx compiles the server on every start, slow on a loaded machine.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`room server did not start:\n${out}`));
+    }, 60_000);
     const read = (chunk: Buffer) => {
       out += chunk.toString();
+      const on = /Room "[^"]*" on http:\/\/127\.0\.0\.1:(\d+)\//.exec(out);
       const printed = /Presenter \(keep this secret\): \S*#key=([A-Za-z0-9_-]+)/.exec(out);
-      if (printed) {
+      if (on && printed) {
         clearTimeout(timer);
-        done({ child, key: printed[1]!, output: () => out });
+        done({ child, port: Number(on[1]), key: printed[1]!, output: () => out });
       }
     };
     child.stdout!.on('data', read);
@@ -71,10 +77,23 @@ export interface Person {
   cspErrors: string[];
 }
 
-export async function open(browser: Browser, base: string, path: string, name: string, options: Parameters<Browser['newContext']>[0] = {}, init?: () => void): Promise<Person> {
+/**
+ * Opens `path` for one person in a context of their own. `init` runs in the page before its scripts;
+ * `prepare` gets the page before it navigates (to install Playwright's clock, say).
+ */
+export async function open(
+  browser: Browser,
+  base: string,
+  path: string,
+  name: string,
+  options: Parameters<Browser['newContext']>[0] = {},
+  init?: () => void,
+  prepare?: (page: Page) => Promise<void>,
+): Promise<Person> {
   const context = await browser.newContext({ baseURL: base, ...options });
   const page = await context.newPage();
   if (init) await page.addInitScript(init);
+  await prepare?.(page);
   const origin = new URL(base).origin;
   const person: Person = { page, name, foreign: [], cspErrors: [] };
   page.on('request', (r) => {
@@ -105,8 +124,10 @@ export interface Room {
 export async function inRoom(body: (room: Room) => Promise<void>, options: { key?: string } = {}): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'room-e2e-'));
   const data = join(dir, 'room.jsonl');
-  const port = await freePort();
-  let server = await startServer(port, data, options.key);
+  if (process.env.PW_DIST) symlinkSync(resolve(process.env.PW_DIST), join(dir, 'dist'));
+  let server = await startServer(0, dir, data, options.key);
+  // Restarts take the same port again: the pages' origin, to which they reconnect.
+  const port = server.port;
   const people: Person[] = [];
   try {
     await body({
@@ -116,7 +137,7 @@ export async function inRoom(body: (room: Room) => Promise<void>, options: { key
       key: () => server.key,
       stopServer: () => kill(server.child),
       restartServer: async () => {
-        server = await startServer(port, data, options.key);
+        server = await startServer(port, dir, data, options.key);
       },
     });
   } finally {

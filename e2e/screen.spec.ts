@@ -1,9 +1,27 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 
-/** The live screen layout (`?screen`): a person moves through a chapter with clicker keys. */
+/**
+ * The live screen layout (`?screen`): a person moves through a chapter with clicker keys. The page's
+ * time is Playwright's clock, installed before the page loads: it flows as usual, and where a test
+ * waits for the chapter to play on (to its question, a countdown's second) the test moves it on.
+ */
+
+/**
+ * Plays the chapter on until `reached` holds, half a second of the page's clock at a time: its runs
+ * are computed in real time meanwhile (workers), its beats take no real time. The assertions that
+ * follow say what was to be reached.
+ */
+async function playUntil(page: Page, reached: () => Promise<boolean>): Promise<void> {
+  while (!(await reached())) await page.clock.fastForward(500);
+}
+
+const shows = (target: Locator) => () => target.isVisible();
+const says = (target: Locator, text: RegExp) => async () => text.test((await target.textContent().catch(() => null)) ?? '');
 
 test('the screen layout plays a chapter live: keys step it, the predict beat counts down, the answer shows on a key, Escape returns to the page', async ({ page }) => {
+  await page.clock.install();
   await page.goto('?screen&ch=4');
   const live = page.getByTestId('screen-live');
   await expect(live).toHaveAttribute('data-scene', 'card');
@@ -18,11 +36,13 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
 
   // The checkpoint: the question with a countdown from the frame clock.
   const predict = page.getByTestId('screen-predict');
-  await expect(predict).toBeVisible({ timeout: 30_000 });
+  await playUntil(page, shows(predict));
   const countdown = predict.locator('.countdown-n');
   await expect(countdown).toBeVisible();
   const first = Number(await countdown.textContent());
   expect(first).toBeGreaterThan(0);
+  // A second of the frame clock later, it counts less.
+  await page.clock.fastForward(1000);
   await expect(countdown).not.toHaveText(String(first));
   await expect(predict.locator('li.right')).toHaveCount(0);
 
@@ -35,7 +55,8 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
   await expect(caption).toContainText('Answer:');
   await page.keyboard.press('ArrowRight');
   await expect(predict).toHaveCount(0);
-  await expect(caption).toHaveText(/Marked aborted/, { timeout: 30_000 });
+  await playUntil(page, says(caption, /Marked aborted/));
+  await expect(caption).toHaveText(/Marked aborted/);
 
   // B blanks the screen and B brings it back.
   await page.keyboard.press('b');
@@ -83,12 +104,13 @@ test('presenter mode offers the screen layout for the current chapter; French; c
 });
 
 test('the answer\'s reveal plays the steps after the checkpoint, as the video does: the answer is said over the picture it describes', async ({ page }) => {
+  await page.clock.install();
   await page.goto('?screen&ch=9');
   const live = page.getByTestId('screen-live');
   await expect(live).toHaveAttribute('data-scene', 'card');
   await page.keyboard.press('ArrowRight');
   const predict = page.getByTestId('screen-predict');
-  await expect(predict).toBeVisible({ timeout: 30_000 });
+  await playUntil(page, shows(predict));
   const screen = page.getByTestId('screen');
   const fixes = page.locator('.screen-situation .sw.fix');
   // The question is asked over the incident as it happened: no mitigation on, nothing pointed at.
@@ -109,8 +131,10 @@ test('the answer\'s reveal plays the steps after the checkpoint, as the video do
   // The next key resumes the runner after them: the same case, the chapter's next caption, and the
   // response it ends in pointed at.
   await page.keyboard.press('ArrowRight');
-  await expect(caption).toHaveText(/Pages cleared on free/, { timeout: 30_000 });
+  await playUntil(page, says(caption, /Pages cleared on free/));
+  await expect(caption).toHaveText(/Pages cleared on free/);
   await expect(fixes).toHaveCount(1);
-  await expect(screen).toHaveAttribute('data-highlight', 'response-leak', { timeout: 30_000 });
+  await playUntil(page, async () => (await screen.getAttribute('data-highlight')) === 'response-leak');
+  await expect(screen).toHaveAttribute('data-highlight', 'response-leak');
   await expect(page.locator('.screen [data-hl="response-leak"]')).toBeVisible({ timeout: 30_000 });
 });

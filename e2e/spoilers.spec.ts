@@ -4,6 +4,7 @@ import { tenantRgb } from '../src/app/ui/palette.ts';
 import { TENANT_NAMES } from '../src/engine/core/vocab.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { shownTitle, spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
+import { beatsOf } from '../src/app/walkthrough/timeline.ts';
 import { expect, nextChapter, test } from './fixtures.ts';
 
 /**
@@ -28,6 +29,8 @@ interface Seen {
   pixels: number[];
   status: string;
   chapter: string;
+  /** The beat the runner shows ('' until the chapter's runs are computed and it plays). */
+  beat: string;
 }
 
 /** Everything the page shows now, less the question itself (its options name every answer). */
@@ -60,7 +63,7 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
     // The probe's outcome (what prefill computed for it, its status, whose KV it reads) likewise.
     if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) storyTold.push('probe-outcome');
     const p = document.querySelector('[data-testid="walkthrough"]');
-    return { text: `${body.textContent ?? ''} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '' };
+    return { text: `${body.textContent ?? ''} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '', beat: p?.getAttribute('data-beat') ?? '' };
   }, colours);
 }
 
@@ -68,6 +71,22 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
 const STRAY_PIXELS = 24;
 
 const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+
+/** The fake clock's start: any fixed instant (the page shows the incident's dates, never today's). */
+const CLOCK_START = new Date('2025-01-06T09:00:00Z').getTime();
+
+/**
+ * Plays the chapter on screen to its stop on the fake clock: its runs computed in real time (the
+ * clock flowing meanwhile), then its beats in a jump of the clock (the runner shows every beat it
+ * passes, from its start, in the frame that reaches it).
+ */
+async function playToStop(page: Page, n: number): Promise<void> {
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  // The chapter's own beat shown: its runs are computed and it plays (its first frame timed).
+  await expect(panel(page)).toHaveAttribute('data-beat', /^\d+$/, { timeout: 90_000 });
+  for (let jumps = 0; jumps < 3 && !/^(checkpoint|done)$/.test((await panel(page).getAttribute('data-status')) ?? ''); jumps++) await page.clock.fastForward(60_000);
+  await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/);
+}
 
 for (const lang of ['en', 'fr'] as const) {
   for (const n of asking) {
@@ -78,19 +97,44 @@ for (const lang of ['en', 'fr'] as const) {
         const phrases = spoiler.phrases.map((p) => fold(pick(lang, p.en, p.fr)));
         const names = spoiler.tenants;
         const colours = names.map((t) => tenantRgb(TENANT_NAMES.indexOf(t)));
-        if (by === 'link') await page.goto(`./?ch=${n}&lang=${lang}`);
-        else {
+        // The page's time is Playwright's clock (rAF, timers, performance.now; the workers that compute
+        // runs and the network are real): paused from the chapter's start, it moves only in the test's
+        // 100 ms steps, so every step is looked at however slow the machine.
+        await page.clock.install({ time: CLOCK_START });
+        // What the runner says it does (its events, as the recorder hears them): every status, none missed between two looks.
+        await page.addInitScript(() => {
+          const told: string[] = [];
+          (window as unknown as { __told: string[] }).__told = told;
+          window.addEventListener('walkthrough', (e) => {
+            const d = (e as CustomEvent<{ type: string; chapter: number; status?: string }>).detail;
+            if (d.type === 'status') told.push(`${d.chapter}:${d.status}`);
+          });
+        });
+        if (by === 'link') {
+          await page.clock.pauseAt(CLOCK_START + 1000);
+          await page.goto(`./?ch=${n}&lang=${lang}`);
+        } else {
+          // The chapter before plays to its end (not looked at), then the clock stops for Next.
           await page.goto(`./?ch=${n - 1}&lang=${lang}`);
+          await playToStop(page, n - 1);
+          await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 5_000);
           await nextChapter(page);
         }
-        // Every 100 ms from the chapter's start until its question has waited a second and a half.
+        // Every 100 ms of the page's time from the chapter's start until its question has waited a
+        // second and a half. Until the chapter's runs are computed (in real time, in workers) the
+        // steps go on as they come; from its first beat on, 60 s of the page's time at most.
         const found = new Set<string>();
         let waiting = 0;
         let samples = 0;
-        for (let i = 0; i < 600 && waiting < 15; i++) {
+        let played = 0;
+        /** Looks at which the chapter was playing: its first beat shown, its question not yet reached. */
+        let playing = 0;
+        while (waiting < 15 && played < 600) {
           const seen = await look(page, colours);
           if (seen.chapter === String(n)) {
             samples++;
+            if (seen.beat !== '') played++;
+            if (seen.beat !== '' && seen.status === 'running') playing++;
             const text = fold(seen.text);
             for (const [k, p] of phrases.entries()) if (text.includes(p)) found.add(`"${pick(lang, spoiler.phrases[k]!.en, spoiler.phrases[k]!.fr).slice(0, 60)}…"`);
             for (const t of names) {
@@ -101,11 +145,24 @@ for (const lang of ['en', 'fr'] as const) {
             for (const id of seen.storyTold) found.add(`the story's ${id}`);
             if (seen.status === 'checkpoint') waiting++;
           }
-          await page.waitForTimeout(100);
+          if (waiting < 15) await page.clock.runFor(100);
         }
         expect(waiting, 'the question was reached').toBeGreaterThan(0);
         expect(samples).toBeGreaterThan(0);
+        // The chapter played on the fake clock: it ran, then stopped at its question, its beats before
+        // the question taking their own length of the page's time (a step each 100 ms).
+        const told = (await page.evaluate(() => (window as unknown as { __told: string[] }).__told))
+          .filter((t) => t.startsWith(`${n}:`))
+          .map((t) => t.slice(t.indexOf(':') + 1))
+          .filter((t, i, all) => t !== all[i - 1]);
+        expect(told, 'the runner: running, then its question').toEqual(['running', 'checkpoint']);
+        const beats = beatsOf(CHAPTERS[n - 1]!.steps);
+        const beforeQuestion = beats.slice(0, beats.findIndex((b) => b.kind === 'checkpoint')).reduce((ms, b) => ms + b.ms, 0);
+        expect(playing, `looks while the chapter played its ${beforeQuestion} ms before the question`).toBeGreaterThanOrEqual(Math.floor(beforeQuestion / 100) - 1);
+        expect(playing).toBeLessThanOrEqual(Math.ceil(beforeQuestion / 100) + 2);
         expect([...found]).toEqual([]);
+        // From here the page's time flows again, as a person's does.
+        await page.clock.resume();
         // The question's own title is the one shown; once revealed, its chapter's own.
         await expect(page.locator('#walk-h')).toHaveText(pick(lang, shownTitle(n, () => false).en, shownTitle(n, () => false).fr));
         await page.keyboard.press('PageDown');

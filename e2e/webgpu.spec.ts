@@ -25,6 +25,8 @@ async function decode(page: Page) {
 
 test.describe('decode backends', () => {
   test('WebGPU and the JS engine agree on the same inputs, random ones included', async ({ page }) => {
+    // Fifteen decodes on each backend (SwiftShader: WebGPU at CPU speed), a 1,048,576-token one among them.
+    test.setTimeout(150_000);
     await ready(page, './?s=demo&view=response');
     await expect(page.getByTestId('backend-running')).toHaveText('WebGPU');
     await expect(page.getByTestId('backend-adapter')).toContainText(/\S/);

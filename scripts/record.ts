@@ -1,6 +1,6 @@
 /**
  * npm run record -- [--lang en,fr] [--chapters 1,2,5] [--out explainer] [--base-url URL] [--port 4310]
- *                   [--no-build] [--1080p] [--clips] [--no-cards] [--wait-scale 1] [--sample 0,40,90]
+ *                   [--no-build] [--1080p] [--clips] [--no-cards] [--wait-scale 1] [--seconds 7] [--sample 0,40,90]
  *
  * Renders the explainer frame by frame (docs/VIDEO.md). The chapters' captions, questions and
  * answers are spoken first (festival in English, espeak-ng in French); their real durations lay the frames out
@@ -11,7 +11,10 @@
  * are burned in (the screen's caption band), so the files carry no subtitle track. Beside each video:
  * its transcript (WebVTT, the captions' words and times), its chapters (WebVTT and JSON, with each
  * moving beat's lead over its sentence), and the MD5 of every frame. `--clips` also cuts one file per chapter; `--sample` renders
- * only the frames named and writes them (PNG) and their MD5s (the determinism test).
+ * only the frames named and writes them (PNG) and their MD5s (the determinism test). `--seconds N`
+ * renders each chapter's first N seconds only (the timeline laid out whole, a sample of it shown:
+ * scripts/record/trim.ts), without the title and end cards; every file then describes that shorter
+ * video (frame numbers, `--sample`'s included, are its own).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,10 +23,11 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
-import { translate } from '../src/app/i18n/messages.ts';
 import type { Language } from '../src/engine/switches.ts';
-import { allCues, cueRate, FPS, motionLeads, scriptOf, timelineOf, type Script, type Timeline } from '../src/app/render/schedule.ts';
-import { missingVoices, msOf, narrationTrack, speak, type Pcm } from './record/speech.ts';
+import { cueRate, FPS, motionLeads } from '../src/app/render/schedule.ts';
+import { narratedTimeline, scriptFor } from './record/script.ts';
+import { missingVoices, narrationTrack } from './record/speech.ts';
+import { outputFrame, soundParts, sourceFrame, trimTimeline, windowsOf, type Trimmed } from './record/trim.ts';
 import { chaptersMeta, toVtt } from './record/vtt.ts';
 import type { RenderApi } from '../src/app/render/driver.ts';
 
@@ -45,6 +49,7 @@ const { values: args } = parseArgs({
     clips: { type: 'boolean', default: false },
     'no-cards': { type: 'boolean', default: false },
     'wait-scale': { type: 'string', default: '1' },
+    seconds: { type: 'string' },
     sample: { type: 'string' },
   },
 });
@@ -60,6 +65,9 @@ const chapterNumbers = args.chapters ? args.chapters.split(',').map((s) => Numbe
 if (chapterNumbers.some((n) => !Number.isInteger(n) || n < 1 || n > CHAPTERS.length)) fail(`--chapters takes numbers from 1 to ${CHAPTERS.length}`);
 const waitScale = Number(args['wait-scale']);
 if (!(waitScale > 0 && waitScale <= 4)) fail(`--wait-scale takes a number in (0, 4] (got ${args['wait-scale']})`);
+/** Each chapter's first this many seconds only (null: the whole video). */
+const seconds = args.seconds === undefined ? null : Number(args.seconds);
+if (seconds !== null && !(Number.isFinite(seconds) && Math.round(seconds * FPS) >= 1)) fail(`--seconds takes a positive number of seconds, at least one frame (1/${FPS} s) (got ${args.seconds})`);
 const sample = args.sample ? args.sample.split(',').map((s) => Number(s.trim())) : null;
 if (sample?.some((n) => !Number.isInteger(n) || n < 0)) fail('--sample takes frame numbers (0, 1, …)');
 const voicesMissing = missingVoices(langs);
@@ -74,19 +82,6 @@ interface FactsFile {
 }
 const facts = JSON.parse(readFileSync(resolve('public/facts.json'), 'utf8')) as FactsFile;
 const fact = (id: string) => facts.facts.find((f) => f.id === id) ?? fail(`facts.json has no ${id}`);
-
-/** What the video says in one language, from the chapters and the facts file. */
-function scriptFor(lang: Language): Script {
-  const pickFact = (id: string) => (lang === 'fr' ? fact(id).fr : fact(id).en);
-  const cards = !args['no-cards'];
-  return scriptOf(
-    chapterNumbers.map((n) => ({ n, chapter: CHAPTERS[n - 1]! })),
-    lang,
-    { chapter: translate(lang, 'screenChapter'), predict: translate(lang, 'screenPredict'), answer: translate(lang, 'screenAnswer') },
-    cards ? { title: translate(lang, 'title'), subtitle: translate(lang, 'tagline') } : null,
-    cards ? { heading: translate(lang, 'screenFixes'), fixes: ['F23', 'F24'].map((id) => ({ id, text: pickFact(id) })) } : null,
-  );
-}
 
 /** Deterministic raster: software GL, no partial raster, no LCD text, one colour profile, no dial-out. */
 const CHROMIUM_ARGS = [
@@ -128,37 +123,34 @@ async function capture(cdp: CDPSession): Promise<Buffer> {
   return Buffer.from(data, 'base64');
 }
 
-/** Shows a frame; what of its picture reaches under the caption band is kept for chapters.<lang>.json. */
-async function show(page: Page, frame: number, under?: [number, number, string][]): Promise<void> {
-  const parts = await page.evaluate((f) => window.__render!.show(f), frame);
-  if (under && parts.length > 0) under.push([frame, parts.length, parts[0]!]);
+/** Shows a frame of the timeline; answers the parts of its picture that reach under the caption band (kept for chapters.<lang>.json). */
+async function show(page: Page, frame: number): Promise<string[]> {
+  return page.evaluate((f) => window.__render!.show(f), frame);
 }
 
 const secs = (frame: number) => frame / FPS;
 
 interface Rendered {
   lang: Language;
-  timeline: Timeline;
+  /** What was rendered, in the output's frames. */
+  timeline: Trimmed;
   files: Record<string, string>;
   durationS: number;
 }
 
 async function renderLanguage(baseUrl: string, lang: Language, outDir: string): Promise<Rendered> {
-  const script = scriptFor(lang);
-  const cues = allCues(script);
-  const pcm = new Map<string, Pcm>(cues.map((c) => [c.key, speak(c.text, lang)]));
-  const timeline = timelineOf(
-    script,
-    chapterNumbers.map((n) => CHAPTERS[n - 1]!),
-    { spokenMs: Object.fromEntries([...pcm].map(([k, p]) => [k, msOf(p)])), waitScale },
-  );
+  const { timeline, pcm } = narratedTimeline(scriptFor(lang, chapterNumbers, !args['no-cards'], fact), chapterNumbers, waitScale);
+  // The frames rendered (every one without --seconds), and the timeline as the output shows it:
+  // everything written below is in the output's frames, which are these picks end to end.
+  const windows = windowsOf(timeline, seconds);
+  const shown = trimTimeline(timeline, windows);
   const base = join(outDir, `stale-pages.${lang}`);
   const files: Record<string, string> = {};
   const { browser, page, cdp } = await openRenderer(baseUrl, lang);
   try {
     const started = Date.now();
     const { unplaced } = await page.evaluate((tl) => window.__render!.load(tl), timeline);
-    console.log(`record: ${lang}: every run computed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${timeline.frames} frames (${secs(timeline.frames).toFixed(1)} s)`);
+    console.log(`record: ${lang}: every run computed in ${((Date.now() - started) / 1000).toFixed(1)} s; ${timeline.frames} frames (${secs(timeline.frames).toFixed(1)} s)${seconds === null ? '' : `, of which each chapter's first ${seconds} s: ${shown.frames} frames (${secs(shown.frames).toFixed(1)} s)`}`);
     // A chapter that seeks or tweens to an instant its run does not hold would stand still in the
     // video where it means to move: that is a defect of the chapter, so the recording stops here.
     if (unplaced.length > 0) fail(`${lang}: instants no run could place (the picture would keep its time):\n  ${unplaced.join('\n  ')}`);
@@ -166,30 +158,36 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     if (sample) {
       const lines: string[] = [];
       for (const f of sample) {
-        if (f >= timeline.frames) fail(`--sample: frame ${f} is past the last (${timeline.frames - 1})`);
-        await show(page, f);
+        const source = sourceFrame(windows, f);
+        if (source === null) fail(`--sample: frame ${f} is past the last (${shown.frames - 1})`);
+        await show(page, source);
         const png = await capture(cdp);
         lines.push(`${f} ${createHash('md5').update(png).digest('hex')}`);
         writeFileSync(`${base}.frame${String(f).padStart(5, '0')}.png`, png);
       }
       files.sample = `${base}.sample.md5`;
       writeFileSync(files.sample, `${lines.join('\n')}\n`);
-      return { lang, timeline, files, durationS: secs(timeline.frames) };
+      return { lang, timeline: shown, files, durationS: secs(shown.frames) };
     }
 
     // Everything that is not the picture is known before the first frame: sound, captions, chapters.
     files.audio = `${base}.narration.wav`;
-    narrationTrack(timeline.cues.map((c) => ({ from: c.from, pcm: pcm.get(c.key)! })), timeline.frames, FPS, files.audio);
+    // Each cue's speech where the output shows it, cut at its window's end (a sentence is not heard over the next chapter).
+    const speech = timeline.cues.flatMap((c) => {
+      const p = pcm.get(c.key)!;
+      return soundParts(windows, c.from, p.samples.length, p.rate, FPS).map((s) => ({ from: s.from, pcm: { rate: p.rate, samples: p.samples.subarray(s.start, s.end) } }));
+    });
+    narrationTrack(speech, shown.frames, FPS, files.audio);
     files.captions = `${base}.vtt`;
-    writeFileSync(files.captions, toVtt(timeline.cues.map((c) => ({ start: secs(c.from), end: secs(c.to), text: c.text, settings: 'line:-1 align:center' }))));
+    writeFileSync(files.captions, toVtt(shown.cues.map((c) => ({ start: secs(c.from), end: secs(c.to), text: c.text, settings: 'line:-1 align:center' }))));
     files.chaptersVtt = join(outDir, `chapters.${lang}.vtt`);
-    writeFileSync(files.chaptersVtt, toVtt(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), text: `${m.n}. ${m.title}` }))));
+    writeFileSync(files.chaptersVtt, toVtt(shown.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), text: `${m.n}. ${m.title}` }))));
     const meta = `${base}.ffmeta`;
-    writeFileSync(meta, chaptersMeta(timeline.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), title: `${m.n}. ${m.title}` })), FPS));
+    writeFileSync(meta, chaptersMeta(shown.chapters.map((m) => ({ start: secs(m.from), end: secs(m.to), title: `${m.n}. ${m.title}` })), FPS));
 
     files.webm = `${base}.webm`;
     files.mp4 = `${base}.mp4`;
-    const keys = timeline.chapters.map((m) => secs(m.from).toFixed(6)).join(',');
+    const keys = shown.chapters.map((m) => secs(m.from).toFixed(6)).join(',');
     const ffmpeg = spawn(
       'ffmpeg',
       [
@@ -210,20 +208,26 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
     const md5: string[] = [];
     const under: [number, number, string][] = [];
     const t0 = Date.now();
-    for (let f = 0; f < timeline.frames; f++) {
-      await show(page, f, under);
+    for (let f = 0; f < shown.frames; f++) {
+      const parts = await show(page, sourceFrame(windows, f)!);
+      if (parts.length > 0) under.push([f, parts.length, parts[0]!]);
       const png = await capture(cdp);
       md5.push(createHash('md5').update(png).digest('hex'));
       if (!ffmpeg.stdin.write(png)) await new Promise((r) => ffmpeg.stdin.once('drain', r));
-      if (f % 300 === 299) console.log(`record: ${lang}: frame ${f + 1}/${timeline.frames} (${((Date.now() - t0) / (f + 1)).toFixed(0)} ms a frame)`);
+      if (f % 300 === 299) console.log(`record: ${lang}: frame ${f + 1}/${shown.frames} (${((Date.now() - t0) / (f + 1)).toFixed(0)} ms a frame)`);
     }
     ffmpeg.stdin.end();
     await done;
     files.chaptersJson = join(outDir, `chapters.${lang}.json`);
-    const predict = timeline.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
+    const predict = shown.beats.map((b) => ({ chapter: b.chapter, start: secs(b.from), end: secs(b.to) }));
+    // A moving beat is listed where the output shows its start; one left out is not.
+    const leads = motionLeads(timeline).flatMap((m) => {
+      const at = outputFrame(windows, Math.round(m.atS * FPS));
+      return at === null ? [] : [{ chapter: m.chapter, at: Number(secs(at).toFixed(2)), lead: Number(m.leadS.toFixed(2)) }];
+    });
     writeFileSync(
       files.chaptersJson,
-      `${JSON.stringify({ lang, fps: FPS, frames: timeline.frames, durationS: secs(timeline.frames), chapters: timeline.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: timeline.cues.map((c) => Number(cueRate(c).toFixed(2))), motionLeads: motionLeads(timeline).map((m) => ({ chapter: m.chapter, at: Number(m.atS.toFixed(2)), lead: Number(m.leadS.toFixed(2)) })), underBand: under.map(([frame, count, first]) => ({ at: Number(secs(frame).toFixed(2)), count, first })) }, null, 2)}\n`,
+      `${JSON.stringify({ lang, fps: FPS, frames: shown.frames, durationS: secs(shown.frames), chapters: shown.chapters.map((m) => ({ n: m.n, id: m.id, title: m.title, start: secs(m.from), end: secs(m.to), startFrame: m.from })), predictBeats: predict, cueRates: shown.cues.map((c) => Number(cueRate(c).toFixed(2))), motionLeads: leads, underBand: under.map(([frame, count, first]) => ({ at: Number(secs(frame).toFixed(2)), count, first })) }, null, 2)}\n`,
     );
 
     files.md5 = `${base}.frames.md5`;
@@ -234,7 +238,7 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
   }
 
   if (args.clips) {
-    for (const m of timeline.chapters) {
+    for (const m of shown.chapters) {
       for (const ext of ['mp4', 'webm'] as const) {
         const clip = join(outDir, `stale-pages.${lang}.ch${String(m.n).padStart(2, '0')}-${m.id}.${ext}`);
         execFileSync('ffmpeg', ['-y', '-hide_banner', '-loglevel', 'error', '-ss', secs(m.from).toFixed(3), '-i', files[ext]!, '-t', secs(m.to - m.from).toFixed(3), '-map', '0:v', '-map', '0:a', '-c', 'copy', ...(ext === 'mp4' ? ['-movflags', '+faststart'] : []), clip]);
@@ -242,7 +246,7 @@ async function renderLanguage(baseUrl: string, lang: Language, outDir: string): 
       }
     }
   }
-  return { lang, timeline, files, durationS: secs(timeline.frames) };
+  return { lang, timeline: shown, files, durationS: secs(shown.frames) };
 }
 
 async function main() {

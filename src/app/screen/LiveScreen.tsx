@@ -65,7 +65,7 @@ function cardFrame(scene: Exclude<TalkScene, { kind: 'body' }>, elapsedMs: numbe
 function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyKeys | null>; onLeaveForward: () => void }) {
   const lang = useApp((s) => s.lang);
   const t = useT();
-  const { chapter, status, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
+  const { chapter, status, beat: runnerBeat, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
   const store = useAppStore();
   const ch = chapter === null ? null : CHAPTERS[chapter - 1];
   const waiting = ch?.checkpoint && chapter !== null && status === 'checkpoint' && !answers.has(chapter) ? `${chapter}` : null;
@@ -143,7 +143,13 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     beat: waiting ? { secondsLeft: Math.ceil((beatMs - beat.elapsedMs) / 1000), elapsed: beat.elapsedMs / beatMs, revealed: showAnswer } : null,
     highlight: showAnswer && revealHighlight ? revealHighlight.id : highlight,
   };
-  return <Screen frame={frame} />;
+  // The runner's state, declared as the walkthrough's panel declares it: a chapter whose runs are still
+  // computed, or that plays, is not at rest (state/settled.ts), and a test can wait for the beat shown.
+  return (
+    <div className="screen-live-body" data-testid="screen-body" data-status={status} data-beat={runnerBeat ?? ''} style={{ display: 'contents' }}>
+      <Screen frame={frame} />
+    </div>
+  );
 }
 
 export function LiveScreen({ notice }: { notice: IgnoredNotice }) {

@@ -3,10 +3,11 @@ import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/
 import { useMomentSnapshot } from '../shared/useMoment.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, type NodeSnapshot, type RunSummary, type Snapshot } from '../../run/hooks.ts';
-import { blockPagesOf, tenantsHeldBy } from '../../moment/moment.ts';
+import { tenantsHeldBy } from '../../moment/moment.ts';
+import { inspectedBlock, inspectorText } from './inspectorText.ts';
 import { TenantKeys } from '../shared/TenantKeys.tsx';
 import { useApp } from '../../state/store.ts';
-import { formatNumber, formatUtc } from '../../i18n/format.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { drawPageGrid, gridLayout, pageAt, type GridLayout } from './pageGrid.ts';
 import { drawOverlay, magnifierBox } from './pageOverlay.ts';
@@ -183,7 +184,7 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const detail = useRequestDetail(run.refused ? undefined : run, selectedRequest).data;
   const node = sel ? snapshot.nodes.find((n) => n.name === sel.node) : undefined;
   // The page's position in the selected request's block table (block i → page #p), where it is in it.
-  const block = sel && detail && detail.response.request === selectedRequest && sel.node === `decode-${run.requests.decodeNode[selectedRequest]}` ? blockPagesOf(detail.events).indexOf(sel.page) : -1;
+  const block = sel ? inspectedBlock(run, sel, selectedRequest, detail) : -1;
   if (!sel || !node || sel.page >= node.pageCount) {
     return (
       <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
@@ -200,11 +201,12 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
   const crossRead = owner >= 0 && writerTenant >= 0 && ownerTenant !== writerTenant;
   const focus = focusOf(run, selectedRequest);
   const rel = focus ? relationOf(node, p, focus) : null;
+  const said = inspectorText(run, node, p, block, focus ? focus.req : null, t, lang);
   return (
     <aside className="inspector" aria-live="polite" data-testid="inspector" {...highlightable('inspector')}>
       <h3>
-        {node.name} · {t('pageId', { page: formatNumber(p, lang) })}
-        {block >= 0 && focus ? <span data-testid="inspector-block"> · {t('inspectorBlock', { block: formatNumber(block, lang), request: run.requests.ids[focus.req] ?? '?' })}</span> : null}
+        {node.name} · {said.page}
+        {said.block !== null ? <span data-testid="inspector-block"> · {said.block}</span> : null}
       </h3>
       <dl>
         <dt>{t('state')}</dt>
@@ -223,10 +225,10 @@ function Inspector({ run, snapshot }: { run: RunSummary; snapshot: Snapshot }) {
           {writer >= 0 ? (
             <>
               <span className="swatch" style={{ background: tenantCss(writerTenant) }} aria-hidden="true" />{' '}
-              {t('writerLine', { tenant: run.tenants[writerTenant] ?? '?', request: run.requests.ids[writer] ?? '?', time: formatUtc(run.startEpochMs + node.writeTime[p]!, lang) })} <ModelBadge title={t('clockTip')} />
+              {said.writer} <ModelBadge title={t('clockTip')} />
             </>
           ) : (
-            t('neverWritten')
+            said.writer
           )}
         </dd>
         <dt>{t('heldBy')}</dt>

@@ -2,7 +2,7 @@ import { Suspense, lazy, memo, useEffect, useId, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { DEFECTS, MATRIX_ROWS, MECHANISMS, MITIGATIONS, SWITCHES, SWITCH_KEYS, TENANT_NAMES, type MatrixRow, type Switch as SwitchSpec, type SwitchEvidence, type Switches } from '../../../engine/index.ts';
 import { ASSUMPTIONS } from '../../../engine/incident/index.ts';
-import { Tx, useT, type MessageKey } from '../../i18n/i18n.ts';
+import { Tx, useT } from '../../i18n/i18n.ts';
 import { fetchSwitchAhead, type RunSummary } from '../../run/hooks.ts';
 import { useApp, type SwitchKey, useAppStore } from '../../state/store.ts';
 import { highlightable } from '../shared/highlight.ts';
@@ -11,6 +11,7 @@ import { EVIDENCE_ID, focusEvidence } from '../shared/EvidencePanel.tsx';
 import { describeDeploymentRefused } from '../shared/engineText.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useMomentOutcomes } from '../shared/useMoment.ts';
+import { counterCells } from './counterCells.ts';
 import type { Counters as RunCounters } from '../../../engine/index.ts';
 import { trackPending } from '../../state/settled.ts';
 
@@ -108,22 +109,10 @@ function Counters({ run, label, now = null }: { run: RunSummary; label: 'main' |
       </p>
     );
   }
-  const cell = (key: MessageKey, of: (x: RunCounters) => number, testId: string): [MessageKey, number, number | null, string] => [key, of(c), now ? of(now) : null, testId];
-  const cells = [
-    cell('requests', (x) => x.requests, 'count-requests'),
-    cell('answered200', (x) => x.served, 'count-served'),
-    cell('rejected400', (x) => x.rejected, 'count-rejected'),
-    cell('failed500', (x) => x.errors, 'count-errors'),
-    cell('leaked', (x) => x.leaked, 'count-leaked'),
-    cell('canaryFound', (x) => x.canaryLeaks, 'count-canary'),
-    cell('integrityBreach', (x) => x.integrityBreaches, 'count-breach'),
-    cell('wrongOutput', (x) => x.wrongOutputs, 'count-wrong'),
-    ...(c.statusCounts['403'] ? [cell('failed403', (x) => x.statusCounts['403'] ?? 0, 'count-403')] : []),
-    ...(c.statusCounts['499'] ? [cell('cancelled499', (x) => x.statusCounts['499'] ?? 0, 'count-499')] : []),
-  ];
+  const cells = counterCells(c, now);
   return (
     <dl className="counters" aria-label={t(label === 'main' ? 'countersMain' : 'countersCompare')} {...(label === 'main' ? highlightable('counters') : {})}>
-      {cells.map(([key, value, shown, testId]) => (
+      {cells.map(({ key, value, shown, testId }) => (
         <div key={key} className={key === 'leaked' && (shown ?? value) > 0 ? 'bad' : ''}>
           <dt>
             {t(key)}

@@ -6,7 +6,7 @@
  */
 import { useRef, useState } from 'react';
 import type { ResponseRecord } from '../../../engine/index.ts';
-import { formatNumber, formatUtc } from '../../i18n/format.ts';
+import { formatNumber } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
@@ -15,6 +15,7 @@ import { highlightable } from '../shared/highlight.ts';
 import { ModelBadge } from '../shared/Evidence.tsx';
 import { attentionLine } from '../shared/attentionText.ts';
 import type { TokenSource } from '../../moment/moment.ts';
+import { tokenSourceAt, tokenSourceText } from './tokenSourceText.ts';
 
 /**
  * `sources`: each token's source as the moment names it (`tokenSourcesOf`: its page's block in the
@@ -32,12 +33,6 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   const [roving, setRoving] = useState(0);
   const box = useRef<HTMLParagraphElement>(null);
   const fmt = (n: number) => formatNumber(n, lang);
-  const sourceOf = (i: number): TokenSource | undefined => {
-    const s = sources?.[i];
-    if (s) return s;
-    const p = r.provenance[i];
-    return p && { node: p.node, page: p.page, slot: p.slot, block: -1, writerRequest: p.writerRequest, writerTenant: p.writerTenant };
-  };
 
   const link = (i: number | null) => {
     setActive(i);
@@ -74,7 +69,8 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
   };
 
   const shown = active ?? (named !== null && named < r.tokens.length ? named : null);
-  const src = shown !== null ? sourceOf(shown) : undefined;
+  const src = shown !== null ? tokenSourceAt(sources, r.provenance, shown) : undefined;
+  const said = src ? tokenSourceText(run, src, t, lang) : null;
   const attention = shown !== null ? r.provenance[shown]?.attention : undefined;
   const writer = src && src.writerRequest >= 0 ? src.writerRequest : -1;
   return (
@@ -138,12 +134,12 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
         })}
       </p>
       <p className="token-source hint" aria-live="polite" data-testid={`${testId}-source`}>
-        {src ? (
+        {said ? (
           <>
-            {src.block >= 0 ? t('tokenFromBlock', { node: src.node, block: fmt(src.block), page: fmt(src.page) }) : t('tokenFrom', { node: src.node, page: fmt(src.page) })}{' '}
-            {writer >= 0 ? (
+            {said.from}{' '}
+            {said.by !== null ? (
               <>
-                {t('tokenWrittenBy', { request: run.requests.ids[writer] ?? '?', tenant: src.writerTenant ?? '?', time: formatUtc(run.startEpochMs + run.requests.arrivedAt[writer]!, lang) })} <ModelBadge />{' '}
+                {said.by} <ModelBadge />{' '}
                 <button type="button" className="linklike" data-testid={`${testId}-follow`} onMouseDown={(e) => e.preventDefault()} onClick={() => follow(shown!)}>
                   {t('tokenSelectWriter', { request: run.requests.ids[writer] ?? '?' })}
                 </button>

@@ -39,7 +39,16 @@ export function useMoment(run: RunSummary | undefined, req: number | null, detai
  */
 export function useMomentValue<T>(run: RunSummary | undefined, req: number | null, detail: RequestDetail | undefined, pick: (engineT: number) => T): T {
   const reducedMotion = useReducedMotion();
-  return useApp((s) => pick(run && !run.refused && req !== null && detail && detail.runKey === run.runKey && detail.response.request === req ? positionOf({ run, req, detail, time: s.time, handoff: s.handoff, reducedMotion }).engineT : s.time));
+  return useApp((s) => pick(momentEngineTime(run, req, detail, s.time, s.handoff, reducedMotion)));
+}
+
+/**
+ * The moment's engine time from the store's clocks: the handoff's position's when the request's
+ * detail is this run's, else the incident's instant. What the leak counter, the story's standing,
+ * the outcome tiles and the grids stand at (a Node test holds it to `momentOf`'s).
+ */
+export function momentEngineTime(run: RunSummary | undefined, req: number | null, detail: RequestDetail | undefined, time: number, handoff: number | null, reducedMotion: boolean): number {
+  return run && !run.refused && req !== null && detail && detail.runKey === run.runKey && detail.response.request === req ? positionOf({ run, req, detail, time, handoff, reducedMotion }).engineT : time;
 }
 
 /** The moment's engine time for the selected request (the incident's instant until its detail is there). */

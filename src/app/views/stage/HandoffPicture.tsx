@@ -17,7 +17,7 @@ import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';
 import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
 import { ease } from '../../moment/moment.ts';
-import { microscopePlan, microscopeRowsAt, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
+import { FIRST_PAGES, drawsByPage, microPageLabel, microscopeRowsAt, picturePlan, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
 import { drawMicroscope, MICRO_PAD, type MicroPaint, type MicroPaintRow } from './microscopeDraw.ts';
 import { attentionLine } from '../shared/attentionText.ts';
 import { useApp } from '../../state/store.ts';
@@ -76,10 +76,6 @@ const WORKER: Partial<Record<string, 'client' | 'router' | 'prefill' | 'decode'>
   free: 'decode',
   reuse: 'decode',
 };
-
-const FIRST_PAGES = 2;
-/** Pages the response drew on, shown slot by slot (the sample holds more). */
-const DREW_ON_ROWS = 3;
 
 /** The tenant index of a writer request (−1: nobody's, zeros). */
 function tenantOfRequest(run: RunSummary, writer: number): number {
@@ -170,11 +166,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     return out;
   }, [f, prefillName, decodeName, prefillNode?.pageCount, decodeNode?.pageCount]);
 
-  const draws = useMemo(() => {
-    const m = new Map<number, number>();
-    for (const p of prov) m.set(p.page, (m.get(p.page) ?? 0) + 1);
-    return m;
-  }, [prov]);
+  const draws = useMemo(() => drawsByPage(prov), [prov]);
   // A response token hovered or focused: the microscope shows page 0 and the page it drew on, near
   // the top, so the token, its slot and its page on the context map are on one screen.
   const linkedSampled = !!(sample && linkedPage && linkedPage.node === decodeName && sample.pages.indexOf(linkedPage.page) >= sample.before.count);
@@ -182,11 +174,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   // (planned once); their states, on the frame.
   const showMicro = !!sample && tableLength > 0 && !frame.refusedAt;
   const mustShow = linkedSampled ? linkedPage!.page : null;
-  const drewOnRows = screen || linkedSampled ? 1 : DREW_ON_ROWS;
-  const plan = useMemo(
-    () => (sample && tableLength > 0 ? microscopePlan({ sample, tableLength, firstPages: linkedSampled ? 1 : FIRST_PAGES, drewOnRows, drawsOf: (p) => draws.get(p) ?? 0, mustShow }) : []),
-    [sample, tableLength, linkedSampled, drewOnRows, draws, mustShow],
-  );
+  const onScreen = !!screen;
+  const plan = useMemo(() => (sample && tableLength > 0 ? picturePlan({ sample, tableLength, draws, mustShow, screen: onScreen }) : []), [sample, tableLength, draws, mustShow, onScreen]);
   const micro: MicroRow[] = showMicro && sample ? microscopeRowsAt(plan, { sample, frame, req, ownerOf: (p) => (decodeNode ? decodeNode.owner[p] ?? -1 : -1) }) : [];
   const microKinds = useMemo(() => (showMicro ? plan.map((r) => r.kind) : []), [plan, showMicro]);
   // The answer's chips and, under them, where the focal token's attention went (below): their height
@@ -438,7 +427,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     const writerT = heldTenant(tenantOfRequest(run, r.writer));
     const activeHere = activeProv && activeProv.page === r.page ? activeProv.slot % sample!.pageSize : linkedRow === i && linkedPage?.slot !== undefined ? linkedPage.slot % sample!.pageSize : -1;
     const chipTenant = writerT;
-    const title = t('hpPageN', { n: fmt(r.position) });
+    const label = microPageLabel(r, t, lang);
+    const title = label.block;
     // The placeholder's page: its one slot (or few) written for the request, the rest still the
     // previous owner's, copied with it. Its chip names whose words the row shows (their colour), and
     // the row says in words what happened to each part.
@@ -448,7 +438,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     const rest = r.writers.length - own;
     // A page claimed again after the free names its new holder, from the engine's owner of the page.
     const stateText = r.state === 'claimed' && r.claimedBy >= 0 ? t('hpStateClaimedBy', claimer(r.claimedBy)) : t(`hpState.${r.state}`);
-    const sub = `${t('pageId', { page: fmt(r.page) })} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : stateText}`;
+    const sub = `${label.page} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : stateText}`;
     const chip = tenantName(r.writer);
     const said = placeholderNow ? ` ${t('hpPlaceholderSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest), previous: tenantName(r.writer) })}` : '';
     const shown = text.words.slice(text.from, text.to);

@@ -10,6 +10,8 @@
  * engine copies the prefill page whole, as the mechanics note infers SGLang does.
  */
 import type { SlotSample } from '../../../engine/index.ts';
+import { formatNumber, type Lang } from '../../i18n/format.ts';
+import type { Translate } from '../../i18n/messages.ts';
 import type { StageFrame } from '../../moment/moment.ts';
 
 export type RowState =
@@ -133,6 +135,32 @@ export function microscopePlan({ sample, tableLength, firstPages, drewOnRows = I
   }
   if (next < tableLength) layout.push({ kind: 'band', from: next, to: tableLength });
   return layout;
+}
+
+/** The stage picture's microscope: the block table's first pages shown slot by slot. */
+export const FIRST_PAGES = 2;
+/** Pages the response drew on, shown slot by slot (the sample holds more). */
+export const DREW_ON_ROWS = 3;
+
+/** How many of the answer's tokens drew on each page (the drew-on rows are the pages drawn on most). */
+export function drawsByPage(provenance: readonly { page: number }[]): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const p of provenance) m.set(p.page, (m.get(p.page) ?? 0) + 1);
+  return m;
+}
+
+/**
+ * The rows the stage's picture plans: its first pages and the pages drawn on most; with `mustShow`
+ * (a linked token's page, sampled) page 0 and that page; on the screen layout one drew-on row.
+ */
+export function picturePlan({ sample, tableLength, draws, mustShow, screen }: { sample: SlotSample; tableLength: number; draws: ReadonlyMap<number, number>; mustShow: number | null; screen: boolean }): MicroPlanItem[] {
+  const linked = mustShow !== null;
+  return microscopePlan({ sample, tableLength, firstPages: linked ? 1 : FIRST_PAGES, drewOnRows: screen || linked ? 1 : DREW_ON_ROWS, drawsOf: (p) => draws.get(p) ?? 0, mustShow });
+}
+
+/** A page row's label, as the picture draws it and its list says it: its block, then the pool's page id. */
+export function microPageLabel(row: Pick<MicroPageRow, 'position' | 'page'>, t: Translate, lang: Lang): { block: string; page: string } {
+  return { block: t('hpPageN', { n: formatNumber(row.position, lang) }), page: t('pageId', { page: formatNumber(row.page, lang) }) };
 }
 
 /** The rows in block-table order, each a function of the frame. */

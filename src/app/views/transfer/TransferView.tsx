@@ -13,7 +13,7 @@ import { ModelBadge, SourceRef } from '../shared/Evidence.tsx';
 import { goToStep, useMoment } from '../shared/useMoment.ts';
 import type { Moment } from '../../moment/moment.ts';
 import { HandoffSteps } from '../stage/HandoffSteps.tsx';
-import { blockOwnersText } from '../shared/engineText.ts';
+import { blockTableSummaryText } from './blockTableText.ts';
 import { trackPending } from '../../state/settled.ts';
 
 // The protocol explorer is loaded only when someone opens it: it is not needed to read a run.
@@ -103,12 +103,7 @@ function BlockTableStrip({ moment, focus }: { moment: Moment; focus: Focus }) {
     <div className="strip">
       <canvas ref={canvas} width={width} height={height} role="img" aria-label={t('stripLabel', { total: fmt(pages.length), written: fmt(summary.written), stale: fmt(summary.stale), empty: fmt(summary.empty) })} data-testid="block-table" data-placeholder-index={placeholderIndex} data-placeholder-px={placeholderIndex >= 0 ? magnifier : 0} data-linked-index={linkedIndex} {...highlightable('block-table')} />
       <p className="hint" data-testid="block-table-summary">
-        {t('stripSummary', {
-          total: fmt(pages.length),
-          written: fmt(summary.written),
-          stale: fmt(summary.stale),
-          byTenant: blockOwnersText(summary, tenants, t, lang),
-        })}
+        {blockTableSummaryText(summary, tenants, t, lang)}
       </p>
     </div>
   );
