@@ -11,7 +11,8 @@ import { expect, ready, settled, test } from './fixtures.ts';
 const panel = (page: Page) => page.getByTestId('walkthrough');
 
 async function status(page: Page, n: number, st: RegExp) {
-  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  // The walkthrough's code loads after the page (seconds on a busy machine).
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n), { timeout: 90_000 });
   await expect(panel(page)).toHaveAttribute('data-status', st, { timeout: 90_000 });
 }
 
@@ -63,7 +64,8 @@ test.describe('beats', () => {
     await expect(panel(page)).toHaveCount(0);
   });
 
-  test('?ch=N&beat=K is the picture Next reaches, pixel for pixel', async ({ page }, testInfo) => {
+  // Two tests (a beat, a stop), four page loads in all: workers share them.
+  test('?ch=N&beat=K is the picture Next reaches, pixel for pixel (a beat: chapter 5, beat 3)', async ({ page }, testInfo) => {
     test.setTimeout(180_000);
     // Chapter 5 held at its fourth beat: by link, and from its first beat by Next three times.
     await page.goto('./?ch=5&beat=3');
@@ -80,7 +82,10 @@ test.describe('beats', () => {
     writeFileSync(testInfo.outputPath('by-link.png'), byLink);
     writeFileSync(testInfo.outputPath('by-next.png'), byNext);
     expect(byNext.equals(byLink), 'chapter 5, beat 3: by link and by Next differ').toBe(true);
+  });
 
+  test('?ch=N&beat=K is the picture Next reaches, pixel for pixel (a stop: chapter 2\'s question)', async ({ page }, testInfo) => {
+    test.setTimeout(180_000);
     // A chapter's stop (chapter 2's question) by link, and by Next from the chapter before.
     await page.goto('./?ch=2&beat=0');
     await status(page, 2, /^checkpoint$/);
@@ -136,7 +141,7 @@ test.describe('beats', () => {
     const beat = 3;
     // The live screen layout, held at the beat.
     await page.goto(`./?screen&ch=${n}&beat=${beat}`);
-    await expect(page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'body');
+    await expect(page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'body', { timeout: 90_000 });
     // The runner held at the beat (its runs computed, the beat shown), as the link asks.
     await expect(page.getByTestId('screen-body')).toHaveAttribute('data-beat', String(beat), { timeout: 90_000 });
     await expect(page.getByTestId('screen-body')).toHaveAttribute('data-status', 'held');

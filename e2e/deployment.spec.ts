@@ -42,7 +42,8 @@ const CASES = [
 
 for (const c of CASES) {
   test(`an operator pastes two log lines and an argument list, reads the bands, replays on their numbers and reloads the link (${c.name})`, async ({ page }, info) => {
-    test.setTimeout(120_000);
+    // Two live replays on the operator's numbers (before and after the reload), axe in each scheme.
+    test.setTimeout(240_000);
     /** In each of the case's schemes, at rest: `check` then, named by the scheme (or the case where it has one). */
     const inEachScheme = async (check: (shot: string, colorScheme: Scheme) => Promise<void>) => {
       for (const colorScheme of c.colorSchemes) {
@@ -86,14 +87,14 @@ for (const c of CASES) {
 
     // The replay on these numbers: the stage shows the leaking request.
     await page.getByTestId('deployment-replay').click();
-    await expect(page.getByTestId('deployment-replayed')).toContainText(w.leaked, { timeout: 30_000 });
+    await expect(page.getByTestId('deployment-replayed')).toContainText(w.leaked, { timeout: 120_000 });
     await expect(page).toHaveURL(/[?&]dep=1048576\.681280\.1310720\.64\.8192\.d\.r\.buggy-i_retire-i_length-i_clear-i/);
     await expect(page).toHaveURL(/[?&]req=\d+/);
     const story = page.getByTestId('story');
-    await expect(story).toContainText('681', { timeout: 30_000 });
+    await expect(story).toContainText('681', { timeout: 120_000 });
     await expect(page.getByTestId('stage')).toBeVisible();
     // The leak counter counts the replayed answer: the page stands just after it went out.
-    await expect(page.locator('.leak-count')).toHaveText('1');
+    await expect(page.locator('.leak-count')).toHaveText('1', { timeout: 60_000 });
     await settled(page);
     const before = { url: page.url(), story: await page.getByTestId('story-title').textContent() };
     await inEachScheme((shot) => page.screenshot({ path: info.outputPath(`deployment-replay-${shot}.png`) }).then(() => undefined));
@@ -104,9 +105,9 @@ for (const c of CASES) {
     await expect(page.getByTestId('deployment-verdict')).toHaveText(w.leaks);
     await expect(page.getByTestId('deployment-contextTokens')).toHaveValue(w.context);
     await expect(page.getByTestId('deployment-prefillCapacities')).toHaveValue(/^681\D?280$/);
-    await expect(page.getByTestId('deployment-replayed')).toContainText(w.leaked, { timeout: 30_000 });
+    await expect(page.getByTestId('deployment-replayed')).toContainText(w.leaked, { timeout: 120_000 });
     await expect(page.getByTestId('story-title')).toHaveText(before.story ?? '');
-    await expect(page.locator('.leak-count')).toHaveText('1');
+    await expect(page.locator('.leak-count')).toHaveText('1', { timeout: 60_000 });
     expect(new URL(page.url()).searchParams.get('req')).toBe(new URL(before.url).searchParams.get('req'));
     expect(new URL(page.url()).searchParams.get('dep')).toBe(new URL(before.url).searchParams.get('dep'));
     await inEachScheme((shot) => page.screenshot({ path: info.outputPath(`deployment-reloaded-${shot}.png`), fullPage: false }).then(() => undefined));

@@ -68,7 +68,8 @@ async function pictureProblems(page: Page): Promise<{ parts: number; problems: s
 async function openChapter(page: Page, n: number): Promise<void> {
   await page.goto(`?screen&ch=${n}`);
   const live = page.getByTestId('screen-live');
-  await expect(live).toHaveAttribute('data-scene', 'card');
+  // The screen's code loads after the page (seconds on a busy machine).
+  await expect(live).toHaveAttribute('data-scene', 'card', { timeout: 90_000 });
   await page.keyboard.press('ArrowRight');
   await expect(live).toHaveAttribute('data-scene', 'body');
   await expect(page.getByTestId('screen-caption')).toBeVisible({ timeout: 30_000 });
@@ -145,7 +146,7 @@ test(`presenter mode (pm=1) at ${WINDOWS.map((w) => `${w.width}×${w.height}`).j
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.setViewportSize({ width: WINDOWS[0]!.width, height: WINDOWS[0]!.height });
   await page.goto('?ch=4&pm=1');
-  await expect(page.locator('[data-testid=stage]').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-testid=stage]').first()).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('walkthrough')).toBeVisible();
   for (const win of WINDOWS) {
     await page.setViewportSize({ width: win.width, height: win.height });

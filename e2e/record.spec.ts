@@ -122,11 +122,12 @@ function checkLanguage(out: string, lang: Lang, marks: Marks, stdout: string): v
 }
 
 test('the recorder renders each chapter’s first seconds frame by frame, in English and French: constant 30 fps, narrated, keyed at chapters, never frozen outside predict beats, readable captions, the same frames twice', async ({ baseURL }, testInfo) => {
-  // Generous: 840 frames take 2 minutes on two idle cores, and over 5 beside other suites on the same two.
-  test.setTimeout(720_000);
+  // Generous, to fail on a hang rather than on a busy machine: beside four other suites on the same
+  // two cores, the first render took 10 minutes (840 frames) and the whole test 11.6.
+  test.setTimeout(1_080_000);
   const out = testInfo.outputPath('explainer');
   const common = [...RECORD, '--lang', LANGS.join(','), '--chapters', CHAPTER_NUMBERS.join(','), '--no-cards', '--seconds', String(SECONDS), '--base-url', baseURL!];
-  const { stdout } = await run(process.execPath, [...common, '--out', out], { timeout: 420_000, maxBuffer: 16 << 20 });
+  const { stdout } = await run(process.execPath, [...common, '--out', out], { timeout: 720_000, maxBuffer: 16 << 20 });
 
   const marksOf = new Map(LANGS.map((lang) => [lang, JSON.parse(readFileSync(join(out, `chapters.${lang}.json`), 'utf8')) as Marks] as const));
 
@@ -142,8 +143,8 @@ test('the recorder renders each chapter’s first seconds frame by frame, in Eng
   const offsets = [1, Math.floor(length / 2), length - 2];
   const aloneOut = testInfo.outputPath('alone');
   const alone = [...RECORD, '--lang', LANGS.join(','), '--chapters', String(secondOf('en').n), '--no-cards', '--seconds', String(SECONDS), '--base-url', baseURL!, '--out', aloneOut];
-  const sampleAgain = run(process.execPath, [...common, '--out', out, '--sample', picks.join(',')], { timeout: 240_000 });
-  const chapterAlone = run(process.execPath, [...alone, '--sample', offsets.join(',')], { timeout: 240_000 });
+  const sampleAgain = run(process.execPath, [...common, '--out', out, '--sample', picks.join(',')], { timeout: 300_000 });
+  const chapterAlone = run(process.execPath, [...alone, '--sample', offsets.join(',')], { timeout: 300_000 });
   // Whatever fails below, both renders end before the test does (none is left running after it).
   const rendersEnded = Promise.allSettled([sampleAgain, chapterAlone]);
   try {

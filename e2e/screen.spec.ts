@@ -24,7 +24,8 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
   await page.clock.install();
   await page.goto('?screen&ch=4');
   const live = page.getByTestId('screen-live');
-  await expect(live).toHaveAttribute('data-scene', 'card');
+  // The screen's code loads after the page (seconds on a busy machine).
+  await expect(live).toHaveAttribute('data-scene', 'card', { timeout: 90_000 });
   await expect(page.locator('[data-card="chapter-4"]')).toBeVisible();
   // No app chrome: no play controls, no switch panel.
   await expect(page.getByTestId('scrubber')).toHaveCount(0);
@@ -82,7 +83,7 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
 test('presenter mode offers the screen layout for the current chapter; French; chapter 10 shows the two outcomes', async ({ page }) => {
   await page.goto('?ch=10&pm=1&lang=fr');
   const link = page.getByTestId('walk-screen-layout');
-  await expect(link).toHaveText('Mise en page écran');
+  await expect(link).toHaveText('Mise en page écran', { timeout: 90_000 });
   await expect(link).toHaveAttribute('href', /screen=1/);
   await expect(link).toHaveAttribute('href', /ch=10/);
   await link.click();
@@ -107,7 +108,7 @@ test('the answer\'s reveal plays the steps after the checkpoint, as the video do
   await page.clock.install();
   await page.goto('?screen&ch=9');
   const live = page.getByTestId('screen-live');
-  await expect(live).toHaveAttribute('data-scene', 'card');
+  await expect(live).toHaveAttribute('data-scene', 'card', { timeout: 90_000 });
   await page.keyboard.press('ArrowRight');
   const predict = page.getByTestId('screen-predict');
   await playUntil(page, shows(predict));

@@ -81,7 +81,7 @@ const CLOCK_START = new Date('2025-01-06T09:00:00Z').getTime();
  * passes, from its start, in the frame that reaches it).
  */
 async function playToStop(page: Page, n: number): Promise<void> {
-  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n), { timeout: 90_000 });
   // The chapter's own beat shown: its runs are computed and it plays (its first frame timed).
   await expect(panel(page)).toHaveAttribute('data-beat', /^\d+$/, { timeout: 90_000 });
   for (let jumps = 0; jumps < 3 && !/^(checkpoint|done)$/.test((await panel(page).getAttribute('data-status')) ?? ''); jumps++) await page.clock.fastForward(60_000);
@@ -186,7 +186,7 @@ test('answers survive a reload: the option chosen, shown revealed', async ({ pag
   await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
   await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
   await page.reload();
-  await expect(panel(page)).toHaveAttribute('data-chapter', '2');
+  await expect(panel(page)).toHaveAttribute('data-chapter', '2', { timeout: 90_000 });
   await expect(page.getByTestId('checkpoint')).toHaveAttribute('data-answered', 'true');
   await expect(page.getByTestId('checkpoint-result')).toHaveAttribute('data-correct', 'false');
   await expect(page.getByTestId('checkpoint').getByRole('radio').nth(wrong)).toBeChecked();

@@ -239,6 +239,8 @@ test.describe('the stage on its handoff clock', () => {
   });
 
   test('with the fixed reject path compared, a second row refuses the request with 400 at admission; axe finds no serious or critical violation on the stage', async ({ page }) => {
+    // axe reads the whole page: tens of seconds of a loaded core.
+    test.setTimeout(120_000);
     await open(page, link(into('stream', 0.5), LEAK, '&cmp=path'));
     const fix = page.getByTestId('stage-fix');
     await expect(fix).toBeVisible({ timeout: 30_000 });

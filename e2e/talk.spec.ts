@@ -181,50 +181,79 @@ test('a whole talk by Next with five phones and three server crashes: every phon
       );
     };
 
-    /** Holds the presenter's clock (moving it on by at most 200 ms first, less than any beat lasts). */
+    /**
+     * The presenter's clock: flowing (Playwright's clock as installed, at the real pace) or held since
+     * `heldAt` (the page's performance.now()), moved on only by the test.
+     */
+    let heldAt: number | null = null;
+    /** Holds the presenter's clock, unless it is held (moving it on by at most 200 ms first, less than any beat lasts). */
     const holdPresenterClock = async () => {
+      if (heldAt !== null) return;
       const now = await pp.evaluate(() => Date.now());
       // A target already passed (the page's clock flowed on meanwhile) throws once the clock is held.
       await pp.clock.pauseAt(now + 200).catch((e: Error) => {
         if (!/past/.test(e.message)) throw e;
       });
+      heldAt = await pp.evaluate(() => performance.now());
+    };
+    const releasePresenterClock = async () => {
+      heldAt = null;
+      await pp.clock.resume();
     };
 
     /**
      * Plays the presenter's chapter to its stop (its question or its end; with `toBeat`, until that
      * beat) on its held clock (held before the Next or the reveal that starts it, so that no beat
      * plays unseen), then lets the clock flow again. While the chapter's runs are computed the clock
-     * is moved on 100 ms at a time (the page's own waits for a frame or a task take their turn); then
-     * to near each beat's end rather than waiting for it: by what is left of the beat on screen less
-     * 150 ms, at least 100 ms, so that a jump (one frame) never passes a whole beat (the shortest
-     * lasts 400 ms) and every beat is shown and told to the room. At each beat every phone shows it
-     * before the next jump: the phones are never sent beats faster than they show them.
+     * is moved on 100 ms at a time (the page's own waits for a frame or a task take their turn). Then
+     * each jump (one frame) is at most 350 ms, or what is surely left of the beat on screen: no jump
+     * passes a whole beat (the shortest lasts 400 ms), so every beat is shown and told to the room. A
+     * beat first shown on the held clock has been playing at most since it was shown plus the jump
+     * that brought it (it began after the frame before; the first of a play begins on the frame after
+     * it, one 16 ms jump on). At each beat every phone shows it before the next jump: the phones are
+     * never sent beats faster than they show them.
      */
     const presenterPlays = async (toBeat = Infinity) => {
       await holdPresenterClock();
       try {
         let paced = '';
+        /** The jump before the current beat was first seen, and the last one. */
+        let brought = 0;
+        let jump = 0;
+        let fresh = false;
         for (;;) {
           const at = await pp.evaluate(() => {
             const walk = document.querySelector('[data-testid="walkthrough"]')!;
+            const [chapter, beat, status] = ['data-chapter', 'data-beat', 'data-status'].map((a) => walk.getAttribute(a)!);
             const last = (window as unknown as { __talk: Watch }).__talk.shown.at(-1);
-            return { chapter: walk.getAttribute('data-chapter')!, beat: walk.getAttribute('data-beat')!, status: walk.getAttribute('data-status')!, sinceShown: last ? performance.now() - last[3] : 0 };
+            return { chapter, beat, status, shownAt: last && last[0] === chapter && last[1] === beat ? last[3] : null, now: performance.now() };
           });
           if (at.beat === '') {
-            await pp.clock.fastForward(100);
+            jump = 100;
+            await pp.clock.fastForward(jump);
             continue;
           }
           if (paced !== `${at.chapter}/${at.beat}`) {
             paced = `${at.chapter}/${at.beat}`;
+            brought = jump;
+            fresh = true;
             await allOnPresenterBeat(at.chapter, at.beat);
             mark(`${paced} ${at.status}`);
           }
           if (at.status !== 'running' || Number(at.beat) >= toBeat) return;
-          const ms = beatsOf(CHAPTERS[Number(at.chapter) - 1]!.steps)[Number(at.beat)]!.ms;
-          await pp.clock.fastForward(Math.round(Math.max(ms - at.sinceShown - 150, 100)));
+          if (fresh) {
+            // One frame first: the first beat of a play starts the chapter's clock on the frame after it.
+            fresh = false;
+            jump = 16;
+          } else {
+            const ms = beatsOf(CHAPTERS[Number(at.chapter) - 1]!.steps)[Number(at.beat)]!.ms;
+            const onScreenAtMost = at.shownAt !== null && at.shownAt >= heldAt! ? at.now - at.shownAt + brought : Infinity;
+            jump = Math.round(Math.max(350, ms - onScreenAtMost - 50));
+          }
+          await pp.clock.fastForward(jump);
         }
       } finally {
-        await pp.clock.resume();
+        await releasePresenterClock();
       }
     };
     const choices = [1, 0, 2, 1, 0];
@@ -290,7 +319,7 @@ test('a whole talk by Next with five phones and three server crashes: every phon
         await Promise.all(phones.map((p, i) => expect(panel(p.page).getByTestId('checkpoint-result'), `${p.name}, chapter ${n}`).toHaveAttribute('data-correct', pick(i) === right ? 'true' : 'false')));
         if (n === 6) {
           // Just after the reveal: the server dies while the presenter's chapter plays on.
-          await pp.clock.resume();
+          await releasePresenterClock();
           await crash();
         }
       }

@@ -11,7 +11,8 @@ const CLOCK_START = new Date('2025-01-06T09:00:00Z').getTime();
 
 /** Waits until the chapter's steps have run to its checkpoint or its end. */
 async function settled(page: Page, n: number) {
-  await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+  // The walkthrough's code loads after the page (seconds on a busy machine).
+  await expect(panel(page)).toHaveAttribute('data-chapter', String(n), { timeout: 90_000 });
   // Chapters on the incident window wait for its replay in the browser: seconds, more on a busy machine.
   await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
 }
@@ -153,7 +154,7 @@ test.describe('walkthrough', () => {
   test('skip animations lands a chapter in its final state at once', async ({ page }) => {
     await page.clock.install({ time: CLOCK_START });
     await page.goto('./?ch=5');
-    await expect(panel(page)).toHaveAttribute('data-status', 'running');
+    await expect(panel(page)).toHaveAttribute('data-status', 'running', { timeout: 90_000 });
     // The page's clock stands still until the button is pressed: however slow the machine, the
     // chapter (19 s long) has not played on to its end by itself.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
