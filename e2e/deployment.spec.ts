@@ -21,7 +21,8 @@ const ARGS = [
 async function paste(page: Page): Promise<void> {
   await page.getByTestId('deployment-open').click();
   const view = page.getByTestId('deployment');
-  await expect(view).toBeVisible();
+  // Its code loads when it is first opened.
+  await expect(view).toBeVisible({ timeout: 60_000 });
   await page.getByTestId('deployment-args').fill(ARGS);
   await page.getByTestId('deployment-prefill-log').fill(PREFILL_LINE);
   await page.getByTestId('deployment-decode-log').fill(DECODE_LINE);
@@ -101,7 +102,7 @@ for (const c of CASES) {
 
     // The link holds the whole situation: reloaded, the same numbers, bands, request and story.
     await page.reload();
-    await expect(page.getByTestId('deployment')).toBeVisible();
+    await expect(page.getByTestId('deployment')).toBeVisible({ timeout: 90_000 });
     await expect(page.getByTestId('deployment-verdict')).toHaveText(w.leaks);
     await expect(page.getByTestId('deployment-contextTokens')).toHaveValue(w.context);
     await expect(page.getByTestId('deployment-prefillCapacities')).toHaveValue(/^681\D?280$/);

@@ -190,7 +190,7 @@ test.describe('the French page', () => {
       await page.goto(`./?ch=${first}&lang=fr`);
       const panel = page.getByTestId('walkthrough');
       for (let n = first; n <= last; n++) {
-        await expect(panel).toHaveAttribute('data-chapter', String(n));
+        await expect(panel).toHaveAttribute('data-chapter', String(n), { timeout: 90_000 });
         await expect(panel).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
         await settled(page);
         await expectFrench(page, `chapter ${n}`);

@@ -163,7 +163,7 @@ test.describe('grids by what a page is to the selected request', () => {
       await length.fill(tokens);
       await length.press('Enter');
       await expect(outcome).toHaveAttribute('data-tokens', tokens);
-      await expect(outcome).toHaveAttribute('data-outcome', expected, { timeout: 30_000 });
+      await expect(outcome).toHaveAttribute('data-outcome', expected, { timeout: 90_000 });
     }
     await expect(outcome).toContainText('HTTP 400');
     // A bad length is named and the last good one kept.
@@ -174,7 +174,7 @@ test.describe('grids by what a page is to the selected request', () => {
     // The slider drives the same probe.
     await page.getByTestId('probe-range').focus();
     await page.getByTestId('probe-range').fill('700000');
-    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 30_000 });
+    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 90_000 });
   });
 
   test('the Explore drawer opens by key and by button, keeps focus inside, and Escape closes it and returns focus', async ({ page }) => {
@@ -274,10 +274,10 @@ for (const width of [1280, 390]) {
     await page.goto('./?ch=10');
     await ready(page);
     const outcome = page.getByTestId('probe-outcome');
-    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 60_000 });
+    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 90_000 });
     await page.getByTestId('probe-range').fill('925350');
     await expect(outcome).toHaveAttribute('data-tokens', '925350');
-    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 60_000 });
+    await expect(outcome).toHaveAttribute('data-outcome', 'leaking', { timeout: 90_000 });
     const heights = await page.evaluate(() => (window as unknown as { probeHeights: Record<string, number[]> }).probeHeights);
     expect(heights.pending, 'the pending sentence was seen').toBeDefined();
     expect(heights, 'one height, pending and leaking').toEqual({ pending: heights.leaking, leaking: heights.leaking });

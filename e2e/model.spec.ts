@@ -18,7 +18,7 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
   await page.goto(`./?v=1&s=microscope&req=${LONG}&view=response`);
   expect(new URL((await weights).url()).origin).toBe(new URL(page.url()).origin);
   const table = page.getByTestId('response-attention');
-  await expect(table).toBeVisible({ timeout: 45_000 });
+  await expect(table).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('response-tokens-model')).toHaveText('(trained transformer)');
   await expect(page.getByTestId('response-leak')).toContainText('Leaked: data of delta');
   const rows = table.getByTestId('attention-row');
@@ -59,6 +59,6 @@ test('the microscope: a leaked answer from the trained transformer, with attenti
 
 test('the demo keeps the compressed model, and says so where its answer is shown', async ({ page }) => {
   await page.goto('./?v=1&s=demo&req=8&view=response');
-  await expect(page.getByTestId('response-tokens-model')).toHaveText('(compressed model)', { timeout: 45_000 });
+  await expect(page.getByTestId('response-tokens-model')).toHaveText('(compressed model)', { timeout: 90_000 });
   await expect(page.getByTestId('response-attention')).toHaveCount(0);
 });

@@ -9,7 +9,7 @@ test.describe('the opening run', () => {
     const file = page.waitForResponse((r) => /\/runs\/[0-9a-f]+\.run$/.test(r.url()));
     await page.goto('./');
     expect((await file).status()).toBe(200);
-    await expect(page.getByTestId('count-leaked')).toHaveText('155');
+    await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 90_000 });
     await expect(page.getByTestId('replay-progress')).toHaveCount(0);
 
     // The switches live in the Explore drawer. One switch from the opening run: its run was built too.
@@ -18,7 +18,7 @@ test.describe('the opening run', () => {
     await page.getByRole('switch', { name: /Clear pages on free/ }).check();
     expect((await flipped).status()).toBe(200);
     // Clear-on-free leaves no stale KV to read, but the answers are still read from memory the requests did not write.
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await expect(page.getByTestId('count-leaked')).toHaveText('0', { timeout: 60_000 });
     await expect(page.getByTestId('count-breach')).toHaveText('155');
     await expect(page.locator('main.layout')).toHaveAttribute('aria-busy', 'false');
 
@@ -35,7 +35,7 @@ test.describe('the opening run', () => {
 
   test('one switch flipped from the opening run starts no worker while its file loads: the probe waits for the new picture', async ({ page }) => {
     await page.goto('./');
-    await expect(page.getByTestId('count-leaked')).toHaveText('155');
+    await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 90_000 });
     // The probe has run for the opening switches.
     await expect(page.getByTestId('probe-outcome')).not.toHaveAttribute('data-outcome', 'pending', { timeout: 60_000 });
     await openExplore(page);
@@ -60,7 +60,7 @@ test.describe('the opening run', () => {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     expect(started).toEqual([]);
     release();
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await expect(page.getByTestId('count-leaked')).toHaveText('0', { timeout: 60_000 });
     await expect(page.getByTestId('count-breach')).toHaveText('155');
     await expect(page.getByTestId('replay-progress')).toHaveCount(0);
   });
@@ -68,7 +68,7 @@ test.describe('the opening run', () => {
   test('is replayed live in the worker, with progress, when the file cannot be had', async ({ page }) => {
     await page.route('**/runs/*.run', (route) => route.abort());
     await page.goto('./');
-    await expect(page.getByTestId('replay-progress')).toBeVisible();
+    await expect(page.getByTestId('replay-progress')).toBeVisible({ timeout: 90_000 });
     await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 120_000 });
   });
 });

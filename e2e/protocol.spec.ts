@@ -9,7 +9,7 @@ test('the protocol check runs in a worker and plays the shortest counterexample 
   await page.getByTestId('protocol-check').locator('summary').click();
   await page.getByRole('button', { name: 'Run the check' }).click();
   const table = page.getByRole('table', { name: 'Verdicts per configuration' });
-  await expect(table).toBeVisible({ timeout: 30_000 });
+  await expect(table).toBeVisible({ timeout: 90_000 });
   await expect(table.getByRole('row', { name: /the incident/ })).toContainText('fails in 13 steps');
   await expect(table.getByRole('row', { name: /^Fixed reject path, capacity gap/ })).toContainText('safe: no reachable state violates');
 

@@ -114,6 +114,8 @@ async function boxChangesThroughTheHandoff(page: Page): Promise<string[]> {
 for (const size of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
   for (const lang of ['en', 'fr'] as const) {
     test(`the stage at ${size.width}×${size.height}, ${lang}: no label is cut or spills out (light and dark), and it keeps its box through every step and on play and pause`, async ({ page }) => {
+      // Two schemes' labels at three instants a step, then the box at every step: twice the one-minute default on a loaded machine.
+      test.setTimeout(120_000);
       await page.setViewportSize(size);
       await page.emulateMedia({ colorScheme: 'light' });
       await page.clock.install();
@@ -147,7 +149,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) 
       expect(Number(await page.getByTestId('stage').first().getAttribute('data-handoff'))).toBeGreaterThan(steps[2]!);
       if (playing !== before) seen.push(`playing: ${playing} vs ${before}`);
       if (paused !== before) seen.push(`paused: ${paused} vs ${before}`);
-      expect(seen, 'the stage\u2019s box').toEqual([]);
+      expect(seen, 'the stage’s box').toEqual([]);
     });
   }
 }

@@ -113,6 +113,8 @@ test.describe('the stage on its handoff clock', () => {
   }
 
   test('the same handoff moment reached by playing, by scrubbing and by stepping back gives the same pixels', async ({ page }) => {
+    // Two page loads and seven pictures.
+    test.setTimeout(120_000);
     await page.setViewportSize(TALL);
     await page.clock.install();
     await open(page, link(into('reserve', 0.2), LEAK, '&bench'));

@@ -20,7 +20,7 @@ for (const lang of ['en', 'fr'] as const) {
       test.setTimeout(120_000);
       await page.emulateMedia({ colorScheme });
       await page.goto(lang === 'en' ? './' : './?lang=fr');
-      await expect(page.getByTestId('story-tokens')).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByTestId('story-tokens')).toBeVisible({ timeout: 90_000 });
       await expect(page.getByTestId('leaks-so-far')).toBeVisible();
       await expect(page.getByTestId('stage')).toBeVisible();
       // Measured once the page has come to rest (its fonts loaded, its lazy parts in place).
@@ -50,8 +50,8 @@ for (const lang of ['en', 'fr'] as const) {
     // microscope's slots lit), the screen's picture and caption at full size.
     await page.goto(`./?screen&ch=6&beat=2&pm=1${lang === 'fr' ? '&lang=fr' : ''}`);
     const picture = page.locator('.screen-picture .stage-view');
-    await expect(page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'body');
-    await expect(picture.getByTestId('stage-microscope')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'body', { timeout: 90_000 });
+    await expect(picture.getByTestId('stage-microscope')).toBeVisible({ timeout: 90_000 });
     await settled(page);
     const report = await smallestText(page, { within: '.screen-picture .stage-view', under: 20 });
     console.log(`${lang} screen stage: smallest ${report.smallest?.px} px (${report.smallest?.element}: "${report.smallest?.text}") of ${report.count} texts`);

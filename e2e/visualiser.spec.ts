@@ -59,48 +59,51 @@ test.describe('visualiser', () => {
   });
 
   test('each switch changes the outcome', async ({ page }) => {
+    // Each switch replays the demo live in a worker: a dozen runs, one after another, on two loaded cores.
+    test.setTimeout(180_000);
+    const replayed = expect.configure({ timeout: 60_000 });
     await page.goto('./?s=demo');
     await ready(page);
-    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    await replayed(page.getByTestId('count-leaked')).toHaveText('1');
     await openExplore(page);
     const sw = (name: RegExp) => page.getByRole('switch', { name });
 
     await sw(/Buggy reject path/).uncheck();
-    await expect(page.getByTestId('count-rejected')).toHaveText('1');
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await replayed(page.getByTestId('count-rejected')).toHaveText('1');
+    await replayed(page.getByTestId('count-leaked')).toHaveText('0');
     await sw(/Buggy reject path/).check();
 
     await sw(/Capacity gap/).uncheck();
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
-    await expect(page.getByTestId('count-wrong')).toHaveText('0');
-    await expect(page.getByTestId('count-breach')).toHaveText('0');
+    await replayed(page.getByTestId('count-leaked')).toHaveText('0');
+    await replayed(page.getByTestId('count-wrong')).toHaveText('0');
+    await replayed(page.getByTestId('count-breach')).toHaveText('0');
     await sw(/Capacity gap/).check();
 
     for (const name of [/Clear pages on free/, /Zero pages on allocate/]) {
       await sw(name).check();
-      await expect(page.getByTestId('count-leaked')).toHaveText('0');
-      await expect(page.getByTestId('count-wrong')).toHaveText('1');
+      await replayed(page.getByTestId('count-leaked')).toHaveText('0');
+      await replayed(page.getByTestId('count-wrong')).toHaveText('1');
       // Zeros are memory the request did not write: a breach, counted apart from the wrong text.
-      await expect(page.getByTestId('count-breach')).toHaveText('1');
+      await replayed(page.getByTestId('count-breach')).toHaveText('1');
       await sw(name).uncheck();
     }
 
     for (const name of [/Per-read integrity check/, /Transferred-length check/]) {
       await sw(name).check();
-      await expect(page.getByTestId('count-errors')).toHaveText('1');
-      await expect(page.getByTestId('count-leaked')).toHaveText('0');
+      await replayed(page.getByTestId('count-errors')).toHaveText('1');
+      await replayed(page.getByTestId('count-leaked')).toHaveText('0');
       await sw(name).uncheck();
     }
 
     await sw(/Deployment capacity check/).check();
-    await expect(page.getByTestId('refused')).toContainText('1,048,576');
+    await replayed(page.getByTestId('refused')).toContainText('1,048,576');
     await sw(/Deployment capacity check/).uncheck();
-    await expect(page.getByTestId('count-leaked')).toHaveText('1');
+    await replayed(page.getByTestId('count-leaked')).toHaveText('1');
 
     // Retired without KV send: decode answers 500 instead of reading stale pages.
     await sw(/Retire aborted results/).check();
-    await expect(page.getByTestId('count-errors')).toHaveText('1');
-    await expect(page.getByTestId('count-leaked')).toHaveText('0');
+    await replayed(page.getByTestId('count-errors')).toHaveText('1');
+    await replayed(page.getByTestId('count-leaked')).toHaveText('0');
     await sw(/Retire aborted results/).uncheck();
 
     // The upstream mechanics, listed apart: the 800,000-token prompt still leaks under each.
@@ -108,7 +111,7 @@ test.describe('visualiser', () => {
     for (const name of [/Chunked prefill/, /Upstream tokenizer rule/]) {
       await mechanisms.getByRole('switch', { name }).check();
       await expect(page).toHaveURL(/[?&]u=/);
-      await expect(page.getByTestId('count-leaked')).toHaveText('1');
+      await replayed(page.getByTestId('count-leaked')).toHaveText('1');
       await mechanisms.getByRole('switch', { name }).uncheck();
     }
     await expect(page).not.toHaveURL(/[?&]u=/);
@@ -119,12 +122,14 @@ test.describe('visualiser', () => {
     await ready(page);
     await openExplore(page);
     await page.getByTestId('compare-select').selectOption('buggyRejectPath');
-    await expect(page.getByTestId('count-leaked-compare')).toHaveText('0');
+    await expect(page.getByTestId('count-leaked-compare')).toHaveText('0', { timeout: 60_000 });
     await expect(page.getByTestId('count-rejected-compare')).toHaveText('1');
     await expect(page.locator('rect.divergence')).toBeVisible();
   });
 
   test('a copied link restores the same situation; back and forward work', async ({ page }) => {
+    // Two pages, each replaying the demo with a mitigation, on two loaded cores.
+    test.setTimeout(120_000);
     await page.goto('./?s=demo');
     await ready(page);
     await openExplore(page);
@@ -144,7 +149,7 @@ test.describe('visualiser', () => {
 
     const other = await page.context().newPage();
     await other.goto(url);
-    await expect(other.getByTestId('count-wrong')).toHaveText('1', { timeout: 30_000 });
+    await expect(other.getByTestId('count-wrong')).toHaveText('1', { timeout: 90_000 });
     await openExplore(other);
     await expect(other.getByRole('tab', { name: 'Response' })).toHaveAttribute('aria-selected', 'true');
     await expect(other.getByRole('switch', { name: /Clear pages on free/ })).toBeChecked();
@@ -174,7 +179,7 @@ test.describe('visualiser', () => {
     await expect(notice).toContainText('m=clear,zap');
     await expect(notice).toContainText('evil (unknown parameter)');
     // Defaults: the incident window, replayed in the browser, both defects on: the report's 155.
-    await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 60_000 });
+    await expect(page.getByTestId('count-leaked')).toHaveText('155', { timeout: 90_000 });
     await expect(page.locator('script:has-text("evil")')).toHaveCount(0);
   });
 

@@ -11,7 +11,7 @@ import type { ModelAgreementReport } from '../src/gpu/modelAgreement.ts';
 
 async function ready(page: Page, path: string) {
   await page.goto(path);
-  await expect(page.getByTestId('backend-running')).not.toHaveText(/starting/, { timeout: 30_000 });
+  await expect(page.getByTestId('backend-running')).not.toHaveText(/starting/, { timeout: 90_000 });
 }
 
 async function decode(page: Page) {

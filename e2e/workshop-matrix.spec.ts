@@ -2,13 +2,17 @@
  * The outcome matrix as a workshop reads it: a grid of defect combinations × mitigations as the
  * registry declares them, each cell a link that sets its switches (mouse or keyboard), the current
  * switches' cell marked, axe-clean in light and dark, and on a phone a grid that scrolls in its
- * own box while the page does not. Screenshots go to test-results/workshop/matrix-*.png.
+ * own box while the page does not. Screenshots go to test-results/workshop/matrix-*.png, light and
+ * dark from one page (the table is drawn by CSS, which follows the colour scheme as it changes), taken
+ * once the page is at rest (`settled`).
  */
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { DEFECT_COMBINATIONS, GRID_MITIGATIONS, MATRIX_ROWS, SWITCH_TEXT, switchSpec } from '../src/engine/index.ts';
-import { expect, openExplore, ready, test } from './fixtures.ts';
+import { expect as baseExpect, openExplore, ready, settled, test } from './fixtures.ts';
 
+/** Upper bounds for a loaded machine: every wait is for a state the page declares. */
+const expect = baseExpect.configure({ timeout: 60_000 });
 const shots = 'test-results/workshop';
 
 /** Opens the Explore drawer and the matrix in it, and waits for the matrix worker's rows. */
@@ -16,7 +20,7 @@ async function openMatrix(page: Page, summary = 'Outcome matrix') {
   await openExplore(page);
   const details = page.locator('details.matrix-section');
   if ((await details.getAttribute('open')) === null) await details.locator('summary', { hasText: summary }).click();
-  await expect(page.getByTestId('matrix')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('matrix')).toBeVisible({ timeout: 90_000 });
   return page.getByTestId('matrix');
 }
 
@@ -105,6 +109,8 @@ test.describe('the outcome matrix', () => {
       await page.goto('./?s=demo');
       await ready(page);
       await openMatrix(page);
+      // At rest: what axe reads is the drawer, not a moment of its loading.
+      await settled(page);
       const results = await new AxeBuilder({ page }).include('[data-testid="explore"]').analyze();
       expect(results.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
     });
@@ -117,6 +123,8 @@ test.describe('the outcome matrix', () => {
     await openMatrix(page);
     const box = page.locator('.matrix-scroll').first();
     await box.scrollIntoViewIfNeeded();
+    // Measured at rest: a part still loading is not the page a phone keeps.
+    await settled(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     const scroll = await box.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
     expect(scroll.scrollWidth).toBeGreaterThan(scroll.clientWidth);
@@ -133,24 +141,27 @@ test.describe('the outcome matrix', () => {
     { name: 'phone', width: 390, height: 844 },
   ] as const;
   for (const size of SIZES) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const lang of ['en', 'fr'] as const) {
-        test(`screenshot (${size.name}, ${colorScheme}, ${lang})`, async ({ page }) => {
-          await page.setViewportSize({ width: size.width, height: size.height });
+    for (const lang of ['en', 'fr'] as const) {
+      test(`screenshots, light and dark (${size.name}, ${lang})`, async ({ page }) => {
+        await page.setViewportSize({ width: size.width, height: size.height });
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.goto(`./?s=demo&lang=${lang}`);
+        await ready(page);
+        const table = await openMatrix(page, lang === 'fr' ? 'Tableau des issues' : 'Outcome matrix');
+        for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
-          await page.goto(`./?s=demo&lang=${lang}`);
-          await ready(page);
-          const table = await openMatrix(page, lang === 'fr' ? 'Tableau des issues' : 'Outcome matrix');
           if (lang === 'fr') {
             await expect(table.locator('thead th').nth(1)).toHaveText('Aucune protection');
             await expect(table.locator('.mx-mark.ok').first()).toHaveText('✓ attendu');
           }
           await page.locator('details.matrix-section').scrollIntoViewIfNeeded();
+          await settled(page);
           await page.locator('details.matrix-section').screenshot({ path: `${shots}/matrix-${size.name}-${colorScheme}-${lang}.png` });
           await table.scrollIntoViewIfNeeded();
+          await settled(page);
           await page.screenshot({ path: `${shots}/matrix-${size.name}-${colorScheme}-${lang}-viewport.png` });
-        });
-      }
+        }
+      });
     }
   }
 });
