@@ -34,13 +34,13 @@ test.describe.configure({ mode: 'serial' });
  * once), a reconnection after a restart, take far longer than on a workstation. Upper bounds only:
  * every wait is for a state the pages declare.
  */
-const expect = baseExpect.configure({ timeout: 90_000 });
+const expect = baseExpect.configure({ timeout: 180_000 });
 
 /** These tests start the server with a known key. */
 const inRoom = (body: (room: Room) => Promise<void>) => inRoomOf(body, { key: KEY });
 
 test('a presenter and five phones: follow, answer, count, reveal; the server killed and restarted loses no acknowledged answer', async ({ browser }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await inRoom(async ({ base, data, people, stopServer, restartServer }) => {
     // Five attendees wait in the room before the talk starts; one is a phone, one reads French.
     const attendeeOptions: Parameters<Browser['newContext']>[0][] = [
@@ -151,7 +151,7 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
 });
 
 test('an attendee looks around: a scrub or another view lets go of the presenter, whose beats then leave the page as it is, until "back to the presenter" lands on the current beat', async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   await inRoom(async ({ base, people }) => {
     // The presenter holds chapter 5 at its first beat and steps beat by beat; one attendee follows.
     const presenter = await open(browser, base, `./?room=${ROOM}&ch=5&beat=0#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
@@ -206,7 +206,7 @@ test('an attendee looks around: a scrub or another view lets go of the presenter
 });
 
 test('the three questions before and after: phones answer, the presenter reveals, the room\u2019s gain and its CSV; the screen layout counts a chapter\u2019s answers', async ({ browser }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(480_000);
   await inRoom(async ({ base, people }) => {
     const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' });
     const phones = await Promise.all([0, 1].map((i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })));

@@ -21,6 +21,8 @@ const shows = (target: Locator) => () => target.isVisible();
 const says = (target: Locator, text: RegExp) => async () => text.test((await target.textContent().catch(() => null)) ?? '');
 
 test('the screen layout plays a chapter live: keys step it, the predict beat counts down, the answer shows on a key, Escape returns to the page', async ({ page }) => {
+  // An upper bound: a page load, a chapter's runs and an accessibility scan on a busy machine.
+  test.setTimeout(120_000);
   await page.clock.install();
   await page.goto('?screen&ch=4');
   const live = page.getByTestId('screen-live');
@@ -81,6 +83,8 @@ test('the screen layout plays a chapter live: keys step it, the predict beat cou
 });
 
 test('presenter mode offers the screen layout for the current chapter; French; chapter 10 shows the two outcomes', async ({ page }) => {
+  // An upper bound: a page load, a chapter's runs and an accessibility scan on a busy machine.
+  test.setTimeout(120_000);
   await page.goto('?ch=10&pm=1&lang=fr');
   const link = page.getByTestId('walk-screen-layout');
   await expect(link).toHaveText('Mise en page écran', { timeout: 90_000 });
@@ -105,6 +109,8 @@ test('presenter mode offers the screen layout for the current chapter; French; c
 });
 
 test('the answer\'s reveal plays the steps after the checkpoint, as the video does: the answer is said over the picture it describes', async ({ page }) => {
+  // An upper bound: a page load and a chapter's runs on a busy machine.
+  test.setTimeout(120_000);
   await page.clock.install();
   await page.goto('?screen&ch=9');
   const live = page.getByTestId('screen-live');

@@ -92,7 +92,8 @@ for (const lang of ['en', 'fr'] as const) {
   for (const n of asking) {
     for (const by of ['link', 'Next'] as const) {
       test(`chapter ${n} by ${by} (${lang}): nothing says the answer before its reveal`, async ({ page }) => {
-        test.setTimeout(120_000);
+        // An upper bound: on a machine loaded several times over, every frame of a chapter's 100 ms steps takes its time.
+        test.setTimeout(180_000);
         const spoiler = spoilerOf(n)!;
         const phrases = spoiler.phrases.map((p) => fold(pick(lang, p.en, p.fr)));
         const names = spoiler.tenants;

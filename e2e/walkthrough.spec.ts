@@ -20,7 +20,7 @@ async function settled(page: Page, n: number) {
 test.describe('walkthrough', () => {
   for (const lang of ['en', 'fr'] as const) {
     test(`every chapter by keyboard alone (${lang})`, async ({ page }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       // Reduced motion: the chapters land in their final state at once, as with "skip animations".
       await page.emulateMedia({ reducedMotion: 'reduce' });
       await page.goto(`./?lang=${lang}`);
