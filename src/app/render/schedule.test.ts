@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { videoSteps } from './directions.ts';
+import { toVtt } from '../../../scripts/record/vtt.ts';
+import { pick } from '../i18n/text.ts';
 import { allCues, cueRate, MAX_CUE_CHARS, motionLeads, MOTION_LEAD_MAX_MS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
 
 const words = { chapter: 'Chapter {n}', predict: 'Predict:', answer: 'Answer:' };
@@ -74,6 +76,26 @@ describe('the video timeline', () => {
       }
     }
   });
+
+  for (const lang of ['en', 'fr'] as const) {
+    it(`${lang}: the captions file says every caption of every chapter, whole and in order (what the recorder writes: toVtt of the timeline's cues)`, () => {
+      const tl = timelineOf(scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, null), CHAPTERS, { spokenMs: spokenMs(lang) });
+      const vtt = toVtt(tl.cues.map((c) => ({ start: c.from / FPS, end: c.to / FPS, text: c.text })));
+      // The cues' text as the file holds it, one run of words (a caption split over cues joins again).
+      const said = vtt.split('\n\n').slice(1).map((block) => block.split('\n').slice(2).join(' ')).join(' ').replace(/\s+/gu, ' ');
+      let from = 0;
+      for (const [i, chapter] of CHAPTERS.entries()) {
+        for (const step of videoSteps(chapter)) {
+          if (!('caption' in step)) continue;
+          // As the screen words it (French typography: apostrophes, spaces before « : »).
+          const caption = pick(lang, step.caption.en, step.caption.fr).replace(/\s+/gu, ' ');
+          const at = said.indexOf(caption, from);
+          expect(at, `${lang}: chapter ${i + 1}: "${caption}"`).toBeGreaterThanOrEqual(from);
+          from = at + caption.length;
+        }
+      }
+    });
+  }
 
   it('gives French its own timings: a longer narration moves every later chapter', () => {
     const en = timelineOf(scriptOf(all, 'en', words, null, null), CHAPTERS, { spokenMs: spokenMs('en') });
