@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NodeSnapshot } from '../../run/hooks.ts';
+import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE, PAGE_ZERO } from '../../../engine/kvPool.ts';
+import { tenantRgb } from '../../ui/palette.ts';
 import { drawPageGrid, gridLayout, setGridRedraw, type GridStyle } from './pageGrid.ts';
 import { REL_FOREIGN, REL_OTHER, REL_OWN, REL_PLACEHOLDER, REL_RESERVED, blockTableRelation, relationOf } from './relation.ts';
 
@@ -104,6 +106,45 @@ describe('page grid drawing', () => {
     const report = drawPageGrid(ctx, nodeOf(next), layout, style);
     expect(report.repainted).toBe(5);
     expect(report.placeholderPage).toBe(10);
+  });
+});
+
+describe('what a page looks like', () => {
+  /** Each page's cell as drawn: its pixels, [r, g, b] each. */
+  function cells(pages: { state: number; owner: number; writer: number }[], focus: GridStyle['focus']) {
+    const layout = gridLayout(pages.length, 96);
+    const { ctx, screen } = fakeCanvas(layout.width, layout.height);
+    setGridRedraw('full');
+    drawPageGrid(ctx, nodeOf(pages), layout, { background: [244, 242, 238], dark: false, focus });
+    setGridRedraw('dirty');
+    return pages.map((_, p) => {
+      const x0 = (p % layout.cols) * layout.cell;
+      const y0 = Math.floor(p / layout.cols) * layout.cell;
+      const px: string[] = [];
+      for (let y = y0; y < y0 + layout.cell; y++) for (let x = x0; x < x0 + layout.cell; x++) px.push([...screen.subarray((y * layout.width + x) * 4, (y * layout.width + x) * 4 + 3)].join(','));
+      return px;
+    });
+  }
+
+  it('a stale page still holds its writer\u2019s KV: drawn checked in its tenant\u2019s colour, never like a free page that holds nothing, with a request selected or not', () => {
+    // Writer 1 is tenant 1 (nodeOf: writer % 2); page 3 belongs to request 3, selected below, so pages 0–2 are "not its page".
+    const pages = [
+      { state: PAGE_ZERO, owner: -1, writer: -1 },
+      { state: PAGE_STALE, owner: -1, writer: 1 },
+      { state: PAGE_LIVE, owner: 2, writer: 1 },
+      { state: PAGE_CLEARED, owner: -1, writer: -1 },
+    ];
+    const tenant = tenantRgb(1).join(',');
+    const [zero, stale, live, cleared] = cells(pages, null);
+    expect(stale).not.toEqual(zero);
+    expect(stale).not.toEqual(cleared);
+    expect(stale).toContain(tenant);
+    expect(live!.every((c) => c === tenant)).toBe(true);
+    // Checked: the tenant's colour and the background alternate.
+    expect(stale!.filter((c) => c === tenant).length).toBeLessThan(stale!.length);
+    const focused = cells(pages, { req: 3, placeholder: false });
+    expect(focused[1]).not.toEqual(focused[0]);
+    expect(focused[1]).not.toEqual(focused[3]);
   });
 });
 
