@@ -52,5 +52,11 @@ export async function blocked(page: Page): Promise<string | null> {
  */
 export async function atRest(page: Page, highlight: string): Promise<void> {
   await expect.poll(() => page.evaluate(() => document.body.dataset.walkHighlight), { timeout: 90_000 }).toBe(highlight);
-  await settled(page);
+  try {
+    await settled(page);
+  } catch (e) {
+    // The page does not settle while the part it points at is missing: say so, rather than only "not settled".
+    const why = await blocked(page).catch(() => null);
+    throw why ? new Error(`never at rest pointing at ${highlight}: ${why}`, { cause: e }) : e;
+  }
 }
