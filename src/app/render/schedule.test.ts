@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { videoSteps } from './directions.ts';
 import { toVtt } from '../../../scripts/record/vtt.ts';
+import { parseVtt } from '../../../tools/mediaProbe.ts';
 import { pick } from '../i18n/text.ts';
 import { allCues, cueRate, MAX_CUE_CHARS, motionLeads, MOTION_LEAD_MAX_MS, PREDICT_MAX_MS, PREDICT_MIN_MS, scriptOf, splitCue, timelineOf, FPS } from './schedule.ts';
 
@@ -81,8 +82,8 @@ describe('the video timeline', () => {
     it(`${lang}: the captions file says every caption of every chapter, whole and in order (what the recorder writes: toVtt of the timeline's cues)`, () => {
       const tl = timelineOf(scriptOf(all, lang, words, { title: 'T', subtitle: 'S' }, null), CHAPTERS, { spokenMs: spokenMs(lang) });
       const vtt = toVtt(tl.cues.map((c) => ({ start: c.from / FPS, end: c.to / FPS, text: c.text })));
-      // The cues' text as the file holds it, one run of words (a caption split over cues joins again).
-      const said = vtt.split('\n\n').slice(1).map((block) => block.split('\n').slice(2).join(' ')).join(' ').replace(/\s+/gu, ' ');
+      // The cues' text as the file holds it, read back as record.spec reads it: one run of words (a caption split over cues joins again).
+      const said = parseVtt(vtt).map((c) => c.text).join(' ').replace(/\s+/gu, ' ');
       let from = 0;
       for (const [i, chapter] of CHAPTERS.entries()) {
         for (const step of videoSteps(chapter)) {
