@@ -87,6 +87,16 @@ export interface EngineConfig {
   thresholdRule: ThresholdRule;
   tokenizerRule: TokenizerRule;
   /**
+   * The decode server's own context length (its tokenizer and its scheduler check the prompt
+   * against it as prefill's do against theirs). Absent: the advertised context.
+   */
+  decodeContextTokens?: number;
+  /**
+   * The margin SGLang's scheduler takes off `max_req_input_len` (`min(context_len − 1, pool − 1) − 5`
+   * in current releases, no margin in older ones: docs/MODEL.md cites both). Absent: 5.
+   */
+  inputLimitMargin?: number;
+  /**
    * Chunked prefill: tokens per chunk, 0 for none. Each chunk's whole pages are sent as soon as it is
    * computed; the last chunk sends the partial page (shared/design/sglang-pd-mechanics.md).
    */
@@ -179,31 +189,63 @@ export function poolTokens(capacityTokens: number, pageSize: number): number {
  * queued for ever; the engine refuses it (docs/MODEL.md). The simulation and the deployment bands
  * both read it here.
  */
-export function decodeAdmissionLimit(config: Pick<EngineConfig, 'decodeCapacityTokens' | 'pageSize' | 'reservedDecodeTokens'>): number {
-  return Math.max(0, poolTokens(config.decodeCapacityTokens, config.pageSize) - config.reservedDecodeTokens);
+export function decodeAdmissionLimit(config: Pick<EngineConfig, 'decodeCapacityTokens' | 'pageSize' | 'reservedDecodeTokens'>, maxNewTokens: number | null = null): number {
+  // The budget also needs the prompt plus its (clipped) max_new_tokens: the larger term decides.
+  const kept = Math.max(config.reservedDecodeTokens, maxNewTokens === null ? 0 : Math.min(maxNewTokens, CLIP_MAX_NEW_TOKENS));
+  return Math.max(0, poolTokens(config.decodeCapacityTokens, config.pageSize) - kept);
 }
+
+/** SGLang's clip of max_new_tokens in decode's budget (`SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION`, default 4096). */
+export const CLIP_MAX_NEW_TOKENS = 4096;
 
 /** SGLang's default `--chunked-prefill-size` on large GPUs; the chunked-prefill switch uses it. */
 export const DEFAULT_PREFILL_CHUNK_TOKENS = 8_192;
 
-/** Why the tokenizer refuses a request, or null when it lets it through. */
-export function tokenizerRefusal(config: Pick<EngineConfig, 'tokenizerRule' | 'advertisedContextTokens'>, prompt: number, output: number): string | null {
-  const context = config.advertisedContextTokens;
+/**
+ * Why a tokenizer refuses a request, or null when it lets it through. `report`: longer than the
+ * advertised context. `sglang` (TokenizerManager `_validate_one_request`, docs/MODEL.md): an input
+ * not shorter than the context, or, when the request declares `max_new_tokens`, input plus those not
+ * shorter than it. `context` defaults to the advertised one (prefill's); decode's tokenizer passes its own.
+ */
+export function tokenizerRefusal(config: Pick<EngineConfig, 'tokenizerRule' | 'advertisedContextTokens'>, prompt: number, maxNewTokens: number | null, context = config.advertisedContextTokens): string | null {
   const fmt = (n: number) => n.toLocaleString('en-US');
   if (config.tokenizerRule === 'report') {
     return prompt > context ? `prompt of ${fmt(prompt)} tokens exceeds the advertised context length of ${fmt(context)} tokens` : null;
   }
   if (prompt >= context) return `prompt of ${fmt(prompt)} tokens is not shorter than the context length of ${fmt(context)} tokens`;
-  if (prompt + output > context) return `prompt of ${fmt(prompt)} tokens plus ${fmt(output)} requested output tokens exceeds the context length of ${fmt(context)} tokens`;
+  if (maxNewTokens !== null && prompt + maxNewTokens >= context) return `prompt of ${fmt(prompt)} tokens plus ${fmt(maxNewTokens)} requested output tokens is not shorter than the context length of ${fmt(context)} tokens`;
   return null;
 }
+
+/**
+ * SGLang's `max_req_input_len` (the scheduler): `min(context_len − 1, pool − 1) − margin`; a prompt
+ * at or over it is refused (`validate_input_length`, `>=`). `pool` is `max_total_num_tokens`.
+ */
+export function maxReqInputLen(contextTokens: number, poolTokensHeld: number, margin: number): number {
+  return Math.min(contextTokens - 1, poolTokensHeld - 1) - margin;
+}
+
+/** SGLang's margin unless the config states another (older releases: 0). */
+export const SGLANG_INPUT_LIMIT_MARGIN = 5;
 
 /** The longest prompt the prefill scheduler admits; longer ones are rejected (or, buggy, aborted). */
 export function prefillInputLimit(config: EngineConfig): number {
   const pool = poolTokens(config.prefillCapacityTokens, config.pageSize);
   if (config.thresholdRule === 'report') return pool;
   // SGLang rejects at or over max_req_input_len, so the longest admitted prompt is one less.
-  return Math.min(config.advertisedContextTokens - 1, pool - 1) - 5 - 1;
+  return maxReqInputLen(config.advertisedContextTokens, pool, config.inputLimitMargin ?? SGLANG_INPUT_LIMIT_MARGIN) - 1;
+}
+
+/**
+ * The longest prompt the decode server's own checks let through: its tokenizer against its own
+ * context and, by SGLang's rule, its scheduler's `max_req_input_len` from its own context and pool.
+ * By the report's rule decode has only its context (its pool is decode admission's, below).
+ */
+export function decodeInputLimit(config: EngineConfig): number {
+  const context = config.decodeContextTokens ?? config.advertisedContextTokens;
+  if (config.thresholdRule === 'report') return context;
+  const pool = poolTokens(config.decodeCapacityTokens, config.pageSize);
+  return Math.min(context - 1, maxReqInputLen(context, pool, config.inputLimitMargin ?? SGLANG_INPUT_LIMIT_MARGIN) - 1);
 }
 
 /**
@@ -268,6 +310,8 @@ export function configProblems(c: EngineConfig): string[] {
     problems.push(`prefillChunkTokens must be 0 (no chunked prefill) or an integer from 1 to 16777216, got ${c.prefillChunkTokens}`);
   }
   if (c.freeListPolicy !== 'sorted' && c.freeListPolicy !== 'staged') problems.push(`freeListPolicy must be "sorted" or "staged", got ${JSON.stringify(c.freeListPolicy)}`);
+  if (c.decodeContextTokens !== undefined && (!Number.isInteger(c.decodeContextTokens) || c.decodeContextTokens < 1 || c.decodeContextTokens > 16_777_216)) problems.push(`decodeContextTokens must be an integer from 1 to 16777216, got ${c.decodeContextTokens}`);
+  if (c.inputLimitMargin !== undefined && (!Number.isInteger(c.inputLimitMargin) || c.inputLimitMargin < 0 || c.inputLimitMargin > 4096)) problems.push(`inputLimitMargin must be an integer from 0 to 4096, got ${c.inputLimitMargin}`);
   if (c.tokenizerRule !== 'report' && c.tokenizerRule !== 'sglang') problems.push(`tokenizerRule must be "report" or "sglang", got ${JSON.stringify(c.tokenizerRule)}`);
   positiveInt('model.dim', c.model.dim, 256);
   if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);

@@ -14,6 +14,7 @@ import {
   FIXED_CONFIG,
   INCIDENT_CONFIG,
   decodeAdmissionLimit,
+  decodeInputLimit,
   poolTokens,
   prefillInputLimit,
   tokenizerRefusal,
@@ -55,6 +56,20 @@ export interface Deployment {
   /** Which prefill limit: the report's (the capacity) or SGLang's `max_req_input_len`. */
   rule: ThresholdRule;
   behaviour: Record<VersionSwitch, Setting>;
+  /** Decode's `num_reserved_decode_tokens` (`--num-reserved-decode-tokens`; SGLang's default 512). */
+  reservedDecodeTokens: number;
+  /** The decode server's own `context_len`, when it differs or is known; null: not known (taken as the prefill's). */
+  decodeContextTokens: number | null;
+  /** The SGLang version the servers report (`__version__`), null when not given. */
+  version: string | null;
+  /** `--allow-auto-truncate`: an over-long prompt is cut to the limit instead of refused. */
+  allowAutoTruncate: boolean;
+  /** Prefill's `max_req_input_len` when a server reports it (`/get_server_info`), else null (computed). */
+  maxReqInputLen: number | null;
+  /** The margin off `max_req_input_len` (5 in current SGLang, 0 in older releases); null: not known, 5 taken. */
+  inputLimitMargin: number | null;
+  /** The `max_new_tokens` requests declare (the tokenizer adds it to the prompt); null: none declared. */
+  maxNewTokens: number | null;
 }
 
 /** Every behaviour as the incident ran. */
@@ -70,6 +85,13 @@ export const INCIDENT_DEPLOYMENT: Deployment = {
   disaggregated: true,
   rule: INCIDENT_CONFIG.thresholdRule,
   behaviour: INCIDENT_BEHAVIOUR,
+  reservedDecodeTokens: INCIDENT_CONFIG.reservedDecodeTokens,
+  decodeContextTokens: null,
+  version: null,
+  allowAutoTruncate: false,
+  maxReqInputLen: null,
+  inputLimitMargin: null,
+  maxNewTokens: null,
 };
 
 /** The final deployment (F23): about 2.04 M tokens of prefill KV, the reject path fixed. */
@@ -90,7 +112,7 @@ export function sourcesOf(key: VersionSwitch): string[] {
 }
 
 /** What a prompt gets. */
-export type Outcome = 'served' | 'refused' | 'leaked' | 'failed-closed' | 'wrong-answer' | 'deployment-refused';
+export type Outcome = 'served' | 'refused' | 'leaked' | 'failed-closed' | 'wrong-answer' | 'deployment-refused' | 'waits';
 
 /** Where a prompt's fate is decided. */
 export type Cause =
@@ -98,8 +120,12 @@ export type Cause =
   | 'within-limits'
   /** Longer than the advertised context: the tokenizer refuses it. */
   | 'tokenizer'
-  /** Longer than a decode server's pool: decode admission refuses it. */
+  /** Longer than a decode server's pool: decode refuses it when adding it. */
   | 'decode-admission'
+  /** Over the decode server's own context or `max_req_input_len`: its own checks refuse it. */
+  | 'decode-limit'
+  /** Within decode's pool but never within its admission budget: it waits for ever. */
+  | 'decode-budget'
   /** Over the prefill limit, on separate prefill and decode servers: the reject path decides. */
   | 'over-prefill-limit'
   /** Over the prefill limit on one server: its own abort answers 400; nothing is handed over. */
@@ -170,7 +196,24 @@ export function overridesFor(d: Deployment, route: Route, behaviour: Record<Vers
     pageSize: d.pageSize,
     prefillChunkTokens: d.chunkTokens,
     thresholdRule: d.rule,
+    tokenizerRule: d.rule,
+    reservedDecodeTokens: d.reservedDecodeTokens,
+    ...(d.decodeContextTokens !== null ? { decodeContextTokens: d.decodeContextTokens } : {}),
+    ...(marginOf(d) !== null ? { inputLimitMargin: marginOf(d)! } : {}),
   };
+}
+
+/**
+ * The margin off `max_req_input_len` for a deployment: a reported `max_req_input_len` gives it
+ * exactly (`min(context − 1, pool − 1)` less it, on the smallest prefill pool); else the one stated;
+ * else null (the engine takes current SGLang's 5).
+ */
+export function marginOf(d: Deployment): number | null {
+  if (d.maxReqInputLen !== null && d.prefillCapacities.length > 0) {
+    const pool = poolTokens(Math.min(...d.prefillCapacities), d.pageSize);
+    return Math.max(0, Math.min(d.contextTokens - 1, pool - 1) - d.maxReqInputLen);
+  }
+  return d.inputLimitMargin;
 }
 
 /** Every way to resolve the unknown behaviours (one way when none is unknown). */
@@ -190,42 +233,130 @@ export function worstCase(behaviour: Record<VersionSwitch, Setting>): Record<Ver
 
 /** The limits of one engine deployment, every one the engine's own. */
 export interface Limits {
-  /** The longest prompt the tokenizer lets through. */
+  /** The longest prompt the (prefill's) tokenizer lets through. */
   tokenizer: number;
   /** The longest prompt prefill admits (longer ones take the reject path). */
   prefill: number;
-  /** The longest prompt decode admission takes (its pool in whole pages less the reserved decode tokens): longer ones are refused there. */
+  /** The longest prompt the decode server's own tokenizer and scheduler let through (its context, its `max_req_input_len`). */
+  decodeInput: number;
+  /** The decode pool in whole pages: a longer prompt is refused when decode adds it (`_check_if_req_exceed_kv_capacity`). */
+  decodePool: number;
+  /** The longest prompt decode admission's budget ever takes (its pool less the reserved decode tokens): a longer one waits. */
   decode: number;
   /** Tokens the prefill pool holds in whole pages. */
   prefillPool: number;
 }
 
-export function limitsOf(config: EngineConfig): Limits {
+export function limitsOf(config: EngineConfig, maxNewTokens: number | null = null): Limits {
   // The tokenizer's rule, found from the engine's own refusal (monotone in the prompt's length).
   let lo = 0;
   let hi = config.advertisedContextTokens + 1;
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (tokenizerRefusal(config, mid, config.outputTokens) === null) lo = mid;
+    if (tokenizerRefusal(config, mid, maxNewTokens) === null) lo = mid;
     else hi = mid;
   }
-  return { tokenizer: lo, prefill: prefillInputLimit(config), decode: decodeAdmissionLimit(config), prefillPool: poolTokens(config.prefillCapacityTokens, config.pageSize) };
+  return {
+    tokenizer: lo,
+    prefill: prefillInputLimit(config),
+    decodeInput: decodeInputLimit(config),
+    decodePool: poolTokens(config.decodeCapacityTokens, config.pageSize),
+    decode: decodeAdmissionLimit(config, maxNewTokens),
+    prefillPool: poolTokens(config.prefillCapacityTokens, config.pageSize),
+  };
 }
 
-/** What a prompt of `n` tokens gets on one engine deployment. */
-export function outcomeAt(config: EngineConfig, n: number, disaggregated = true): { outcome: Outcome; cause: Cause } {
+/** One step of SGLang's path for a prompt: where it is, what the code does, and the code that does it. */
+export interface ChainStep {
+  at: 'deployment' | 'tokenizer' | 'decode-check' | 'prefill-scheduler' | 'placeholder' | 'decode-add' | 'decode-budget' | 'handoff';
+  /** `pass`: on to the next step; `stop`: the prompt's fate is decided here. */
+  result: 'pass' | 'stop';
+  /** What happens, in English, with the numbers. */
+  says: string;
+  /** SGLang's file and function (docs/MODEL.md gives the lines and releases). */
+  code: string;
+}
+
+/**
+ * SGLang's decision chain for one prompt of `n` tokens on one engine deployment, step by step as
+ * its code takes it (docs/MODEL.md, "Your deployment's chain"): the prefill server's tokenizer; on
+ * separate servers, the decode server's own tokenizer and scheduler; prefill's scheduler limit; the
+ * reject path; decode adding the request against its pool, then its admission budget; the handoff
+ * and the read. Every limit is the engine's (config.ts), so the simulation, the bands, the page and
+ * the CLI take one path.
+ */
+export function chainAt(config: EngineConfig, n: number, disaggregated = true, maxNewTokens: number | null = null): { outcome: Outcome; cause: Cause; steps: ChainStep[] } {
   const switches = switchesOf(config);
-  const limits = limitsOf(config);
-  if (switches.deploymentCapacityCheck && config.advertisedContextTokens > limits.prefillPool) return { outcome: 'deployment-refused', cause: 'deployment-check' };
-  if (n > limits.tokenizer) return { outcome: 'refused', cause: 'tokenizer' };
-  if (n <= limits.prefill) return n > limits.decode ? { outcome: 'refused', cause: 'decode-admission' } : { outcome: 'served', cause: 'within-limits' };
-  if (!disaggregated) return { outcome: 'refused', cause: 'over-limit-colocated' };
-  if (!switches.buggyRejectPath) return { outcome: OUTCOME_OF[switchSpec('capacityGap').expect], cause: 'over-prefill-limit' };
-  // The buggy path forwards the placeholder; decode admission still checks the full prompt.
-  if (n > limits.decode) return { outcome: 'refused', cause: 'decode-admission' };
+  const limits = limitsOf(config, maxNewTokens);
+  const f = (x: number) => x.toLocaleString('en-US');
+  const steps: ChainStep[] = [];
+  const end = (outcome: Outcome, cause: Cause) => ({ outcome, cause, steps });
+  if (switches.deploymentCapacityCheck && config.advertisedContextTokens > limits.prefillPool) {
+    steps.push({ at: 'deployment', result: 'stop', says: `a check before serving refuses a context of ${f(config.advertisedContextTokens)} over a prefill pool of ${f(limits.prefillPool)}`, code: '(a deployment check: not in SGLang)' });
+    return end('deployment-refused', 'deployment-check');
+  }
+  const sglang = config.thresholdRule !== 'report';
+  if (n > limits.tokenizer) {
+    steps.push({ at: 'tokenizer', result: 'stop', says: `${f(n)} tokens: over the longest the tokenizer passes (${f(limits.tokenizer)}): 400`, code: 'managers/tokenizer_manager.py _validate_one_request' });
+    return end('refused', 'tokenizer');
+  }
+  steps.push({ at: 'tokenizer', result: 'pass', says: `${f(n)} ≤ ${f(limits.tokenizer)}: the tokenizer passes it`, code: 'managers/tokenizer_manager.py _validate_one_request' });
+  if (disaggregated && n > limits.decodeInput) {
+    steps.push({ at: 'decode-check', result: 'stop', says: `over the decode server's own input limit (${f(limits.decodeInput)}: its context${sglang ? ' and its max_req_input_len' : ''}): decode refuses it too${sglang ? ', keeping only a one-token placeholder, so it reserves no page for the prompt and reads nothing stale' : ''}: 400`, code: sglang ? 'managers/scheduler.py max_req_input_len; managers/utils.py validate_input_length (on the decode server)' : 'managers/tokenizer_manager.py (on the decode server)' });
+    return end('refused', 'decode-limit');
+  }
+  if (disaggregated) steps.push({ at: 'decode-check', result: 'pass', says: `≤ ${f(limits.decodeInput)}: the decode server's own checks pass it`, code: 'managers/utils.py validate_input_length (on the decode server)' });
+  const overPrefill = n > limits.prefill;
+  if (!overPrefill) {
+    steps.push({ at: 'prefill-scheduler', result: 'pass', says: `≤ ${f(limits.prefill)}: prefill admits it`, code: sglang ? 'managers/utils.py validate_input_length' : "the report's rule: the prefill pool" });
+  } else if (!disaggregated) {
+    steps.push({ at: 'prefill-scheduler', result: 'stop', says: `over the limit of ${f(limits.prefill)} on a server that prefills and decodes: its abort answers 400, nothing is handed over`, code: 'managers/utils.py validate_input_length' });
+    return end('refused', 'over-limit-colocated');
+  } else if (!switches.buggyRejectPath) {
+    steps.push({ at: 'prefill-scheduler', result: 'stop', says: `over prefill's limit of ${f(limits.prefill)}: rejected at admission on both sides`, code: 'PR #38935 (retire intake-rejected requests before the handoff)' });
+    return end(OUTCOME_OF[switchSpec('capacityGap').expect], 'over-prefill-limit');
+  } else {
+    steps.push({ at: 'prefill-scheduler', result: 'pass', says: `over prefill's limit of ${f(limits.prefill)}: marked aborted (400 pending)`, code: 'managers/utils.py validate_input_length → Req.set_finish_with_abort' });
+    steps.push({ at: 'placeholder', result: 'pass', says: 'its input replaced by one placeholder token, still queued: prefill computes and sends one page', code: 'managers/schedule_batch.py Req.set_finish_with_abort' });
+  }
+  if (!disaggregated) return end('served', 'within-limits');
+  if (n > limits.decodePool) {
+    steps.push({ at: 'decode-add', result: 'stop', says: `over the decode pool of ${f(limits.decodePool)}: decode refuses it when adding it: 400`, code: 'disaggregation/decode.py _check_if_req_exceed_kv_capacity' });
+    return end('refused', 'decode-admission');
+  }
+  steps.push({ at: 'decode-add', result: 'pass', says: `≤ the decode pool of ${f(limits.decodePool)}`, code: 'disaggregation/decode.py _check_if_req_exceed_kv_capacity' });
+  if (n > limits.decode) {
+    steps.push({ at: 'decode-budget', result: 'stop', says: `over the pool less ${f(config.reservedDecodeTokens)} reserved decode tokens (${f(limits.decode)}): the admission budget never takes it, and SGLang leaves it waiting for ever (the engine's simulation ends it with a 400)`, code: 'disaggregation/decode.py _allocatable_tokens, pop_preallocated' });
+    return end('waits', 'decode-budget');
+  }
+  steps.push({ at: 'decode-budget', result: 'pass', says: `≤ ${f(limits.decode)}: decode pre-allocates ${f(Math.ceil(n / config.pageSize))} pages for the whole prompt`, code: 'disaggregation/decode.py pop_preallocated' });
+  if (!overPrefill) {
+    steps.push({ at: 'handoff', result: 'stop', says: 'prefill sends every page it computed: served from its own KV', code: 'disaggregation/prefill.py send_kv_chunk' });
+    return end('served', 'within-limits');
+  }
   const on = (MITIGATIONS as readonly Switch[]).filter((m) => switches[m.key] && (m as { design?: string }).design === undefined).map((m) => m.expect);
   const first = ACTS_FIRST.find((e) => on.includes(e));
-  return { outcome: OUTCOME_OF[first ?? 'leaked-200'], cause: 'over-prefill-limit' };
+  const outcome = OUTCOME_OF[first ?? 'leaked-200'];
+  steps.push({
+    at: 'handoff',
+    result: 'stop',
+    says:
+      outcome === 'leaked'
+        ? `prefill sends one page and reports the transfer complete; decode reads all ${f(Math.ceil(n / config.pageSize))} pages it reserved, and only the first was written: 200 from other requests' KV`
+        : outcome === 'failed-closed'
+          ? 'a check fails the request before decode reads: 500, nothing read'
+          : outcome === 'wrong-answer'
+            ? 'decode reads pages cleared when freed: 200, a wrong answer, no one else\'s data'
+            : outcome,
+    code: 'disaggregation/prefill.py send_kv_chunk; disaggregation/decode.py (poll: Success)',
+  });
+  return end(outcome, 'over-prefill-limit');
+}
+
+/** What a prompt of `n` tokens gets on one engine deployment (the chain's last step). */
+export function outcomeAt(config: EngineConfig, n: number, disaggregated = true, maxNewTokens: number | null = null): { outcome: Outcome; cause: Cause } {
+  const { outcome, cause } = chainAt(config, n, disaggregated, maxNewTokens);
+  return { outcome, cause };
 }
 
 /** A range of prompt lengths that all get the same thing. `to` null: and every longer prompt. */
@@ -268,16 +399,16 @@ const mayLeak = (b: Pick<Band, 'outcomes'>) => b.outcomes.includes('leaked');
 export function routeBands(d: Deployment, route: Route, withClosers = true): RouteAnswer {
   const res = resolutions(d.behaviour);
   const configs = res.map((r) => configFor(d, route, r));
-  const limits = limitsOf(configs[0]!);
+  const limits = limitsOf(configs[0]!, d.maxNewTokens);
   // Every outcome changes only at a limit: evaluate each stretch between them once.
-  const edges = [...new Set([limits.tokenizer, limits.prefill, limits.decode].filter((x) => x >= 1))].sort((a, b) => a - b);
+  const edges = [...new Set([limits.tokenizer, limits.prefill, limits.decodeInput, limits.decodePool, limits.decode].filter((x) => x >= 1))].sort((a, b) => a - b);
   const starts = [1, ...edges.map((e) => e + 1)];
   const bands: Band[] = [];
   for (let i = 0; i < starts.length; i++) {
     const from = starts[i]!;
     const to = i + 1 < starts.length ? starts[i + 1]! - 1 : null;
     if (to !== null && to < from) continue;
-    const at = configs.map((c) => outcomeAt(c, from, d.disaggregated));
+    const at = configs.map((c) => outcomeAt(c, from, d.disaggregated, d.maxNewTokens));
     const outcomes = [...new Set(at.map((a) => a.outcome))];
     const when = at.map((a, k) => ({ outcome: a.outcome, behaviour: res[k]! }));
     const last = bands[bands.length - 1];
@@ -314,7 +445,7 @@ function closersOf(d: Deployment, route: Route, band: Band): Closer[] {
     if (d.behaviour[key] === 'fixed') continue;
     const changed: Deployment = { ...d, behaviour: { ...d.behaviour, [key]: 'fixed' } };
     if (!closedOver(changed, route, band.from, to)) continue;
-    const outcome = outcomeAt(configFor(changed, route, worstCase(changed.behaviour)), band.from, d.disaggregated).outcome;
+    const outcome = outcomeAt(configFor(changed, route, worstCase(changed.behaviour)), band.from, d.disaggregated, d.maxNewTokens).outcome;
     out.push({ kind: 'behaviour', key, outcome, sources: sourcesOf(key) });
   }
   // The smallest whole-page prefill capacity whose limit reaches the band's top (the limit grows with it).
@@ -333,8 +464,17 @@ function closersOf(d: Deployment, route: Route, band: Band): Closer[] {
     const raised = { ...d, prefillCapacities: d.prefillCapacities.map((p) => (p === route.prefillCapacity ? atLeast : p)) };
     if (closedOver(raised, { ...route, prefillCapacity: atLeast }, band.from, to)) out.push({ kind: 'prefill-capacity', atLeast });
   }
-  const limit = routeBands(d, route, false).limits.prefill;
-  if (limit >= 1 && closedOver({ ...d, contextTokens: limit }, route, band.from, to)) out.push({ kind: 'context', atMost: limit });
+  // The largest context, set on both servers, under which no prompt of the band leaks (leaking needs
+  // a context above prefill's limit, so the answer is monotone: search it, then check it).
+  const withContext = (c: number): Deployment => ({ ...d, contextTokens: c, decodeContextTokens: d.decodeContextTokens === null ? null : Math.min(c, d.decodeContextTokens), maxReqInputLen: null, inputLimitMargin: marginOf(d) });
+  let ok = 0;
+  let bad = d.contextTokens;
+  while (bad - ok > 1) {
+    const mid = Math.floor((ok + bad) / 2);
+    if (closedOver(withContext(mid), route, band.from, to)) ok = mid;
+    else bad = mid;
+  }
+  if (ok >= 1 && closedOver(withContext(ok), route, band.from, to)) out.push({ kind: 'context', atMost: ok });
   return out;
 }
 
@@ -357,7 +497,7 @@ export function deploymentProblems(d: Deployment): string[] {
   int('chunkTokens', d.chunkTokens, 0);
   if (d.prefillCapacities.length === 0) problems.push('prefillCapacities: give at least one prefill server');
   if (d.disaggregated && d.decodeCapacities.length === 0) problems.push('decodeCapacities: give at least one decode server');
-  if (d.prefillCapacities.length > 16 || d.decodeCapacities.length > 16) problems.push('at most 16 servers of each kind');
+  if (d.prefillCapacities.length > 64 || d.decodeCapacities.length > 64) problems.push('at most 64 servers of each kind (one per process group, not per rank)');
   d.prefillCapacities.forEach((c, i) => int(`prefillCapacities[${i}]`, c, Math.max(1, d.pageSize)));
   d.decodeCapacities.forEach((c, i) => int(`decodeCapacities[${i}]`, c, Math.max(1, d.pageSize)));
   for (const k of VERSION_SWITCHES) if (!SETTINGS.includes(d.behaviour[k])) problems.push(`behaviour.${k} must be incident, fixed or unknown`);
@@ -379,17 +519,17 @@ export const REPLAY_REQUEST_ID = 'yours';
 export function replayTrace(d: Deployment, route: Route, promptTokens: number): Trace {
   const config = configFor(d, route, worstCase(d.behaviour));
   const limits = limitsOf(config);
-  const warmLength = Math.max(1, Math.min(limits.prefill, limits.decode, limits.tokenizer));
+  const warmLength = Math.max(1, Math.min(limits.prefill, limits.decode, limits.tokenizer, limits.decodeInput));
   // Every page of the pool written once, and one request more, whose allocation merges the staged pages back.
   const cover = poolTokens(config.decodeCapacityTokens, config.pageSize);
   const warmCount = Math.max(3, Math.min(48, Math.ceil(cover / warmLength) + 1));
   const tenants = TENANT_NAMES.slice(0, 4);
   const requests: TraceRequest[] = [];
-  for (let i = 0; i < warmCount; i++) requests.push({ id: `warm-${i + 1}`, at: 0, tenant: tenants[i % 3]!, promptTokens: warmLength });
+  for (let i = 0; i < warmCount; i++) requests.push({ id: `warm-${i + 1}`, at: 0, tenant: tenants[i % 3]!, promptTokens: warmLength, maxNewTokens: null });
   // Each earlier request at most: prefill, a copy and its answer, one after another.
   const t = config.timing;
   const each = (warmLength / t.prefillTokensPerSecond) * 1000 + (warmLength / t.transferTokensPerSecond) * 1000 + config.outputTokens * t.decodeMsPerToken + 4 * t.handshakeMs;
-  requests.push({ id: REPLAY_REQUEST_ID, at: Math.ceil(warmCount * each) + 60_000, tenant: tenants[3]!, promptTokens });
+  requests.push({ id: REPLAY_REQUEST_ID, at: Math.ceil(warmCount * each) + 60_000, tenant: tenants[3]!, promptTokens, maxNewTokens: d.maxNewTokens });
   return {
     version: 1,
     name: `your deployment: a ${promptTokens}-token prompt after three tenants' requests`,

@@ -8,7 +8,7 @@
  * decode checks), never what the model reads.
  */
 import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
-import { DeploymentRefused, configProblems, decodeAdmissionLimit, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
+import { CLIP_MAX_NEW_TOKENS, DeploymentRefused, configProblems, decodeAdmissionLimit, decodeInputLimit, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
@@ -259,8 +259,6 @@ function less(a: QueueItem, b: QueueItem): boolean {
   return a.t < b.t || (a.t === b.t && a.seq < b.seq);
 }
 
-/** SGLang's clip of a request's `max_new_tokens` in its admission estimate (SGLANG_CLIP_MAX_NEW_TOKENS_ESTIMATION). */
-const CLIP_MAX_NEW_TOKENS = 4096;
 
 /** Pages per decode summary segment: 64 pages of 64 tokens group ~50 times fewer entries than slots in the incident replay. */
 export const DEFAULT_SUMMARY_PAGES = 64;
@@ -361,6 +359,7 @@ export class Simulation {
   private readonly hash = new Fnv64();
   private readonly options: SimulationOptions;
   private readonly inputLimit: number;
+  private readonly decodeInputLimit: number;
   private eventCount = 0;
   private answered = 0;
   private readonly tally = { statusCounts: {} as Record<string, number>, leaked: 0, canaryLeaks: 0, integrityBreaches: 0, wrongOutputs: 0, pagesReserved: 0, pagesWritten: 0, pagesReadStale: 0, pagesReadZero: 0 };
@@ -382,6 +381,7 @@ export class Simulation {
     this.trace = trace;
     this.options = { keepEvents: true, audit: true, shortcuts: true, summaryPages: DEFAULT_SUMMARY_PAGES, keepResponses: true, ...options };
     this.inputLimit = prefillInputLimit(config);
+    this.decodeInputLimit = decodeInputLimit(config);
     this.rules = poolRules(config.mitigations);
 
     this.tenantNames = trace.tenants.map((t) => t.name);
@@ -630,8 +630,14 @@ export class Simulation {
     this.emit({ t: this.now, type: 'arrive', req, tenant: this.tenantNames[r.tenant]!, tokens: r.prompt });
 
     // The tokenizer checks only the advertised context length (by the default rule or upstream's; the article never mentions a tokenizer).
-    const refusal = tokenizerRefusal(c, r.prompt, r.outputTokens);
+    const maxNew = r.spec.maxNewTokens === undefined ? r.outputTokens : r.spec.maxNewTokens;
+    const refusal = tokenizerRefusal(c, r.prompt, maxNew);
     if (refusal !== null) return this.reject(r, 'tokenizer', refusal);
+    // The decode server checks the same request against its own context and limit (its own
+    // tokenizer and scheduler); by the report's rule with one context this adds nothing.
+    if (r.prompt > this.decodeInputLimit) {
+      return this.reject(r, 'decode-admission', `prompt of ${this.fmt(r.prompt)} tokens is over the decode server's own input limit of ${this.fmt(this.decodeInputLimit)} tokens`);
+    }
     r.prefillNode = this.routeCounter % c.prefillNodes;
     r.decodeNode = this.routeCounter % c.decodeNodes;
     this.routeCounter++;
@@ -661,7 +667,7 @@ export class Simulation {
     }
     // SGLang's budget would never admit it (prompt + reserved decode tokens over the whole pool) and
     // leave it queued for ever; the engine refuses it instead (docs/MODEL.md, where the engine differs).
-    if (r.prompt > decodeAdmissionLimit(c)) {
+    if (r.prompt > decodeAdmissionLimit(c, r.outputTokens)) {
       return this.reject(
         r,
         'decode-admission',

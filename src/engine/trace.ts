@@ -29,6 +29,11 @@ export interface TraceRequest {
   offset?: number;
   outputTokens?: number;
   /**
+   * The `max_new_tokens` the request declares, which SGLang's tokenizer adds to the prompt in its
+   * context check; null: none declared. Default: its output tokens.
+   */
+  maxNewTokens?: number | null;
+  /**
    * When the client goes away, in ms from the start of the trace (at or after `at`): decode aborts
    * the request there, wherever it is, and answers 499. Default: never.
    */

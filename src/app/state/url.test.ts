@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SWITCHES, SWITCH_KEYS, type Switches } from '../../engine/switches.ts';
 import { DEFAULT_STATE, type UrlState } from './store.ts';
+import { INCIDENT_DEPLOYMENT } from '../../engine/deployment.ts';
 import { LINK_MAX_CHARS, URL_PARAM_NAMES, parseUrl, serializeUrl, serializeUrlChecked } from './url.ts';
 import { linkNotice } from '../i18n/linkNotice.ts';
 import { loadLaterText } from '../i18n/catalogue.ts';
@@ -116,7 +117,7 @@ describe('URL codec', () => {
 
   it('knows exactly the parameters it writes (one table), the bench flag bare and last', () => {
     const every: UrlState = { ...DEFAULT_STATE, selectedRequest: 1, handoff: 2, handoffSpeed: 2, selectedPage: { node: 'decode-0', page: 1 }, compare: 'capacityGap', lang: 'fr', lens: 'report', speed: 9, backend: 'js', gpuFault: 'lost', requestsPerDay: 10, tenants: 3, chapter: 1, beat: 0, presenter: true, screen: 'live', room: 'talk', bench: true, switches: { ...DEFAULT_STATE.switches, chunkedPrefill: true } };
-    every.deployment = { contextTokens: 8, prefillCapacities: [8], decodeCapacities: [8], pageSize: 1, chunkTokens: 0, disaggregated: true, rule: 'report', behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' } };
+    every.deployment = { ...INCIDENT_DEPLOYMENT, contextTokens: 8, prefillCapacities: [8], decodeCapacities: [8], pageSize: 1, chunkTokens: 0, disaggregated: true, rule: 'report', behaviour: { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' } };
     const query = serializeUrl(every);
     expect(query.endsWith('&bench')).toBe(true);
     expect([...new URLSearchParams(query).keys()]).toEqual(URL_PARAM_NAMES);
@@ -134,6 +135,7 @@ describe('URL codec', () => {
 
 describe('URL codec: an operator’s deployment (`dep`)', () => {
   const deployment: NonNullable<UrlState['deployment']> = {
+    ...INCIDENT_DEPLOYMENT,
     contextTokens: 1_048_576,
     prefillCapacities: [681_280, 900_032],
     decodeCapacities: [1_310_720],
@@ -152,6 +154,14 @@ describe('URL codec: an operator’s deployment (`dep`)', () => {
     expect(state.deployment).toEqual(deployment);
   });
 
+  it('holds the figures beyond the first eight only when they are not the incident’s, and reads older links the same', () => {
+    const more = { ...deployment, reservedDecodeTokens: 1024, decodeContextTokens: 131_072, inputLimitMargin: 0, maxReqInputLen: 681_279, maxNewTokens: 4096, allowAutoTruncate: true };
+    const query = serializeUrl({ ...DEFAULT_STATE, deployment: more });
+    expect(new URLSearchParams(query).get('dep')).toBe('1048576.681280_900032.1310720.64.8192.d.s.buggy-i_retire-u_length-f_clear-i.r1024_x131072_m0_q681279_n4096_t');
+    expect(parseUrl(query).state.deployment).toEqual(more);
+    expect(parseUrl('?dep=1048576.681280.1310720.64.0.d.r.buggy-i.r512_r1024').state.deployment).toBeUndefined();
+  });
+
   it('names a malformed one and keeps none', () => {
     for (const bad of ['1048576.681280', '1048576.681280.1310720.64.0.d.r.nosuch-i', '1048576.681280.1310720.64.0.d.r.buggy-i_buggy-f', 'x.1.1.1.0.d.r.buggy-i']) {
       const parsed = parseUrl(`?dep=${bad}`);
@@ -163,6 +173,7 @@ describe('URL codec: an operator’s deployment (`dep`)', () => {
 
 describe('URL codec: links stay short', () => {
   const huge: NonNullable<UrlState['deployment']> = {
+    ...INCIDENT_DEPLOYMENT,
     contextTokens: 1048576,
     // More servers than any real deployment a person types: the state the page holds can be this big.
     prefillCapacities: Array.from({ length: 400 }, (_, i) => 681280 + i),

@@ -15,6 +15,7 @@ import { GPU_FAULTS } from '../../gpu/reports.ts';
 import { HANDOFF_SPEEDS } from './handoffSpeeds.ts';
 import { DEFAULT_STATE, type Language, type UrlState, type ViewName } from './store.ts';
 import type { Deployment, Setting } from '../../engine/deployment.ts';
+import { INCIDENT_CONFIG } from '../../engine/config.ts';
 
 export const URL_VERSION = 1;
 
@@ -125,12 +126,15 @@ const unlessDefault = <K extends keyof UrlState>(key: K, show: (value: UrlState[
  */
 const SETTING_CODES: Record<Setting, string> = { incident: 'i', fixed: 'f', unknown: 'u' };
 const SWITCH_CODES = byCode(ALL);
-const capacities = '\\d{1,8}(?:_\\d{1,8}){0,15}';
+const capacities = '\\d{1,8}(?:_\\d{1,8}){0,63}';
 const deploymentSchema = v.pipe(
   v.string(),
-  v.regex(new RegExp(`^\\d{1,8}\\.${capacities}\\.(?:${capacities})?\\.\\d{1,4}\\.\\d{1,8}\\.[dc]\\.[rs]\\.[a-z]{1,16}-[ifu](?:_[a-z]{1,16}-[ifu]){0,7}$`)),
+  v.regex(new RegExp(`^\\d{1,8}\\.${capacities}\\.(?:${capacities})?\\.\\d{1,4}\\.\\d{1,8}\\.[dc]\\.[rs]\\.[a-z]{1,16}-[ifu](?:_[a-z]{1,16}-[ifu]){0,7}(?:\\.(?:[rxmqn]\\d{1,8}|t)(?:_(?:[rxmqn]\\d{1,8}|t)){0,5})?$`)),
   v.transform((raw): Deployment | null => {
-    const [ctx, pre, dec, page, chunk, mode, rule, behaviours] = raw.split('.') as [string, string, string, string, string, string, string, string];
+    const [ctx, pre, dec, page, chunk, mode, rule, behaviours, extras] = raw.split('.') as [string, string, string, string, string, string, string, string, string | undefined];
+    const extra = new Map((extras ? extras.split('_') : []).map((x) => [x[0]!, x.slice(1)]));
+    if (extras && extra.size !== extras.split('_').length) return null;
+    const num = (k: string) => (extra.has(k) ? Number(extra.get(k)) : null);
     const list = (x: string) => (x === '' ? [] : x.split('_').map(Number));
     const behaviour: Record<string, Setting> = {};
     for (const pair of behaviours.split('_')) {
@@ -149,6 +153,13 @@ const deploymentSchema = v.pipe(
       disaggregated: mode === 'd',
       rule: rule === 's' ? 'sglang' : 'report',
       behaviour: behaviour as Deployment['behaviour'],
+      reservedDecodeTokens: num('r') ?? INCIDENT_CONFIG.reservedDecodeTokens,
+      decodeContextTokens: num('x'),
+      version: null,
+      allowAutoTruncate: extra.has('t'),
+      maxReqInputLen: num('q'),
+      inputLimitMargin: num('m'),
+      maxNewTokens: num('n'),
     };
   }),
   v.check((x) => x !== null),
@@ -156,7 +167,16 @@ const deploymentSchema = v.pipe(
 
 function writeDeployment(d: Deployment): string {
   const behaviours = Object.entries(d.behaviour).map(([key, setting]) => `${ALL.find((s) => s.key === key)!.code}-${SETTING_CODES[setting]}`);
-  return [d.contextTokens, d.prefillCapacities.join('_'), d.decodeCapacities.join('_'), d.pageSize, d.chunkTokens, d.disaggregated ? 'd' : 'c', d.rule === 'sglang' ? 's' : 'r', behaviours.join('_')].join('.');
+  // Figures beyond the first eight only when they differ from the incident's (older links read the same).
+  const extras = [
+    d.reservedDecodeTokens !== INCIDENT_CONFIG.reservedDecodeTokens ? `r${d.reservedDecodeTokens}` : '',
+    d.decodeContextTokens !== null ? `x${d.decodeContextTokens}` : '',
+    d.inputLimitMargin !== null ? `m${d.inputLimitMargin}` : '',
+    d.maxReqInputLen !== null ? `q${d.maxReqInputLen}` : '',
+    d.maxNewTokens !== null ? `n${d.maxNewTokens}` : '',
+    d.allowAutoTruncate ? 't' : '',
+  ].filter(Boolean);
+  return [d.contextTokens, d.prefillCapacities.join('_'), d.decodeCapacities.join('_'), d.pageSize, d.chunkTokens, d.disaggregated ? 'd' : 'c', d.rule === 'sglang' ? 's' : 'r', behaviours.join('_'), ...(extras.length ? [extras.join('_')] : [])].join('.');
 }
 
 /** The parameters, in the order a link writes them. */
