@@ -83,9 +83,15 @@ describe('npm run simulate', () => {
     expect(wide.stdout).toBe('');
   });
 
-  it('a missing file and an unknown option exit 2', () => {
+  it('a missing file and an unknown option exit 2, in one line and no stack; --help (also after --) prints the usage', () => {
     expect(run('--trace', join(dir, 'absent.json')).status).toBe(2);
-    expect(run('--frobnicate').status).toBe(2);
+    const unknown = run('--frobnicate');
+    expect([unknown.status, unknown.stderr]).toEqual([2, 'simulate: unknown flag --frobnicate (see --help)\n']);
+    for (const args of [['--help'], ['--', '--help']]) {
+      const help = run(...args);
+      expect(help.status).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: simulate [\s\S]*Exit codes: 0 ran; 1 /);
+    }
   });
 
   it('a capacity that is not a multiple of the page size is rounded down with a note, and every request is answered', () => {

@@ -25,7 +25,7 @@ import {
   type TenantShare,
   type TrafficOptions,
 } from '../engine/incident/index.ts';
-import { parseArgs } from 'node:util';
+import { readArgs } from './args.ts';
 import { LEAK_SHARE_THRESHOLD } from '../engine/transformerDecoder.ts';
 import { MICROSCOPE_CONFIG, microscopeTrace } from '../engine/microscopeScenario.ts';
 import type { TransformerWeights } from '../engine/model/transformer.ts';
@@ -255,31 +255,41 @@ function printAllocatorTrace(file: string, json: boolean): void {
   console.log(`${allocations.length} requests allocated` + (expected ? `; ${matching} of ${expected.length} got the pages the file expects` : ''));
 }
 
+const SIMULATE_USAGE = `Usage: simulate [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
+       simulate --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
+       simulate --allocator-trace FILE [--json]
+
+Runs a deployment (a config file, or the incident's) over a trace (a file, or a scenario: ${Object.keys(SCENARIOS).join(', ')},
+incident) and prints what happened to each request. --matrix: every switch's expectation against its run.
+--allocator-trace: replays allocator operations and lists the pages each request got.
+
+Exit codes: 0 ran; 1 the run failed a check it makes (an engine invariant, an expectation of --matrix,
+pages unlike the file's);
+2 unusable input (a flag, a file, a field), nothing ran.
+`;
+
 function main(): void {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        config: { type: 'string' },
-        trace: { type: 'string' },
-        scenario: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        matrix: { type: 'boolean', default: false },
-        volume: { type: 'string' },
-        tenants: { type: 'string' },
-        seed: { type: 'string' },
-        'tenant-skew': { type: 'string' },
-        'free-list': { type: 'string' },
-        all: { type: 'boolean', default: false },
-        model: { type: 'string' },
-        'per-head': { type: 'boolean', default: false },
-        'allocator-trace': { type: 'string' },
-      },
-      strict: true,
-    }).values;
-  } catch (e) {
-    fail((e as Error).message);
-  }
+  const args = readArgs(
+    'simulate',
+    process.argv.slice(2),
+    {
+      config: { type: 'string' },
+      trace: { type: 'string' },
+      scenario: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      matrix: { type: 'boolean', default: false },
+      volume: { type: 'string' },
+      tenants: { type: 'string' },
+      seed: { type: 'string' },
+      'tenant-skew': { type: 'string' },
+      'free-list': { type: 'string' },
+      all: { type: 'boolean', default: false },
+      model: { type: 'string' },
+      'per-head': { type: 'boolean', default: false },
+      'allocator-trace': { type: 'string' },
+    } as const,
+    SIMULATE_USAGE,
+  );
   if (args['allocator-trace'] !== undefined) {
     const others = ['config', 'trace', 'scenario', 'matrix'].filter((k) => args[k as keyof typeof args]);
     if (others.length > 0) fail(`--allocator-trace replays allocator operations alone; drop ${others.map((k) => `--${k}`).join(', ')}`);
