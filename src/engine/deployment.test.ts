@@ -4,12 +4,16 @@ import {
   FIXED_DEPLOYMENT,
   INCIDENT_DEPLOYMENT,
   VERSION_SWITCHES,
+  chainAt,
   configFor,
   deploymentBands,
   replayOf,
   replayTrace,
   replayedOutcome,
+  resolutions,
   routeBands,
+  worstCase,
+  type Band,
   type Deployment,
   type Outcome,
 } from './deployment.ts';
@@ -148,5 +152,67 @@ describe('the bands agree with the engine’s replay', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('the bands are where SGLang’s decision chain changes its answer, to the token', () => {
+  const big = fc
+    .record({
+      pageSize: fc.constantFrom(1, 16, 64, 256),
+      context: fc.integer({ min: 1_000, max: 4_000_000 }),
+      prefill: fc.integer({ min: 1_000, max: 4_000_000 }),
+      decode: fc.integer({ min: 1_000, max: 6_000_000 }),
+      decodeContext: fc.option(fc.integer({ min: 1_000, max: 4_000_000 }), { nil: null }),
+      reserved: fc.integer({ min: 0, max: 8_192 }),
+      margin: fc.constantFrom(null, 0, 5),
+      maxNewTokens: fc.option(fc.integer({ min: 1, max: 10_000 }), { nil: null }),
+      rule: fc.constantFrom('report' as const, 'sglang' as const),
+      disaggregated: fc.boolean(),
+      behaviour: fc.record(Object.fromEntries(VERSION_SWITCHES.map((k) => [k, setting])) as Record<(typeof VERSION_SWITCHES)[number], typeof setting>),
+    })
+    .filter((x) => x.prefill >= x.pageSize * 2 && x.decode >= x.pageSize * 2)
+    .map(
+      (x): Deployment => ({
+        ...INCIDENT_DEPLOYMENT,
+        contextTokens: x.context,
+        prefillCapacities: [x.prefill],
+        decodeCapacities: x.disaggregated ? [x.decode] : [],
+        decodeContextTokens: x.decodeContext,
+        pageSize: x.pageSize,
+        reservedDecodeTokens: x.reserved,
+        inputLimitMargin: x.margin,
+        maxNewTokens: x.maxNewTokens,
+        rule: x.rule,
+        disaggregated: x.disaggregated,
+        behaviour: x.behaviour,
+      }),
+    );
+
+  it('N − 1, N and N + 1 at every edge get what their band says, and the answer changes at each edge', () => {
+    fc.assert(
+      fc.property(big, (d) => {
+        for (const r of deploymentBands(d).routes) {
+          const configs = resolutions(d.behaviour).map((b) => configFor(d, r.route, b));
+          const at = (n: number) => configs.map((c) => chainAt(c, n, d.disaggregated, d.maxNewTokens)).map((x) => `${x.outcome}/${x.cause}`).join(' ');
+          const bandOf = (n: number) => r.bands.find((b) => b.from <= n && (b.to === null || n <= b.to))!;
+          const says = (b: Band) => b.when.map((w) => `${w.outcome}/${w.cause}`).join(' ');
+          for (const b of r.bands) {
+            for (const n of [b.from - 1, b.from, b.from + 1, ...(b.to === null ? [] : [b.to - 1, b.to, b.to + 1])]) if (n >= 1) expect({ n, got: at(n) }).toEqual({ n, got: says(bandOf(n)) });
+          }
+          for (let i = 1; i < r.bands.length; i++) expect(at(r.bands[i]!.from)).not.toEqual(at(r.bands[i]!.from - 1));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the chain’s steps on the incident’s numbers by SGLang’s rule, by hand: 681,273 served, 681,274 leaks, 1,048,570 refused by decode, 1,048,576 by the tokenizer', () => {
+    const d: Deployment = { ...INCIDENT_DEPLOYMENT, rule: 'sglang' };
+    const c = configFor(d, { prefillCapacity: 681_280, decodeCapacity: 1_310_720 }, worstCase(d.behaviour));
+    // max_req_input_len = min(1,048,576 − 1, 681,280 − 1) − 5 = 681,274 (refused at or over it); decode's own:
+    // min(1,048,575, 1,310,719) − 5 = 1,048,570; the tokenizer refuses at or over 1,048,576.
+    expect([681_273, 681_274, 1_048_569, 1_048_570, 1_048_575, 1_048_576].map((n) => chainAt(c, n).outcome)).toEqual(['served', 'leaked', 'leaked', 'refused', 'refused', 'refused']);
+    expect(chainAt(c, 681_274).steps.map((s) => s.at)).toEqual(['tokenizer', 'decode-check', 'prefill-scheduler', 'placeholder', 'decode-add', 'decode-budget', 'handoff']);
+    expect(chainAt(c, 1_048_570).steps.at(-1)).toMatchObject({ at: 'decode-check', result: 'stop' });
   });
 });

@@ -367,7 +367,7 @@ export interface Band {
   /** What it gets: one outcome, or several when a behaviour is unknown (one per resolution). */
   outcomes: Outcome[];
   /** For each outcome, the unknown behaviours' resolutions that give it. */
-  when: { outcome: Outcome; behaviour: Record<VersionSwitch, 'incident' | 'fixed'> }[];
+  when: { outcome: Outcome; cause: Cause; behaviour: Record<VersionSwitch, 'incident' | 'fixed'> }[];
   /** The changes that close a band that may leak: each alone makes no prompt of the band leak. */
   closedBy: Closer[];
 }
@@ -410,9 +410,10 @@ export function routeBands(d: Deployment, route: Route, withClosers = true): Rou
     if (to !== null && to < from) continue;
     const at = configs.map((c) => outcomeAt(c, from, d.disaggregated, d.maxNewTokens));
     const outcomes = [...new Set(at.map((a) => a.outcome))];
-    const when = at.map((a, k) => ({ outcome: a.outcome, behaviour: res[k]! }));
+    const when = at.map((a, k) => ({ outcome: a.outcome, cause: a.cause, behaviour: res[k]! }));
     const last = bands[bands.length - 1];
-    if (last && last.cause === at[0]!.cause && sameOutcomes(last, outcomes)) {
+    // One band while every resolution's answer (outcome and where it is decided) stays the same.
+    if (last && last.when.every((w, k) => w.outcome === when[k]!.outcome && w.cause === when[k]!.cause)) {
       last.to = to;
       continue;
     }
@@ -421,10 +422,6 @@ export function routeBands(d: Deployment, route: Route, withClosers = true): Rou
   if (withClosers) for (const b of bands) if (mayLeak(b)) b.closedBy = closersOf(d, route, b);
   const leak = bands.find(mayLeak);
   return { route, limits, bands, smallestLeak: leak ? leak.from : null };
-}
-
-function sameOutcomes(b: Band, outcomes: Outcome[]): boolean {
-  return b.outcomes.length === outcomes.length && b.outcomes.every((o, i) => o === outcomes[i]);
 }
 
 /** Whether no prompt in [from, to] may leak on a deployment (under every resolution of its unknowns). */
