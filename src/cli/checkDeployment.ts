@@ -57,7 +57,8 @@ Figures (each beats what the texts say):
   --max-new-tokens N        the max_new_tokens your clients send (default: none)
   --input-limit-margin 0|5  5: current SGLang's max_req_input_len = min(context−1, pool−1) − 5; 0: older releases
   --colocated               prefill and decode on the same servers
-  --rule sglang|report      prefill's limit: SGLang's max_req_input_len (default), or the report's (the pool)
+  --rule sglang|report      prefill's limit: SGLang's max_req_input_len (default), or the report's threshold
+                            (over 681,280 = the prefill pool, F4/F14) applied by the model to your pool
 Behaviours your build has (incident | fixed | unknown):
   --reject-path S           fixed: rejected requests retired at admission (SGLang PR #38935); default unknown
   --retire S                fixed: aborted prefill results retired without a KV send (PR #36988); default unknown
@@ -269,7 +270,7 @@ async function main(): Promise<void> {
   const assembled = assembleDeployment(read.servers, typed);
   const d: Deployment = { ...assembled.deployment, behaviour: { ...assembled.deployment.behaviour } };
   const rule = values.rule ?? 'sglang';
-  if (rule !== 'report' && rule !== 'sglang') usageError(COMMAND, [`--rule: must be "sglang" (SGLang's max_req_input_len) or "report" (the prefill pool, the report's figure), got ${JSON.stringify(rule)}`]);
+  if (rule !== 'report' && rule !== 'sglang') usageError(COMMAND, [`--rule: must be "sglang" (SGLang's max_req_input_len) or "report" (the report's threshold, the prefill pool, applied to your numbers), got ${JSON.stringify(rule)}`]);
   d.rule = rule;
   const margin = one('input-limit-margin', 0);
   if (margin !== undefined && margin !== 0 && margin !== 5) usageError(COMMAND, [`--input-limit-margin: 5 (current SGLang) or 0 (older releases), got ${margin}`]);
@@ -317,13 +318,15 @@ export const LIMITS = [
   'This models one mechanism only: a prefill limit below the advertised context, a reject path that forwards a one-token placeholder, and pages that are not cleared.',
   '"Closed" means this path is closed on these figures, not that the deployment is safe.',
   'A leak needs pages that earlier requests wrote and freed: on a server that has served nothing yet they read as zeros.',
-  'Figures marked assumed were given nowhere: they are the incident replay\u2019s (the model\u2019s), not yours.',
+  'Figures marked assumed were given nowhere: they are the incident\u2019s (the advertised context and prefill KV from the report, F14; the rest the model\u2019s, A11), not yours.',
 ];
 
 function printText(d: Deployment, origins: Record<FigureField, Origin>, notes: string[], a: DeploymentAnswer, replayed: { promptTokens: number; outcome: Outcome | null; dataOf: string[] } | null, verdict: Verdict, toPass: string[], background: Map<string, string>): void {
   const p = (label: string, value: string) => console.log(`  ${label.padEnd(40)} ${value}`);
+  // Given nowhere: the incident's figure — the report's for the context and prefill KV (F14), the model's otherwise (A11).
+  const reportFigure: FigureField[] = ['contextTokens', 'prefillCapacities'];
   const from: Record<Origin, string> = { assumed: 'ASSUMED: not given', log: 'from the start-up log', args: 'from the launch arguments', 'server-info': 'from /get_server_info', typed: 'from the command line' };
-  const o = (f: FigureField) => `(${from[origins[f] ?? 'assumed']})`;
+  const o = (f: FigureField) => (origins[f] === 'assumed' ? `(ASSUMED: not given; the incident's, ${reportFigure.includes(f) ? 'from the report, F14' : "the model's, A11"})` : `(${from[origins[f]!]})`);
   console.log('Your deployment against this incident\u2019s path');
   if (d.version) p('SGLang version', `${d.version} ${o('version')}`);
   p('context length', `${fmt(d.contextTokens)} tokens ${o('contextTokens')}`);
@@ -334,7 +337,7 @@ function printText(d: Deployment, origins: Record<FigureField, Origin>, notes: s
   p('page size', `${fmt(d.pageSize)} tokens ${o('pageSize')}`);
   p('prefill and decode', `${d.disaggregated ? 'disaggregated' : 'on the same servers'} ${o('disaggregated')}`);
   const margin = marginOf(d);
-  p("prefill's limit", d.rule === 'sglang' ? `SGLang's max_req_input_len = min(context − 1, pool − 1) − ${margin ?? 5}${margin === null ? ' (current releases; older ones have no − 5)' : ''}, refused at or over it` : "the report's: prompts longer than the prefill pool");
+  p("prefill's limit", d.rule === 'sglang' ? `SGLang's max_req_input_len = min(context − 1, pool − 1) − ${margin ?? 5}${margin === null ? ' (current releases; older ones have no − 5)' : ''}, refused at or over it` : "the report's threshold (over 681,280 = the prefill pool, F4/F14), applied by the model to your pool: prompts longer than it");
   for (const k of VERSION_SWITCHES) p(SWITCH_TEXT[k].label.en, d.behaviour[k] === 'unknown' ? 'unknown (both outcomes shown)' : d.behaviour[k] === 'incident' ? 'as in the incident' : 'fixed');
   for (const n of notes) console.log(`  note: ${n}`);
   a.routes.forEach((r) => {
