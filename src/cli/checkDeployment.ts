@@ -15,7 +15,9 @@ import {
   deploymentBands,
   deploymentProblems,
   marginOf,
+  verdictOf,
   worstCase,
+  UNSTATED_BEHAVIOUR,
   REPLAY_REQUEST_ID,
   replayOf,
   replayedOutcome,
@@ -24,7 +26,9 @@ import {
   type Deployment,
   type DeploymentAnswer,
   type Outcome,
+  type Need,
   type Setting,
+  type Verdict,
   type VersionSwitch,
 } from '../engine/deployment.ts';
 import { assembleDeployment, describeProblem, parseServerInfo, type FigureField, type InputProblem, type Origin, type Role, type ServerFigures, type TypedFigures } from '../engine/sglangInput.ts';
@@ -100,12 +104,12 @@ const OPTIONS = {
   colocated: { type: 'boolean' },
 } as const;
 
-/** The flag of each behaviour, and what an unstated one is: what SGLang's public history says of it. */
-const BEHAVIOUR_FLAGS: Record<VersionSwitch, { flag: string; unstated: Setting; why: string }> = {
-  buggyRejectPath: { flag: 'reject-path', unstated: 'unknown', why: 'PR #38935 (retire rejected requests before the handoff) is merged, but the sources read here do not say which release first carries it' },
-  retireWithoutSend: { flag: 'retire', unstated: 'unknown', why: 'PR #36988 (retire aborted prefill results without a KV send) is merged, but the sources read here do not say which release first carries it' },
-  transferredLengthCheck: { flag: 'length-check', unstated: 'incident', why: 'PR #38704 (honour admission aborts before the KV handoff) is open: no release carries it' },
-  clearPagesOnFree: { flag: 'clear-pages', unstated: 'incident', why: 'no SGLang code read clears a page when it is freed' },
+/** The flag of each behaviour, and why an unstated one is what it is (engine/deployment.ts UNSTATED_BEHAVIOUR). */
+const BEHAVIOUR_FLAGS: Record<VersionSwitch, { flag: string; why: string }> = {
+  buggyRejectPath: { flag: 'reject-path', why: 'PR #38935 (retire rejected requests before the handoff) is merged, but the sources read here do not say which release first carries it' },
+  retireWithoutSend: { flag: 'retire', why: 'PR #36988 (retire aborted prefill results without a KV send) is merged, but the sources read here do not say which release first carries it' },
+  transferredLengthCheck: { flag: 'length-check', why: 'PR #38704 (honour admission aborts before the KV handoff) is open: no release carries it' },
+  clearPagesOnFree: { flag: 'clear-pages', why: 'no SGLang code read clears a page when it is freed' },
 };
 
 const OUTCOME_TEXT: Record<Outcome, string> = {
@@ -129,15 +133,14 @@ const CAUSE_TEXT: Record<Band['cause'], string> = {
   'deployment-check': 'a check before serving refuses the deployment',
 };
 
-/** Figures the verdict cannot do without, and the flag that gives each. */
-const NEEDED: { field: FigureField; flag: string }[] = [
-  { field: 'disaggregated', flag: 'a log or --url of each server (or --colocated)' },
-  { field: 'contextTokens', flag: '--context N (or a log or --url of the prefill server)' },
-  { field: 'prefillCapacities', flag: "--prefill N (the prefill scheduler's max_total_num_tokens, from its start-up log or --url)" },
-  { field: 'decodeCapacities', flag: "--decode N (the decode scheduler's max_total_num_tokens, from its start-up log or --url)" },
-];
+/** The flag that gives each figure the verdict cannot do without. */
+const NEEDED: Record<Extract<Need, { kind: 'figure' }>['field'], string> = {
+  disaggregated: 'a log or --url of each server (or --colocated)',
+  contextTokens: '--context N (or a log or --url of the prefill server)',
+  prefillCapacities: "--prefill N (the prefill scheduler's max_total_num_tokens, from its start-up log or --url)",
+  decodeCapacities: "--decode N (the decode scheduler's max_total_num_tokens, from its start-up log or --url)",
+};
 
-export type Verdict = 'closed' | 'open' | 'unknown';
 export const EXIT: Record<Verdict, number> = { closed: 0, open: 1, unknown: 3 };
 
 function wholeNumbers(flag: string, raw: string | undefined, min = 1): number[] | undefined {
@@ -189,30 +192,12 @@ function loadBackground(): Map<string, string> {
   return new Map();
 }
 
-/**
- * The verdict on these figures: open when a band leaks under every resolution of the unknown
- * behaviours, unknown when one may (or when a needed figure was given nowhere and the numbers
- * matter), closed otherwise. The numbers do not matter when no band leaks even with prefill's pool
- * at its smallest and decode's at its largest (a behaviour closes every over-limit prompt).
- */
-export function verdictOf(d: Deployment, answer: DeploymentAnswer, missing: readonly FigureField[]): { verdict: Verdict; toPass: string[] } {
-  const toPass: string[] = [];
-  const anyNumbers: Deployment = { ...d, prefillCapacities: [Math.max(1, d.pageSize) * 2], decodeCapacities: [Math.max(d.contextTokens * 2, d.pageSize * 2)], decodeContextTokens: null };
-  const numbersMatter = d.disaggregated && deploymentBands(anyNumbers).leaks;
-  if (numbersMatter) for (const n of NEEDED) if (missing.includes(n.field)) toPass.push(n.flag);
-  if (d.allowAutoTruncate && d.disaggregated) toPass.push("--allow-auto-truncate is on: SGLang cuts an over-long prompt to each server's own limit instead of the placeholder; this tool does not model that path (turn it off, or check that both servers keep the same length)");
-  const surely = answer.routes.some((r) => r.bands.some((b) => b.outcomes.length === 1 && b.outcomes[0] === 'leaked'));
-  const maybe = answer.leaks;
-  if (maybe && !surely) {
-    for (const k of VERSION_SWITCHES) if (d.behaviour[k] === 'unknown') toPass.push(`--${BEHAVIOUR_FLAGS[k].flag} incident|fixed (${BEHAVIOUR_FLAGS[k].why})`);
-  }
-  // The margin off max_req_input_len moves prefill's limit by 5 tokens: say so when the verdict turns on it.
-  if (d.rule === 'sglang' && marginOf(d) === null) {
-    const other = deploymentBands({ ...d, inputLimitMargin: 0 });
-    if (other.leaks !== answer.leaks) toPass.push('--input-limit-margin 0|5 (or --url of the prefill server, which reports max_req_input_len): the verdict turns on it');
-  }
-  if (toPass.length > 0) return { verdict: 'unknown', toPass };
-  return { verdict: surely ? 'open' : 'closed', toPass };
+/** What the operator passes for each need. */
+function needText(n: Need): string {
+  if (n.kind === 'figure') return NEEDED[n.field];
+  if (n.kind === 'behaviour') return `--${BEHAVIOUR_FLAGS[n.key].flag} incident|fixed (${BEHAVIOUR_FLAGS[n.key].why})`;
+  if (n.kind === 'margin') return '--input-limit-margin 0|5 (or --url of the prefill server, which reports max_req_input_len): the verdict turns on it';
+  return "--allow-auto-truncate is on: SGLang cuts an over-long prompt to each server's own limit instead of the placeholder; this tool does not model that path (turn it off, or check that both servers keep the same length)";
 }
 
 /** The change each closer stands for, as an operator makes it. */
@@ -278,16 +263,17 @@ async function main(): Promise<void> {
   const maxNew = one('max-new-tokens');
   if (maxNew !== undefined) d.maxNewTokens = maxNew;
   for (const key of VERSION_SWITCHES) {
-    const { flag, unstated } = BEHAVIOUR_FLAGS[key];
+    const { flag } = BEHAVIOUR_FLAGS[key];
     const raw = values[flag as 'retire'];
     if (raw !== undefined && !(SETTINGS as readonly string[]).includes(raw)) usageError(COMMAND, [`--${flag}: must be incident, fixed or unknown, got ${JSON.stringify(raw)}`]);
-    d.behaviour[key] = (raw as Setting | undefined) ?? unstated;
+    d.behaviour[key] = (raw as Setting | undefined) ?? UNSTATED_BEHAVIOUR[key];
   }
   const bad = deploymentProblems(d);
   if (bad.length > 0) usageError(COMMAND, bad);
 
   const answer = deploymentBands(d);
-  const { verdict, toPass } = verdictOf(d, answer, assembled.missing);
+  const { verdict, needs } = verdictOf(d, answer, assembled.missing);
+  const toPass = needs.map(needText);
   const background = loadBackground();
   const notes = [
     ...assembled.notes,

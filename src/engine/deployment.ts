@@ -501,6 +501,62 @@ export function deploymentProblems(d: Deployment): string[] {
   return problems;
 }
 
+/**
+ * What each behaviour is when the operator does not say: what SGLang's public history says of it. The
+ * reject path and retiring aborted results are unknown (PRs #38935 and #36988 are merged, but no source
+ * read names the release that first carries them); the length check is as in the incident (PR #38704 is
+ * open) and so is page clearing (no SGLang code read clears a freed page). The CLI and the page start here.
+ */
+export const UNSTATED_BEHAVIOUR: Record<VersionSwitch, Setting> = { buggyRejectPath: 'unknown', retireWithoutSend: 'unknown', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' };
+
+/** What the verdict needs before it can be told. */
+export type Need =
+  | { kind: 'figure'; field: 'disaggregated' | 'contextTokens' | 'prefillCapacities' | 'decodeCapacities' }
+  | { kind: 'behaviour'; key: VersionSwitch }
+  /** The margin off max_req_input_len (5, or 0 in older releases), when the verdict turns on it. */
+  | { kind: 'margin' }
+  /** Auto-truncation: each server cuts to its own limit instead of the placeholder, a path not modelled. */
+  | { kind: 'auto-truncate' };
+
+/** `closed`: no prompt leaks on the figures given; `open`: some prompt does; `unknown`: it cannot be told (`needs` says why). */
+export type Verdict = 'closed' | 'open' | 'unknown';
+
+const VERDICT_FIGURES = ['disaggregated', 'contextTokens', 'prefillCapacities', 'decodeCapacities'] as const;
+
+/**
+ * The verdict on these figures, for the CLI's exit code and the page's sentence alike: open when a band
+ * leaks under every resolution of the unknown behaviours, unknown when one may (or when a figure the
+ * verdict turns on was given nowhere: `missing`), closed otherwise. The figures do not matter when no
+ * band leaks even with prefill's pool at its smallest and decode's at its largest (a behaviour then
+ * closes every over-limit prompt).
+ */
+export function verdictOf(d: Deployment, answer: DeploymentAnswer, missing: readonly string[]): { verdict: Verdict; needs: Need[] } {
+  const needs: Need[] = [];
+  // Each figure given nowhere at the value that leaks most (a context as long as any, the smallest
+  // prefill pool, the largest decode pool, prefill and decode apart): no leak even then, and the
+  // figures given already close the path.
+  const absent = VERDICT_FIGURES.filter((f) => missing.includes(f));
+  if (absent.length > 0) {
+    const context = absent.includes('contextTokens') ? 16_777_216 : d.contextTokens;
+    const worst: Deployment = {
+      ...d,
+      contextTokens: context,
+      disaggregated: absent.includes('disaggregated') ? true : d.disaggregated,
+      prefillCapacities: absent.includes('prefillCapacities') ? [Math.max(1, d.pageSize) * 2] : d.prefillCapacities,
+      decodeCapacities: absent.includes('decodeCapacities') || d.decodeCapacities.length === 0 ? [Math.min(16_777_216, Math.max(context + 1, d.pageSize * 2))] : d.decodeCapacities,
+      maxReqInputLen: absent.includes('contextTokens') || absent.includes('prefillCapacities') ? null : d.maxReqInputLen,
+    };
+    if (deploymentBands(worst).leaks) for (const field of absent) needs.push({ kind: 'figure', field });
+  }
+  if (d.allowAutoTruncate && d.disaggregated) needs.push({ kind: 'auto-truncate' });
+  const surely = answer.routes.some((r) => r.bands.some((b) => b.outcomes.length === 1 && b.outcomes[0] === 'leaked'));
+  if (answer.leaks && !surely) for (const key of VERSION_SWITCHES) if (d.behaviour[key] === 'unknown') needs.push({ kind: 'behaviour', key });
+  // The margin moves prefill's limit by 5 tokens: a need only when the verdict turns on it.
+  if (d.rule === 'sglang' && marginOf(d) === null && deploymentBands({ ...d, inputLimitMargin: 0 }).leaks !== answer.leaks) needs.push({ kind: 'margin' });
+  if (needs.length > 0) return { verdict: 'unknown', needs };
+  return { verdict: surely ? 'open' : 'closed', needs };
+}
+
 /** The id of the replayed request in the replay's trace. */
 export const REPLAY_REQUEST_ID = 'yours';
 

@@ -4,9 +4,11 @@
  * them in the stage and the microscope. The bands are engine/deployment.ts's, the parsers
  * engine/sglangInput.ts's: the same answer as `npm run check-deployment`. Loaded only when opened (or
  * when a link holds a deployment), so that the first screen does not carry it. Nothing typed leaves
- * the page: the replay runs in the page's own worker.
+ * the page: each box is read in the page's own worker (readText.ts, its progress shown for a long
+ * paste), the replay in another. While any box or typed figure has a problem, the problem is shown
+ * where it is and no verdict is: a wrong box would otherwise be answered on the other boxes' figures.
  */
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ClipboardEvent } from 'react';
 import {
   REPLAY_REQUEST_ID,
   SETTINGS,
@@ -16,6 +18,9 @@ import {
   replayOf,
   replayedOutcome,
   sourcesOf,
+  verdictOf,
+  UNSTATED_BEHAVIOUR,
+  type Need,
   type Band,
   type Closer,
   type Deployment,
@@ -23,7 +28,7 @@ import {
   type Setting,
   type VersionSwitch,
 } from '../../../engine/deployment.ts';
-import { assembleDeployment, describeProblem, parseLaunchArgs, parseStartupLog, type FigureField, type Origin, type TypedFigures } from '../../../engine/sglangInput.ts';
+import { assembleDeployment, describeProblem, type FigureField, type InputProblem, type Origin, type ProblemKind, type TypedFigures } from '../../../engine/sglangInput.ts';
 import { runKeyOf, type RunRequest } from '../../../engine/runs/index.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import { useT } from '../../i18n/i18n.ts';
@@ -31,12 +36,37 @@ import type { MessageKey } from '../../i18n/messages.ts';
 import { useMainRun, type RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { BackgroundBadge, ModelBadge } from '../shared/Evidence.tsx';
+import type { BoxKind, ReadProgress, ReadResult } from '../../run/readText.ts';
+import { readBox } from '../../run/readTextClient.ts';
 import './deployment.css';
+
+const BOXES = ['args', 'prefill', 'decode'] as const satisfies readonly BoxKind[];
+const BOX_LABEL: Record<BoxKind, MessageKey> = { args: 'depArgs', prefill: 'depPrefillLog', decode: 'depDecodeLog' };
+const BOX_TESTID: Record<BoxKind, string> = { args: 'deployment-args', prefill: 'deployment-prefill-log', decode: 'deployment-decode-log' };
+const BOX_ROWS: Record<BoxKind, number> = { args: 4, prefill: 3, decode: 3 };
+/**
+ * A text from this many characters on is not put in its box when pasted (a textarea of 10 MB takes
+ * Chromium seconds to lay out, whatever reads it), and its reading shows its progress.
+ */
+const LARGE_TEXT = 200_000;
+/** The problems the catalogue words by kind; any other (a kind newer than this list) shows the parser's English. */
+const PROBLEM_TEXT: { [K in ProblemKind]?: MessageKey } = {
+  'no-value': 'depProblem.no-value',
+  'not-a-number': 'depProblem.not-a-number',
+  'bad-mode': 'depProblem.bad-mode',
+  'no-role': 'depProblem.no-role',
+  'role-conflict': 'depProblem.role-conflict',
+  'no-scheduler-line': 'depProblem.no-scheduler-line',
+  'nothing-given': 'depProblem.nothing-given',
+  'not-text': 'depProblem.not-text',
+  'cannot-read': 'depProblem.cannot-read',
+  'bad-json': 'depProblem.bad-json',
+};
 
 const NUMBER_FIELDS = ['contextTokens', 'prefillCapacities', 'decodeCapacities', 'pageSize', 'chunkTokens'] as const satisfies readonly FigureField[];
 type NumberField = (typeof NUMBER_FIELDS)[number];
 const FIELD_LABEL: Record<NumberField, MessageKey> = { contextTokens: 'depContext', prefillCapacities: 'depPrefillKv', decodeCapacities: 'depDecodeKv', pageSize: 'depPageSize', chunkTokens: 'depChunk' };
-const ORIGIN_LABEL: Record<Origin | 'link', MessageKey> = { log: 'depOriginLog', args: 'depOriginArgs', typed: 'depOriginTyped', assumed: 'depOriginAssumed', link: 'depOriginLink' };
+const ORIGIN_LABEL: Record<Origin | 'link', MessageKey> = { log: 'depOriginLog', args: 'depOriginArgs', typed: 'depOriginTyped', assumed: 'depOriginAssumed', link: 'depOriginLink', 'server-info': 'depOriginServerInfo' };
 const SETTING_LABEL: Record<Setting, MessageKey> = { incident: 'depSettingIncident', fixed: 'depSettingFixed', unknown: 'depSettingUnknown' };
 
 /** The replay request the store runs for a deployment (the one run path's custom run), or `none`. */
@@ -76,6 +106,45 @@ function display(d: Deployment, f: NumberField, lang: 'en' | 'fr'): string {
   return Array.isArray(v) ? v.map((x) => formatNumber(x, lang)).join(' ; ') : formatNumber(v, lang);
 }
 
+type SetReads = (f: (r: Partial<Record<BoxKind, { text: string; source: string; result: ReadResult; failed?: string }>>) => Partial<Record<BoxKind, { text: string; source: string; result: ReadResult; failed?: string }>>) => void;
+type SetProgress = (f: (r: Partial<Record<BoxKind, { text: string; at: ReadProgress }>>) => Partial<Record<BoxKind, { text: string; at: ReadProgress }>>) => void;
+
+/** Reads one box's text in the worker whenever it (or its name) changes; a newer text cancels the read before. */
+function useBoxRead(kind: BoxKind, text: string, source: string, setReads: SetReads, setProgress: SetProgress): void {
+  useEffect(() => {
+    if (text.trim() === '') return;
+    const controller = new AbortController();
+    readBox(kind, text, source, (at) => setProgress((p) => ({ ...p, [kind]: { text, at } })), controller.signal).then(
+      (result) => {
+        setReads((r) => ({ ...r, [kind]: { text, source, result } }));
+        setProgress((p) => {
+          const { [kind]: _done, ...rest } = p;
+          return rest;
+        });
+      },
+      (error: unknown) => {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+        // The worker failed (it should not, on any text): the box says so, and counts as wrong.
+        const failed = error instanceof Error ? error.message : String(error);
+        setReads((r) => ({ ...r, [kind]: { text, source, result: { servers: [], problems: [], lines: 0 }, failed } }));
+      },
+    );
+    return () => controller.abort();
+  }, [kind, text, source, setReads, setProgress]);
+}
+
+/** What a problem says, in the page's language where the catalogue words its kind. */
+function problemText(p: InputProblem, t: ReturnType<typeof useT>, lang: 'en' | 'fr'): string {
+  const key = PROBLEM_TEXT[p.kind];
+  const vars = { source: p.source, line: formatNumber(p.line, lang), field: p.field, value: p.value ?? '', message: p.message };
+  return key ? t(key, vars) : t('depProblemOther', vars);
+}
+
+/** Megabytes with one decimal, in the page's language (characters count as bytes: a log is ASCII). */
+function megabytes(chars: number, t: ReturnType<typeof useT>, lang: 'en' | 'fr'): string {
+  return t('depMegabytes', { n: formatNumber(Math.round(chars / 100_000) / 10, lang, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+}
+
 /**
  * `onShowReplay`: show the stage on the replayed request; given the replay's run when it has just
  * arrived after Replay (the page then opens it as it opens any run's story, just after the answer).
@@ -91,30 +160,46 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   const fmt = (n: number) => formatNumber(n, lang);
 
   // The form starts from a link's deployment when there is one (its figures then count as typed).
-  const [args, setArgs] = useState('');
-  const [prefillLog, setPrefillLog] = useState('');
-  const [decodeLog, setDecodeLog] = useState('');
+  const [texts, setTexts] = useState<Record<BoxKind, string>>({ args: '', prefill: '', decode: '' });
+  // Boxes whose text was pasted too long to show: held here, the box showing its size instead.
+  const [aside, setAside] = useState<Partial<Record<BoxKind, boolean>>>({});
+  const [reads, setReads] = useState<Partial<Record<BoxKind, { text: string; source: string; result: ReadResult; failed?: string }>>>({});
+  const [progress, setProgress] = useState<Partial<Record<BoxKind, { text: string; at: ReadProgress }>>>({});
   const [edits, setEdits] = useState<Partial<Record<NumberField, string>>>(() => (held ? Object.fromEntries(NUMBER_FIELDS.map((f) => [f, display(held, f, lang)])) : {}));
   // The figures a link gave, until edited.
   const [fromLink, setFromLink] = useState<ReadonlySet<FigureField>>(() => new Set(held ? [...NUMBER_FIELDS, 'disaggregated'] : []));
   const [disaggregated, setDisaggregated] = useState<boolean | undefined>(held ? held.disaggregated : undefined);
-  const [rule, setRule] = useState<Deployment['rule']>(held?.rule ?? 'report');
-  const [behaviour, setBehaviour] = useState<Deployment['behaviour']>(() => (held && deploymentProblems(held).length === 0 ? held.behaviour : { buggyRejectPath: 'incident', retireWithoutSend: 'incident', transferredLengthCheck: 'incident', clearPagesOnFree: 'incident' }));
+  // SGLang's own limit and what its public history says of each behaviour, as the command line starts.
+  const [rule, setRule] = useState<Deployment['rule']>(held?.rule ?? 'sglang');
+  const [behaviour, setBehaviour] = useState<Deployment['behaviour']>(() => (held && deploymentProblems(held).length === 0 ? held.behaviour : { ...UNSTATED_BEHAVIOUR }));
   const [copied, setCopied] = useState(false);
 
-  const parsed = useMemo(() => {
-    const texts = [
-      args.trim() ? parseLaunchArgs(args, t('depArgs').split(' (')[0]!) : null,
-      prefillLog.trim() ? parseStartupLog(prefillLog, t('depPrefillLog').split(' (')[0]!, 'prefill') : null,
-      decodeLog.trim() ? parseStartupLog(decodeLog, t('depDecodeLog'), 'decode') : null,
-    ].filter((x) => x !== null);
-    return { servers: texts.flatMap((x) => x.servers), problems: texts.flatMap((x) => x.problems) };
-  }, [args, prefillLog, decodeLog, t]);
+  // Each box is read in the worker, its name (in the page's language) naming it in what the parser says.
+  const sources: Record<BoxKind, string> = { args: t('depArgs').split(' (')[0]!, prefill: t('depPrefillLog').split(' (')[0]!, decode: t('depDecodeLog').split(' (')[0]! };
+  useBoxRead('args', texts.args, sources.args, setReads, setProgress);
+  useBoxRead('prefill', texts.prefill, sources.prefill, setReads, setProgress);
+  useBoxRead('decode', texts.decode, sources.decode, setReads, setProgress);
+  /** 'empty', 'read' (its result is this text's) or 'reading'. */
+  const state = (k: BoxKind) => (texts[k].trim() === '' ? 'empty' : reads[k]?.text === texts[k] && reads[k]?.source === sources[k] ? 'read' : 'reading');
+  const reading = BOXES.filter((k) => state(k) === 'reading');
+  // While a box is read, its last reading stands (the answer dimmed), so that typing does not flicker.
+  const shownOf = (k: BoxKind) => (state(k) === 'empty' ? null : reads[k]?.result ?? null);
+  const [shownArgs, shownPrefill, shownDecode] = BOXES.map(shownOf);
+  const servers = useMemo(() => [shownArgs, shownPrefill, shownDecode].flatMap((r) => r?.servers ?? []), [shownArgs, shownPrefill, shownDecode]);
+  const boxProblems: Record<BoxKind, readonly InputProblem[]> = { args: shownArgs?.problems ?? [], prefill: shownPrefill?.problems ?? [], decode: shownDecode?.problems ?? [] };
   const typed = useMemo(() => readTyped(edits, disaggregated), [edits, disaggregated]);
-  const assembled = useMemo(() => assembleDeployment(parsed.servers, typed.typed), [parsed, typed]);
+  const assembled = useMemo(() => assembleDeployment(servers, typed.typed), [servers, typed]);
   const deployment: Deployment = useMemo(() => ({ ...assembled.deployment, rule, behaviour }), [assembled, rule, behaviour]);
   const problems = useMemo(() => deploymentProblems(deployment), [deployment]);
-  const answer = useMemo(() => (problems.length === 0 && typed.bad.length === 0 ? deploymentBands(deployment) : null), [deployment, problems, typed]);
+  // No verdict while any box or typed figure has an error: a wrong box (a prefill log in the decode
+  // box, say) would otherwise be answered on the figures the other boxes and the incident give.
+  const failed = (k: BoxKind) => (state(k) === 'empty' ? undefined : reads[k]?.failed);
+  const wrongBoxes = BOXES.filter((k) => boxProblems[k].length > 0 || failed(k) !== undefined);
+  const inputErrors = wrongBoxes.length > 0 || typed.bad.length > 0;
+  const answer = useMemo(() => (!inputErrors && problems.length === 0 ? deploymentBands(deployment) : null), [deployment, problems, inputErrors]);
+  // The command line's verdict: open, closed, or not to be told until a figure or a behaviour is given.
+  const verdict = useMemo(() => (answer ? verdictOf(deployment, answer, assembled.missing) : null), [answer, deployment, assembled]);
+  const busy = reading.length > 0;
   const replayable = useMemo(() => (answer ? replayOf(deployment) : null), [answer, deployment]);
 
   // A deployment held by the store (a link, or Replay): build its run once this module is here.
@@ -168,6 +253,18 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   };
   const origin = (f: FigureField): Origin | 'link' => (fromLink.has(f) ? 'link' : edits[f as NumberField] !== undefined || (f === 'disaggregated' && disaggregated !== undefined) ? 'typed' : assembled.origins[f]);
   const showing = held !== null && replayRequest !== null && replayRequest !== 'none';
+  const badField = (f: NumberField) => typed.bad.find((b) => b.field === f);
+
+  // Where the summary's links go, and where focus lands when a box swaps its textarea for a pasted text's size (or back).
+  const boxRefs = useRef<Partial<Record<BoxKind, HTMLElement | null>>>({});
+  const fieldRefs = useRef<Partial<Record<NumberField, HTMLInputElement | null>>>({});
+  const focusNext = useRef<BoxKind | null>(null);
+  useEffect(() => {
+    const k = focusNext.current;
+    if (k === null) return;
+    focusNext.current = null;
+    boxRefs.current[k]?.focus();
+  });
 
   return (
     <section className="deployment panel" aria-labelledby={`${id}-h`} data-testid="deployment">
@@ -187,33 +284,28 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
       </div>
       <p className="hint">{t('depIntro')}</p>
       <div className="deployment-texts">
-        <label>
-          <span>{t('depArgs')}</span>
-          <textarea rows={4} spellCheck={false} value={args} onChange={(e) => setArgs(e.target.value)} data-testid="deployment-args" />
-        </label>
-        <label>
-          <span>{t('depPrefillLog')}</span>
-          <textarea rows={3} spellCheck={false} value={prefillLog} onChange={(e) => setPrefillLog(e.target.value)} data-testid="deployment-prefill-log" />
-        </label>
-        <label>
-          <span>{t('depDecodeLog')}</span>
-          <textarea rows={3} spellCheck={false} value={decodeLog} onChange={(e) => setDecodeLog(e.target.value)} data-testid="deployment-decode-log" />
-        </label>
+        {BOXES.map((k) => (
+          <TextBox
+            key={k}
+            kind={k}
+            id={`${id}-${k}`}
+            text={texts[k]}
+            aside={aside[k] === true}
+            problems={boxProblems[k]}
+            failed={failed(k)}
+            lines={reads[k]?.text === texts[k] ? reads[k]!.result.lines : progress[k]?.text === texts[k] && progress[k]!.at.parsing ? progress[k]!.at.lines : null}
+            progress={state(k) === 'reading' && texts[k].length >= LARGE_TEXT ? (progress[k]?.text === texts[k] ? progress[k]!.at : { read: 0, total: texts[k].length, lines: 0, parsing: false }) : null}
+            focusRef={(el) => {
+              boxRefs.current[k] = el;
+            }}
+            onText={(text, large) => {
+              setTexts((x) => ({ ...x, [k]: text }));
+              setAside((a) => ({ ...a, [k]: large }));
+              if (large !== (aside[k] === true)) focusNext.current = k;
+            }}
+          />
+        ))}
       </div>
-      {parsed.problems.length > 0 || typed.bad.length > 0 || problems.length > 0 ? (
-        <div role="alert" className="deployment-problems" data-testid="deployment-problems">
-          <b>{t('depProblems')}</b>
-          <ul>
-            {parsed.problems.map((p) => (
-              <li key={describeProblem(p)}>{t(`depProblem.${p.kind}` as MessageKey, { source: p.source, line: formatNumber(p.line, lang), field: p.field, value: p.value ?? '' })}</li>
-            ))}
-            {typed.bad.map((b) => (
-              <li key={b.field}>{t('depBadNumber', { field: t(FIELD_LABEL[b.field]), value: b.value })}</li>
-            ))}
-            {typed.bad.length === 0 ? problems.map((p) => <li key={p}>{p}</li>) : null}
-          </ul>
-        </div>
-      ) : null}
 
       <div className="deployment-columns">
         <fieldset className="deployment-figures">
@@ -221,8 +313,24 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
           {NUMBER_FIELDS.filter((f) => f !== 'decodeCapacities' || deployment.disaggregated).map((f) => (
             <label key={f} className="deployment-field">
               <span>{t(FIELD_LABEL[f])}</span>
-              <input type="text" inputMode="numeric" value={edits[f] ?? display(deployment, f, lang)} onChange={(e) => edit(f, e.target.value)} data-testid={`deployment-${f}`} aria-invalid={typed.bad.some((b) => b.field === f) || undefined} />
+              <input
+                ref={(el) => {
+                  fieldRefs.current[f] = el;
+                }}
+                type="text"
+                inputMode="numeric"
+                value={edits[f] ?? display(deployment, f, lang)}
+                onChange={(e) => edit(f, e.target.value)}
+                data-testid={`deployment-${f}`}
+                aria-invalid={badField(f) ? true : undefined}
+                aria-describedby={badField(f) ? `${id}-${f}-problem` : undefined}
+              />
               <OriginMark origin={origin(f)} />
+              {badField(f) ? (
+                <span className="deployment-field-problem" id={`${id}-${f}-problem`} data-testid={`deployment-${f}-problem`}>
+                  {t('depBadNumber', { field: t(FIELD_LABEL[f]), value: badField(f)!.value })}
+                </span>
+              ) : null}
             </label>
           ))}
           <label className="deployment-check">
@@ -249,48 +357,89 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
         </fieldset>
       </div>
 
-      {answer ? (
-        <div className="deployment-answer" data-testid="deployment-answer">
-          <h3>
-            {t('depAnswer')} <ModelBadge />
-          </h3>
-          <p className={answer.leaks ? 'deployment-verdict leaks' : 'deployment-verdict closed'} data-testid="deployment-verdict">
-            {answer.leaks ? t('depVerdictLeaks', { from: fmt(answer.smallestLeak!) }) : t('depVerdictClosed')}
-          </p>
-          {answer.routes.map((r, ri) => (
-            <div key={ri} className="deployment-route">
-              {answer.routes.length > 1 ? <h4>{t('depRoute', { prefill: fmt(r.route.prefillCapacity), decode: fmt(r.route.decodeCapacity) })}</h4> : null}
-              <table className="deployment-bands" data-testid="deployment-bands">
-                <thead>
-                  <tr>
-                    <th scope="col">{t('depRange')}</th>
-                    <th scope="col">{t('depGets')}</th>
-                    <th scope="col">{t('depWhyCol')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {r.bands.map((b) => (
-                    <BandRow key={b.from} band={b} deployment={deployment} limit={r.limits.prefill} />
+      <div className={busy ? 'deployment-result busy' : 'deployment-result'} aria-busy={busy} data-testid="deployment-result">
+        {inputErrors || problems.length > 0 ? (
+          <div className="deployment-problems" role="status" data-testid="deployment-problems">
+            {inputErrors ? (
+              <>
+                <p className="deployment-blocked">{t('depBlocked')}</p>
+                <ul>
+                  {wrongBoxes.map((k) => (
+                    <li key={k}>
+                      <button type="button" className="linklike" onClick={() => boxRefs.current[k]?.focus()}>
+                        {failed(k) !== undefined ? t('depReadFailed', { source: sources[k], message: failed(k)! }) : boxProblems[k].map((p) => problemText(p, t, lang)).join(' · ')}
+                      </button>
+                    </li>
                   ))}
-                </tbody>
-              </table>
-            </div>
-          ))}
-          {answer.leaks ? <p className="deployment-smallest">{t('depSmallest', { tokens: fmt(answer.smallestLeak!) })}</p> : null}
-          <div className="deployment-actions">
-            {replayable ? (
-              <button type="button" className="primary" onClick={replay} data-testid="deployment-replay">
-                {t('depReplay', { tokens: fmt(replayable.promptTokens) })}
-              </button>
+                  {typed.bad.map((b) => (
+                    <li key={b.field}>
+                      <button type="button" className="linklike" onClick={() => fieldRefs.current[b.field]?.focus()}>
+                        {t('depBadNumber', { field: t(FIELD_LABEL[b.field]), value: b.value })}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </>
             ) : (
-              <p className="hint">{t('depReplayNone')}</p>
+              <>
+                <b>{t('depProblems')}</b>
+                <ul>
+                  {problems.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              </>
             )}
-            {held ? (
-              <button type="button" onClick={copyLink} data-testid="deployment-copy">
-                {copied ? t('depCopied') : t('depCopyLink')}
-              </button>
-            ) : null}
           </div>
+        ) : null}
+        {answer ? (
+          <div className="deployment-answer" data-testid="deployment-answer">
+            <h3>
+              {t('depAnswer')} <ModelBadge />
+            </h3>
+            <p className={answer.leaks ? 'deployment-verdict leaks' : 'deployment-verdict closed'} data-testid="deployment-verdict" data-verdict={verdict?.verdict}>
+              {verdict?.verdict === 'open'
+                ? t('depVerdictLeaks', { from: fmt(answer.smallestLeak!) })
+                : verdict?.verdict === 'unknown'
+                  ? answer.leaks
+                    ? t('depVerdictMayLeak', { from: fmt(answer.smallestLeak!), needs: verdict.needs.map((n) => needLabel(n, t)).join(', ') })
+                    : t('depVerdictUnknown', { needs: verdict.needs.map((n) => needLabel(n, t)).join(', ') })
+                  : t('depVerdictClosed')}
+            </p>
+            {answer.routes.map((r, ri) => (
+              <div key={ri} className="deployment-route">
+                {answer.routes.length > 1 ? <h4>{t('depRoute', { prefill: fmt(r.route.prefillCapacity), decode: fmt(r.route.decodeCapacity) })}</h4> : null}
+                <table className="deployment-bands" data-testid="deployment-bands">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t('depRange')}</th>
+                      <th scope="col">{t('depGets')}</th>
+                      <th scope="col">{t('depWhyCol')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {r.bands.map((b) => (
+                      <BandRow key={b.from} band={b} deployment={deployment} limit={r.limits.prefill} />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ))}
+            {answer.leaks ? <p className="deployment-smallest">{t('depSmallest', { tokens: fmt(answer.smallestLeak!) })}</p> : null}
+            <div className="deployment-actions">
+              {replayable ? (
+                <button type="button" className="primary" onClick={replay} disabled={busy} data-testid="deployment-replay">
+                  {t('depReplay', { tokens: fmt(replayable.promptTokens) })}
+                </button>
+              ) : (
+                <p className="hint">{t('depReplayNone')}</p>
+              )}
+            </div>
+          </div>
+        ) : null}
+      </div>
+      {held ? (
+        <div className="deployment-held">
           {showing ? (
             <p className="deployment-replayed" role="status" data-testid="deployment-replayed">
               {t('depReplaying', { tokens: fmt(replayOf(held!)?.promptTokens ?? 0) })}{' '}
@@ -300,6 +449,9 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
               </button>
             </p>
           ) : null}
+          <button type="button" onClick={copyLink} data-testid="deployment-copy">
+            {copied ? t('depCopied') : t('depCopyLink')}
+          </button>
         </div>
       ) : null}
       {assembled.notes.length > 0 ? (
@@ -324,9 +476,112 @@ export function DeploymentView({ onClose, onShowReplay }: { onClose: () => void;
   );
 }
 
+/** One box of text: a textarea, or (a paste too long to show) its size and a button that clears it; under it, its reading's progress and its problems. */
+function TextBox(props: {
+  kind: BoxKind;
+  id: string;
+  text: string;
+  aside: boolean;
+  problems: readonly InputProblem[];
+  failed: string | undefined;
+  /** Lines in the text, once counted. */
+  lines: number | null;
+  progress: ReadProgress | null;
+  focusRef: (el: HTMLElement | null) => void;
+  /** A new text; `large`: pasted too long to show in the box. */
+  onText: (text: string, large: boolean) => void;
+}) {
+  const { kind, id, text, aside, problems, failed, lines, progress, focusRef, onText } = props;
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const label = t(BOX_LABEL[kind]);
+  const testId = BOX_TESTID[kind];
+  const wrong = problems.length > 0 || failed !== undefined;
+  const describedBy = [wrong ? `${id}-problems` : null, progress ? `${id}-progress` : null].filter((x) => x !== null).join(' ') || undefined;
+  // A paste that would make the text too long to lay out is kept out of the textarea.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = e.clipboardData.getData('text/plain');
+    const el = e.currentTarget;
+    const next = el.value.slice(0, el.selectionStart) + pasted + el.value.slice(el.selectionEnd);
+    if (next.length < LARGE_TEXT) return;
+    e.preventDefault();
+    onText(next, true);
+  };
+  const size = megabytes(text.length, t, lang);
+  return (
+    <div className={wrong ? 'deployment-box wrong' : 'deployment-box'}>
+      {aside ? (
+        <span className="deployment-box-label" id={`${id}-label`}>
+          {label}
+        </span>
+      ) : (
+        <label className="deployment-box-label" id={`${id}-label`} htmlFor={`${id}-text`}>
+          {label}
+        </label>
+      )}
+      {aside ? (
+        <div ref={focusRef} className="deployment-pasted" role="group" tabIndex={-1} aria-labelledby={`${id}-label`} aria-describedby={describedBy} data-testid={`${testId}-pasted`}>
+          <span>
+            {lines === null ? t('depPasted', { size }) : t('depPastedLines', { size, lines: formatNumber(lines, lang) })} {t('depPastedNote')}
+          </span>
+          <button type="button" onClick={() => onText('', false)} data-testid={`${testId}-clear`}>
+            {t('depPastedClear')}
+          </button>
+        </div>
+      ) : (
+        <textarea
+          ref={focusRef}
+          id={`${id}-text`}
+          rows={BOX_ROWS[kind]}
+          spellCheck={false}
+          value={text}
+          onChange={(e) => onText(e.target.value, false)}
+          onPaste={onPaste}
+          aria-invalid={wrong ? true : undefined}
+          aria-describedby={describedBy}
+          data-testid={testId}
+        />
+      )}
+      {progress ? <ReadingProgress id={`${id}-progress`} label={label.split(' (')[0]!} progress={progress} /> : null}
+      {wrong ? (
+        <ul className="deployment-box-problems" id={`${id}-problems`} data-testid={`${testId}-problems`}>
+          {failed !== undefined ? <li>{t('depReadFailed', { source: label.split(' (')[0]!, message: failed })}</li> : null}
+          {problems.map((p) => (
+            <li key={describeProblem(p)}>{problemText(p, t, lang)}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** A long text's reading: lines and megabytes walked of the whole, then the figures being read (no measure of that: one call). */
+function ReadingProgress({ id, label, progress }: { id: string; label: string; progress: ReadProgress }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const lines = formatNumber(progress.lines, lang);
+  return (
+    <div className="deployment-reading" data-testid="deployment-reading">
+      {progress.parsing ? (
+        <progress aria-label={t('depReadingLabel', { source: label })} aria-describedby={id} />
+      ) : (
+        <progress aria-label={t('depReadingLabel', { source: label })} aria-describedby={id} max={progress.total} value={progress.read} />
+      )}
+      <span id={id}>{progress.parsing ? t('depReadingFigures', { lines }) : t('depReadingLines', { lines, read: megabytes(progress.read, t, lang), total: megabytes(progress.total, t, lang) })}</span>
+    </div>
+  );
+}
+
 function OriginMark({ origin }: { origin: Origin | 'link' }) {
   const t = useT();
   return <span className={`deployment-origin origin-${origin}`}>{t(ORIGIN_LABEL[origin])}</span>;
+}
+
+/** What the verdict still needs, in the page's words (the command line names its flags). */
+function needLabel(n: Need, t: ReturnType<typeof useT>): string {
+  if (n.kind === 'behaviour') return t(SWITCH_LABEL[n.key]);
+  if (n.kind === 'figure') return n.field === 'disaggregated' ? t('depNeedRoles') : t(FIELD_LABEL[n.field]);
+  return t(n.kind === 'margin' ? 'depNeedMargin' : 'depNeedTruncate');
 }
 
 const SWITCH_LABEL: Record<VersionSwitch, MessageKey> = {
