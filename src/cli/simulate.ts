@@ -1,6 +1,6 @@
 /**
  * npm run simulate -- [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
- * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
+ * npm run simulate -- --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--disable-overlap-schedule] [--all] [--json]
  * npm run simulate -- --allocator-trace FILE [--json]
  *
  * Runs a config over a trace and prints what happened. `--scenario microscope` runs the trained
@@ -139,7 +139,7 @@ function loadFacts(): FactIndex {
 const fmtInt = (n: number) => n.toLocaleString('en-US');
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
-function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; 'free-list'?: string; all?: boolean; json?: boolean }): void {
+function printIncident(args: { volume?: string; tenants?: string; seed?: string; 'tenant-skew'?: string; 'free-list'?: string; 'disable-overlap-schedule'?: boolean; all?: boolean; json?: boolean }): void {
   const traffic: Partial<TrafficOptions> = {};
   const volume = numberOption('volume', args.volume);
   const tenants = numberOption('tenants', args.tenants);
@@ -154,7 +154,8 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   const started = performance.now();
   let result;
   try {
-    const both = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: policy });
+    const overlapOff = args['disable-overlap-schedule'] === true ? { disableOverlapSchedule: true } : {};
+    const both = (c: typeof INCIDENT_CONFIG) => withOverrides(c, { freeListPolicy: policy, ...overlapOff });
     result = replayIncident({ traffic, record: false, incidentConfig: both(INCIDENT_CONFIG), fixedConfig: both(FIXED_CONFIG) });
   } catch (e) {
     if (e instanceof UnansweredRequests) engineFailure(e.message);
@@ -182,6 +183,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   console.log(`window                             ${m('windowStart').date} to ${m('windowEnd').date} (${m('windowStart').factId}, days only); replayed from 00:00 on the first to 24:00 on the last UTC (model)`);
   p('traffic (assumptions)', `seed ${o.seed}; ${o.tenants} tenants, skew 1/k^${o.tenantSkew} (A1); ${fmtInt(o.requestsPerDay)} ordinary requests/day (A2, A3, A4); ` +
     `${o.batchesPerDay} batch/day of ${o.batchSize} (A13); ${o.outputTokens} output tokens (A11)`);
+  p('decode loop', args['disable-overlap-schedule'] === true ? 'SGLang with --disable-overlap-schedule: T \u2212 1 decode steps for T output tokens' : "SGLang's default overlap scheduler: T decode steps for T output tokens (the last one's slot given back with the request)");
   p('free list (every pool)', `${policy === 'staged' ? "SGLang's staged free list (PD mode, B12), merged by the rule of its allocator's code" : 'lowest free page first (a simplification)'}; page 0 never handed out`);
   p('over-threshold prompts (input, A5)', `${c.overThresholdBeforePrivate} before the model went private (${m('private').time} UTC, ${m('private').factId}), tests included (A6, A7)`);
   p('requests', `${fmtInt(c.requests)}: ${fmtInt(c.served)} answered 200, ${fmtInt(c.rejected400)} rejected 400, ${fmtInt(c.failed500)} failed 500, ${fmtInt(c.privateWindowFailed)} failed 403 (A8)`);
@@ -256,7 +258,7 @@ function printAllocatorTrace(file: string, json: boolean): void {
 }
 
 const SIMULATE_USAGE = `Usage: simulate [--config FILE] [--trace FILE] [--scenario NAME] [--model transformer|compressed] [--per-head] [--json] [--matrix]
-       simulate --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--all] [--json]
+       simulate --scenario incident [--volume N] [--tenants N] [--seed S] [--tenant-skew X] [--free-list sorted|staged] [--disable-overlap-schedule] [--all] [--json]
        simulate --allocator-trace FILE [--json]
 
 Runs a deployment (a config file, or the incident's) over a trace (a file, or a scenario: ${Object.keys(SCENARIOS).join(', ')},
@@ -283,6 +285,7 @@ function main(): void {
       seed: { type: 'string' },
       'tenant-skew': { type: 'string' },
       'free-list': { type: 'string' },
+      'disable-overlap-schedule': { type: 'boolean', default: false },
       all: { type: 'boolean', default: false },
       model: { type: 'string' },
       'per-head': { type: 'boolean', default: false },

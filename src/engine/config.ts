@@ -111,6 +111,14 @@ export interface EngineConfig {
   reservedDecodeTokens: number;
   /** Requests a decode node holds at once (its request-table rows: running, in transfer, waiting). Model. */
   decodeRequestRows: number;
+  /**
+   * SGLang's `--disable-overlap-schedule`. Absent or false, SGLang's default: the overlap scheduler
+   * (`event_loop_overlap_disagg_decode`) prepares and runs a request's next step before it learns
+   * that the request has its last token, so a request of T output tokens runs T decode steps (the
+   * T-th writes its last token's KV, in a page of its own when that slot starts one) and gives the
+   * over-allocated slot back with the rest. True: the plain loop, T − 1 steps.
+   */
+  disableOverlapSchedule?: boolean;
   mitigations: Mitigations;
   /** Tokens generated per response unless a request says otherwise. Model. */
   outputTokens: number;
@@ -171,6 +179,18 @@ export function withOverrides(base: EngineConfig, o: ConfigOverrides): EngineCon
     timing: { ...base.timing, ...o.timing },
     model: { ...base.model, ...o.model },
   };
+}
+
+/**
+ * Decode steps a request of `outputTokens` output tokens runs (its first token is prefill's): T − 1
+ * under `disableOverlapSchedule`; T under SGLang's default overlap scheduler, whose last step is the
+ * one it launched before processing the step that finished the request (none when prefill's token
+ * was the only one: the request finishes when its prebuilt batch is processed, before any step).
+ * Step j writes the j-th output token's KV at position prompt + j − 1.
+ */
+export function decodeStepCount(config: Pick<EngineConfig, 'disableOverlapSchedule'>, outputTokens: number): number {
+  if (outputTokens <= 1) return 0;
+  return config.disableOverlapSchedule === true ? outputTokens - 1 : outputTokens;
 }
 
 /**
@@ -312,6 +332,7 @@ export function configProblems(c: EngineConfig): string[] {
   if (c.freeListPolicy !== 'sorted' && c.freeListPolicy !== 'staged') problems.push(`freeListPolicy must be "sorted" or "staged", got ${JSON.stringify(c.freeListPolicy)}`);
   if (c.decodeContextTokens !== undefined && (!Number.isInteger(c.decodeContextTokens) || c.decodeContextTokens < 1 || c.decodeContextTokens > 16_777_216)) problems.push(`decodeContextTokens must be an integer from 1 to 16777216, got ${c.decodeContextTokens}`);
   if (c.inputLimitMargin !== undefined && (!Number.isInteger(c.inputLimitMargin) || c.inputLimitMargin < 0 || c.inputLimitMargin > 4096)) problems.push(`inputLimitMargin must be an integer from 0 to 4096, got ${c.inputLimitMargin}`);
+  if (c.disableOverlapSchedule !== undefined && typeof c.disableOverlapSchedule !== 'boolean') problems.push(`disableOverlapSchedule must be true or false, got ${JSON.stringify(c.disableOverlapSchedule)}`);
   if (c.tokenizerRule !== 'report' && c.tokenizerRule !== 'sglang') problems.push(`tokenizerRule must be "report" or "sglang", got ${JSON.stringify(c.tokenizerRule)}`);
   positiveInt('model.dim', c.model.dim, 256);
   if (!(c.model.sharpness > 0)) problems.push(`model.sharpness must be positive, got ${c.model.sharpness}`);

@@ -33,12 +33,17 @@ export type EngineEvent =
   /** Prefill hears of a decode-side abort: it drops the request from its queue, stops, or had finished. */
   | { t: number; type: 'prefill-sees-abort'; req: number; node: number; what: 'dropped' | 'stopped' | 'finished' }
   | { t: number; type: 'decode-check-failed'; req: number; node: number; check: 'transferred-length' | 'per-read-integrity'; reason: string }
-  /** stalePages: pages holding an earlier request's KV; zeroPages: never written (or cleared) pages. */
-  | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; zeroPages: number; foreignTenants: string[] }
+  /**
+   * stalePages: pages holding an earlier request's KV; zeroPages: never written (or cleared) pages.
+   * answerSlots: output tokens whose KV the request's decode steps write in the free slots of its
+   * last prompt page, from slot seqLen mod pageSize on (SGLang's `alloc_decode` hands out
+   * `last_loc + 1` until the page is full); the rest go to the pages of `decode-grow`.
+   */
+  | { t: number; type: 'decode-read'; req: number; node: number; seqLen: number; pageCount: number; stalePages: number; zeroPages: number; foreignTenants: string[]; answerSlots: number }
   | { t: number; type: 'response'; req: number; status: 200 | 400 | 499 | 500; leaked: boolean; correct: boolean | null }
   /**
    * A decode step crossed a page boundary of the request's output: it took one more page (SGLang's
-   * `alloc_decode`), holding the KV of `tokens` of its generated tokens (0 under the transformer).
+   * `alloc_decode`), holding the KV of `tokens` of its generated tokens.
    */
   | { t: number; type: 'decode-grow'; req: number; node: number; page: number; tokens: number; cleared?: true }
   | { t: number; type: 'decode-free'; req: number; node: number; pages: PageRanges; cleared: boolean };

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withOverrides } from './config.ts';
+import { pagesOf, type EngineEvent } from './events.ts';
+import { KvPool } from './kvPool.ts';
 import { Simulation, type ResponseRecord, type SimulationOptions } from './simulation.ts';
 import type { Trace } from './trace.ts';
 import { Vocabulary, tenantCorpus } from './core/vocab.ts';
@@ -131,5 +133,45 @@ describe('the microscope: the trained transformer decoding over pages other tena
     expect(after.keys).not.toEqual(before.keys);
     expect(words(after.long)).not.toContain('cobalt');
     expect(words(after.long)).toContain('quartz');
+  });
+
+  it("decode steps write the answer's K/V in the pages, where SGLang's alloc_decode puts it: what a prefill of prompt and answer computes there", () => {
+    // 600 tokens in 16-token pages: 600 mod 16 = 8, so the 10 answer tokens' K/V (the overlap
+    // scheduler runs 10 steps) go to slots 8–15 of the last prompt page, then 2 slots of a new page.
+    const trace: Trace = { version: 1, tenants: [{ name: 'acme', topic: 'invoices' }], requests: [{ id: 'a', at: 0, tenant: 'acme', promptTokens: 600 }] };
+    const sim = new Simulation(SMALL, trace, { audit: false, transformer: weights }).run();
+    const pool = sim.decodePools[0]!;
+    const reserve = sim.events.find((e): e is Extract<EngineEvent, { type: 'decode-reserve' }> => e.type === 'decode-reserve')!;
+    const grows = sim.events.filter((e): e is Extract<EngineEvent, { type: 'decode-grow' }> => e.type === 'decode-grow');
+    expect(grows.map((g) => g.tokens)).toEqual([2]);
+    const read = sim.events.find((e): e is Extract<EngineEvent, { type: 'decode-read' }> => e.type === 'decode-read')!;
+    expect(read.answerSlots).toBe(8);
+    const table = [...pagesOf(reserve.pages), grows[0]!.page];
+    const slotAt = (i: number) => table[Math.floor(i / 16)]! * 16 + (i % 16);
+    const answer = sim.responses[0]!.tokens;
+    expect(answer).toHaveLength(10);
+    const prompt = Array.from({ length: 600 }, (_, i) => pool.valueTokens[slotAt(i)]!);
+    for (let j = 0; j < 10; j++) {
+      expect(pool.slotWriter[slotAt(600 + j)]).toBe(0);
+      expect(pool.valueTokens[slotAt(600 + j)]).toBe(answer[j]);
+    }
+    // The same sequence prefilled in one pass: each answer token's K and V at its position, every layer.
+    const scratch = new KvPool('decode', 9, 1024, 1024);
+    sim.decoder!.attach(scratch);
+    sim.decoder!.prefill(scratch, [0], [...prompt, ...answer], 0);
+    const d = scratch.tensors!.dim;
+    let worst = 0;
+    for (let l = 0; l < scratch.tensors!.layers; l++) {
+      for (let j = 0; j < 10; j++) {
+        const mine = slotAt(600 + j) * d;
+        const ref = (600 + j) * d;
+        for (let e = 0; e < d; e++) {
+          worst = Math.max(worst, Math.abs(pool.tensors!.keys[l]![mine + e]! - scratch.tensors!.keys[l]![ref + e]!), Math.abs(pool.tensors!.values[l]![mine + e]! - scratch.tensors!.values[l]![ref + e]!));
+        }
+      }
+    }
+    expect(worst).toBeLessThan(1e-3);
+    // The slot after the answer was never written by it.
+    expect(pool.slotWriter[slotAt(610)]).not.toBe(0);
   });
 });

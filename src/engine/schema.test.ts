@@ -36,6 +36,11 @@ describe('config files: the upstream mechanics', () => {
     expect(problemsOf(() => parseConfigFile({ timing: { abortNoticeMs: -3 } }, 'c.json'))).toEqual(['timing.abortNoticeMs: must be 0 or more (milliseconds)']);
   });
 
+  it("take SGLang's --disable-overlap-schedule as a boolean", () => {
+    expect(parseConfigFile({ disableOverlapSchedule: true }, 'c.json')).toEqual({ disableOverlapSchedule: true });
+    expect(problemsOf(() => parseConfigFile({ disableOverlapSchedule: 'yes' }, 'c.json'))).toEqual(['disableOverlapSchedule: must be true (SGLang\u2019s --disable-overlap-schedule: T \u2212 1 decode steps) or false (its default overlap scheduler: T steps)']);
+  });
+
   it('refuse a cancellation before the request arrives, naming it', () => {
     const trace = { version: 1, tenants: [{ name: 'acme' }], requests: [{ id: 'a', at: 10, tenant: 'acme', promptTokens: 5, cancelAt: 5 }] };
     expect(problemsOf(() => parseTrace(trace, 't.json'))).toEqual(['requests.0.cancelAt: request "a" is cancelled at 5 ms, before it arrives at 10 ms']);

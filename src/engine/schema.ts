@@ -36,6 +36,7 @@ export const ConfigFileSchema = v.strictObject({
   outputTokens: v.optional(positiveInt(4096)),
   reservedDecodeTokens: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(16_777_216))),
   decodeRequestRows: v.optional(positiveInt(1_000_000)),
+  disableOverlapSchedule: v.optional(v.boolean('must be true (SGLang\u2019s --disable-overlap-schedule: T \u2212 1 decode steps) or false (its default overlap scheduler: T steps)')),
   // One optional boolean per mitigation of the registry.
   mitigations: v.optional(v.strictObject(Object.fromEntries(MITIGATION_KEYS.map((k) => [k, v.optional(v.boolean())])) as Record<MitigationKey, v.OptionalSchema<v.BooleanSchema<undefined>, undefined>>)),
   timing: v.optional(

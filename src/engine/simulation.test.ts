@@ -488,3 +488,110 @@ describe('simulation: determinism', () => {
     expect({ counters: sim.counters(), hash: sim.eventLogHash, leak: { id: leak.id, from: leak.leakedFrom, text: leak.text } }).toMatchSnapshot();
   });
 });
+
+describe("decode steps: the answer's KV where SGLang's alloc_decode puts it", () => {
+  /** The decode pool's page at block-table index `k` of request `req`, from its reservation. */
+  const reservedPage = (events: EngineEvent[], req: number, k: number) => [...pagesOf((events.find((e) => e.type === 'decode-reserve' && e.req === req) as Extract<EngineEvent, { type: 'decode-reserve' }>).pages)][k]!;
+
+  it('a 900,000-token prompt (900,000 mod 64 = 32) writes its 24 answer tokens in slots 32–55 of its last page; the next request given that page reads them', () => {
+    const config = withOverrides(INCIDENT_CONFIG, {
+      decodeNodes: 1,
+      pageSize: 64,
+      // Prefill admits 900,000 tokens; the next prompt, 1,000,000, takes the placeholder path.
+      prefillCapacityTokens: 950_016,
+      // 16,384 pages: the second prompt's 15,625 are more than the list holds once the first's are
+      // staged, so SGLang's allocator merges and sorts, and hands out the first's pages from page 1.
+      decodeCapacityTokens: 1_048_576,
+      outputTokens: 24,
+    });
+    const trace: Trace = {
+      version: 1,
+      tenants: [{ name: 'cobalt' }, { name: 'acme' }],
+      requests: [
+        { id: 'first', at: 0, tenant: 'cobalt', promptTokens: 900_000 },
+        { id: 'next', at: 120_000, tenant: 'acme', promptTokens: 1_000_000 },
+      ],
+    };
+    const lastPage = Math.ceil(900_000 / 64) - 1; // block-table index 14,062
+    for (const overlapOff of [false, true]) {
+      let seen: { writers: number[]; values: number[]; reads: boolean } | null = null;
+      const events: EngineEvent[] = [];
+      const sim: Simulation = new Simulation(withOverrides(config, { disableOverlapSchedule: overlapOff }), trace, {
+        keepEvents: false,
+        onEvent: (e) => {
+          events.push(e);
+          // What the next request's decode reads, at its read.
+          if (e.type === 'decode-read' && e.req === 1) {
+            const page = reservedPage(events, 1, lastPage);
+            const base = page * 64;
+            const pool = sim.decodePools[0]!;
+            seen = {
+              writers: [...pool.slotWriter.subarray(base, base + 64)],
+              values: [...pool.valueTokens.subarray(base, base + 64)],
+              reads: e.seqLen > (lastPage + 1) * 64,
+            };
+          }
+        },
+      });
+      sim.run();
+      const first = sim.responses.find((r) => r.id === 'first')!;
+      const next = sim.responses.find((r) => r.id === 'next')!;
+      expect(first).toMatchObject({ status: 200, correct: true, computedTokens: 900_000 });
+      expect(first.tokens).toHaveLength(24);
+      expect(next).toMatchObject({ status: 200, computedTokens: 1 });
+      // The first request's last prompt page is the next one's page at the same block-table index.
+      const page = reservedPage(events, 0, lastPage);
+      expect(reservedPage(events, 1, lastPage)).toBe(page);
+      const read = events.find((e) => e.type === 'decode-read' && e.req === 0) as Extract<EngineEvent, { type: 'decode-read' }>;
+      // No new page: 32 + 24 slots fit in the last prompt page.
+      expect(events.filter((e) => e.type === 'decode-grow' && e.req === 0)).toHaveLength(0);
+      const got = seen as { writers: number[]; values: number[]; reads: boolean } | null;
+      expect(got).not.toBeNull();
+      expect(got!.values).toHaveLength(64);
+      expect(got!.reads).toBe(true); // the page lies inside the next request's sequence: decode attends over all 64 slots
+      // Slots 0–31: the first request's prompt.
+      expect(got!.writers.slice(0, 32).every((w) => w === 0)).toBe(true);
+      const written = overlapOff ? 23 : 24;
+      expect(read.answerSlots).toBe(written);
+      // Slots 32–55 (32–54 with --disable-overlap-schedule): the first request's answer, token for token.
+      expect(got!.writers.slice(32, 32 + written).every((w) => w === 0)).toBe(true);
+      expect(got!.values.slice(32, 32 + written)).toEqual(first.tokens.slice(0, written));
+      expect(sim.vocab.decode(got!.values.slice(32, 32 + written))).toBe(sim.vocab.decode(first.tokens.slice(0, written)));
+      // The rest came from prefill's page, copied whole: never the first request's.
+      expect(got!.writers.slice(32 + written).every((w) => w !== 0)).toBe(true);
+    }
+  }, 60_000);
+
+  it('T output tokens take T steps: at a page boundary the overlap step takes a page of its own (T − 1 with --disable-overlap-schedule)', () => {
+    const trace = (output: number, prompt: number): Trace => ({
+      version: 1,
+      tenants: [{ name: 'acme' }],
+      requests: [{ id: 'a', at: 0, tenant: 'acme', promptTokens: prompt, outputTokens: output }],
+    });
+    const grows = (config: EngineConfig, output: number, prompt: number) => {
+      const sim = new Simulation(config, trace(output, prompt)).run();
+      return { sim, pages: sim.events.filter((e): e is Extract<EngineEvent, { type: 'decode-grow' }> => e.type === 'decode-grow') };
+    };
+    // Page size 1: every step starts a page, so T output tokens take T pages.
+    for (const T of [1, 2, 5, 24]) {
+      expect(grows(small({ pageSize: 1 }), T, 300).pages).toHaveLength(T === 1 ? 0 : T);
+      expect(grows(small({ pageSize: 1, disableOverlapSchedule: true }), T, 300).pages).toHaveLength(T - 1);
+    }
+    // Page size 16, a prompt of whole pages: step j writes position prompt + j − 1, so T = 17 tokens
+    // need two pages under the overlap scheduler (its 17th step starts the second) and one without.
+    for (const [T, on, off] of [[16, 1, 1], [17, 2, 1], [18, 2, 2], [33, 3, 2]] as const) {
+      const { sim, pages } = grows(small(), T, 320);
+      expect(pages.map((p) => p.tokens), `T = ${T}`).toEqual(Array.from({ length: on }, (_, i) => Math.min(16, T - 16 * i)));
+      expect(grows(small({ disableOverlapSchedule: true }), T, 320).pages, `T = ${T}`).toHaveLength(off);
+      // The last step's page holds the answer's last token, and is freed with the request.
+      const last = pages[pages.length - 1]!;
+      const slot = last.page * 16 + ((320 + T - 1) % 16);
+      const answer = sim.responses[0]!;
+      expect(sim.decodePools[0]!.slotWriter[slot]).toBe(0);
+      expect(sim.decodePools[0]!.valueTokens[slot]).toBe(answer.tokens[T - 1]);
+      const freed = sim.events.find((e) => e.type === 'decode-free')!;
+      expect([...pagesOf((freed as Extract<EngineEvent, { type: 'decode-free' }>).pages)]).toContain(last.page);
+      expect(sim.decodePools[0]!.freePages).toBe(sim.decodePools[0]!.usablePages);
+    }
+  });
+});

@@ -8,12 +8,12 @@
  * decode checks), never what the model reads.
  */
 import { buildDecodeModel, cleanContext, generate, generateOverPrompt, type CyclicPrompt, type DecodeModel, type GeneratedToken, type KvContext } from './attention.ts';
-import { CLIP_MAX_NEW_TOKENS, DeploymentRefused, configProblems, decodeAdmissionLimit, decodeInputLimit, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
+import { CLIP_MAX_NEW_TOKENS, DeploymentRefused, configProblems, decodeAdmissionLimit, decodeInputLimit, decodeStepCount, pagesFor, poolTokens, prefillInputLimit, tokenizerRefusal, type EngineConfig } from './config.ts';
 import { toRanges, type EngineEvent } from './events.ts';
 import { Fnv64 } from './hash.ts';
 import { KvPool, NO_REQUEST } from './kvPool.ts';
 import { Prng } from './core/prng.ts';
-import { LEAK_SHARE_THRESHOLD, TransformerDecoder, describeCompressed, type ModelDescription, type TokenAttention, type TransformerToken } from './transformerDecoder.ts';
+import { LEAK_SHARE_THRESHOLD, TransformerDecoder, describeCompressed, type AnswerKv, type ModelDescription, type TokenAttention, type TransformerToken } from './transformerDecoder.ts';
 import type { TransformerWeights } from './model/transformer.ts';
 import { poolRules, type PoolRules } from './switches.ts';
 import type { Trace, TraceRequest } from './trace.ts';
@@ -144,6 +144,10 @@ interface RequestState {
   decodeReadAt: number;
   /** The answer's tokens, whose KV decode steps write after the prompt; null until decode read. */
   generated: number[] | null;
+  /** Decode steps the request runs (`decodeStepCount`): step j writes the j-th output token's KV at prompt + j − 1. */
+  decodeSteps: number;
+  /** Under the transformer: the K/V those steps computed, written into the slots as the steps reach them. */
+  answerKv: AnswerKv | null;
   pagesWritten: number;
   pagesReadStale: number;
   pagesReadZero: number;
@@ -453,6 +457,8 @@ export class Simulation {
         waitingForInput: false,
         decodeReadAt: -1,
         generated: null,
+        decodeSteps: 0,
+        answerKv: null,
         pagesWritten: 0,
         pagesReadStale: 0,
         pagesReadZero: 0,
@@ -1043,8 +1049,9 @@ export class Simulation {
     let out: GeneratedToken[];
     if (this.decoder) {
       if (unwritten > 0) r.staleSlots = this.slotsReadBy(r, pool, pages);
-      const read = this.decoder.decode(pool, pages, r.prompt, r.prefillFirst!, r.outputTokens, { requestTenant: this.requestTenant, tenant: r.tenant, tenantNames: this.tenantNames });
-      return this.decodeRead(r, pool, pages, stale, zero, read.map((t) => this.transformerProvenance(r, t, pool)));
+      const read = this.decoder.decode(pool, pages, r.prompt, r.prefillFirst!, r.outputTokens, { requestTenant: this.requestTenant, tenant: r.tenant, tenantNames: this.tenantNames }, decodeStepCount(c, r.outputTokens));
+      r.answerKv = read.kv;
+      return this.decodeRead(r, pool, pages, stale, zero, read.tokens.map((t) => this.transformerProvenance(r, t, pool)));
     } else if (unwritten === 0 && r.promptOutput) {
       out = r.promptOutput.map((t) => redescribe(t, ctx));
     } else {
@@ -1071,17 +1078,22 @@ export class Simulation {
     if (r.slots) sampleAtRead(r.slots, pool, pages, tokens);
     const foreign = new Set<string>();
     for (const t of tokens) if (t.writerTenant !== null && t.writerTenant !== this.tenantNames[r.tenant]) foreign.add(t.writerTenant);
-    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort() });
+    const ps = c.pageSize;
+    r.decodeSteps = decodeStepCount(c, r.outputTokens);
+    const inLastPage = Math.max(0, Math.min(r.decodeSteps, pageCount * ps - r.prompt));
+    this.emit({ t: this.now, type: 'decode-read', req: r.index, node: r.decodeNode, seqLen: r.prompt, pageCount, stalePages: stale, zeroPages: zero, foreignTenants: [...foreign].sort(), answerSlots: inLastPage });
     this.decodeRunning[r.decodeNode]!.add(r.index);
     r.decodeReadAt = this.now;
     r.generated = tokens.map((t) => t.token);
     // Each decode step writes the KV of the token before it after the prompt: step j the j-th
-    // output token's, at position prompt + j − 1 (the last token's is never written). Those in the
-    // last page's free slots land now; a step whose position starts a page takes one then.
-    const ps = c.pageSize;
-    const inLastPage = Math.min(r.outputTokens - 1, pageCount * ps - r.prompt);
-    if (inLastPage > 0 && !this.decoder) pool.writeSlots(pages[pageCount - 1]!, r.prompt - (pageCount - 1) * ps, r.generated.slice(0, inLastPage), r.lastComputed, r.index);
-    for (let j = 1; j < r.outputTokens; j++) {
+    // output token's, at position prompt + j − 1, in the slot `alloc_decode` gives it: the next slot
+    // of the last page (`last_loc + 1`) while that page has one, else the first of a new page.
+    // Under SGLang's default overlap scheduler a request of T tokens runs T steps, so its last
+    // token's KV is written too; T − 1 with `disableOverlapSchedule`. Those in the last prompt
+    // page's free slots land now (the page is the request's until it frees it); a step whose
+    // position starts a page takes one then.
+    if (inLastPage > 0) this.writeAnswer(r, pool, pages[pageCount - 1]!, r.prompt - (pageCount - 1) * ps, 0, inLastPage);
+    for (let j = 1; j <= r.decodeSteps; j++) {
       if ((r.prompt + j - 1) % ps === 0) this.queue.push(this.now + j * c.timing.decodeMsPerToken, { kind: 'decode-grow', req: r.index, step: j });
     }
     const ms = r.outputTokens * c.timing.decodeMsPerToken;
@@ -1105,12 +1117,32 @@ export class Simulation {
     grown.set(r.decodePages);
     grown[r.decodePages.length] = page;
     r.decodePages = grown;
-    const values = this.decoder ? [] : r.generated!.slice(step - 1, Math.min(step - 1 + this.config.pageSize, r.outputTokens - 1));
-    if (values.length > 0) {
-      pool.writeSlots(page, 0, values, step === 1 ? r.lastComputed : r.generated![step - 2]!, req);
+    const count = Math.min(this.config.pageSize, r.decodeSteps - (step - 1));
+    if (count > 0) {
+      this.writeAnswer(r, pool, page, 0, step - 1, count);
       pool.markWritten(page, req, r.handoff, this.now);
     }
-    this.emit({ t: this.now, type: 'decode-grow', req, node, page, tokens: values.length, ...this.clearedOnAllocate() });
+    this.emit({ t: this.now, type: 'decode-grow', req, node, page, tokens: count, ...this.clearedOnAllocate() });
+  }
+
+  /**
+   * Decode steps' writes: the KV of output tokens [from, from + count) at slots offset… of `page`
+   * (SGLang's `set_kv_buffer` at `out_cache_loc`), as the request: the token ids (the compressed
+   * model's KV) and, under the transformer, each layer's key and value the steps computed. A later
+   * request given the page reads them as it reads a prompt's.
+   */
+  private writeAnswer(r: RequestState, pool: KvPool, page: number, offset: number, from: number, count: number): void {
+    const generated = r.generated!;
+    pool.writeSlots(page, offset, generated.slice(from, from + count), from === 0 ? r.lastComputed : generated[from - 1]!, r.index);
+    const kv = r.answerKv;
+    if (kv && pool.tensors) {
+      const d = pool.tensors.dim;
+      const base = page * pool.pageSize + offset;
+      for (let u = 0; u < count && from + u < kv.count; u++) {
+        const t = from + u;
+        for (let l = 0; l < pool.tensors.layers; l++) pool.tensors.writeSlot(l, base + u, kv.keys[l]!.subarray(t * d, t * d + d), kv.values[l]!.subarray(t * d, t * d + d));
+      }
+    }
   }
 
   /** Slots of the block table another request wrote, by its tenant (zeros last): ground truth of what decode read. */
@@ -1185,6 +1217,7 @@ export class Simulation {
     this.decodeRunning[r.decodeNode]!.delete(r.index);
     const clear = this.rules.zeroOnFree;
     pool.free(r.decodePages!, clear);
+    r.answerKv = null;
     this.emit({ t: this.now, type: 'decode-free', req: r.index, node: r.decodeNode, pages: toRanges(r.decodePages!), cleared: clear });
     r.decodePages = null;
     this.drainDecode(r.decodeNode);

@@ -87,6 +87,23 @@ export interface TransformerToken extends GeneratedToken {
   attention: TokenAttention;
 }
 
+/**
+ * The K/V a request's decode steps computed for its own output tokens, per layer, token-major
+ * (`count` tokens of `dim` floats each): step j's is the j-th output token's, at position
+ * seqLen + j − 1. What SGLang's forward stores at the slot `alloc_decode` gave the step.
+ */
+export interface AnswerKv {
+  count: number;
+  keys: Float32Array[];
+  values: Float32Array[];
+}
+
+/** A transformer decode: its output tokens, and the K/V its steps wrote for them (null: none asked for). */
+export interface TransformerDecode {
+  tokens: TransformerToken[];
+  kv: AnswerKv | null;
+}
+
 export interface WhoWrote {
   requestTenant: ArrayLike<number>;
   tenant: number;
@@ -150,19 +167,28 @@ export class TransformerDecoder {
   /**
    * Decode: the first output token is prefill's (`first`); each next one is a step at position
    * seqLen, seqLen + 1, … over every slot of the block table and the tokens generated so far.
+   * `kvTokens` (at most `steps`): how many of the answer's tokens decode steps write the K/V of (the
+   * caller's count of steps); one more than the steps that emit a token runs the overlap
+   * scheduler's last step, whose output nobody reads but whose K/V lands in the pages.
    */
-  decode(pool: KvPool, blockTable: ArrayLike<number>, seqLen: number, first: { token: number; probability: number }, steps: number, who: WhoWrote): TransformerToken[] {
+  decode(pool: KvPool, blockTable: ArrayLike<number>, seqLen: number, first: { token: number; probability: number }, steps: number, who: WhoWrote, kvTokens = 0): TransformerDecode {
     const ctx: PagedContext = { tensors: pool.tensors!, pageSize: pool.pageSize, blockTable, seqLen };
-    return this.decodeContext(ctx, pool.slotWriter, first, steps, who);
+    const state = steps > 1 ? new DecodeState(this.weights, steps) : null;
+    const tokens = this.decodeContext(ctx, pool.slotWriter, first, steps, who, state);
+    if (!state || kvTokens <= 0) return { tokens, kv: null };
+    const count = Math.min(kvTokens, steps);
+    // The overlap step: the last token as input at the position after the others, its logits unread.
+    if (count > state.tailLength) decodeStep(state, this.toModel[tokens[steps - 1]!.token]!, seqLen + steps - 1, ctx, null);
+    return { tokens, kv: { count, keys: state.tailKeys, values: state.tailValues } };
   }
 
-  decodeContext(ctx: PagedContext, slotWriter: Int32Array, first: { token: number; probability: number }, steps: number, who: WhoWrote): TransformerToken[] {
+  decodeContext(ctx: PagedContext, slotWriter: Int32Array, first: { token: number; probability: number }, steps: number, who: WhoWrote, given: DecodeState | null = null): TransformerToken[] {
     const out: TransformerToken[] = [];
     const own = who.tenantNames[who.tenant]!;
     out.push({ token: first.token, probability: first.probability, slot: -1, page: -1, writer: -1, foreignShare: 0, attention: { tenants: [[own, 1]], pages: [], tenantPages: [], generated: 0 } });
     if (steps <= 1) return out;
     const w = this.weights;
-    const state = new DecodeState(w, steps);
+    const state = given ?? new DecodeState(w, steps);
     const attention: StepAttention = {
       slotShare: new Float64Array(ctx.seqLen),
       tailShare: new Float64Array(steps),
