@@ -7,7 +7,10 @@
  *
  * --key K                 the presenter key (8 to 64 of A-Z a-z 0-9 - _); default: the one kept beside the
  *                         data file (`<data>.key`), made on the first start; a given key is kept there too
- * --max-per-address N     sockets, and attendee ids, one network address may bring (default 256)
+ * --max-per-address N     sockets one network address may hold open at once (default 256); phones behind
+ *                         one router share its address: past the limit a phone waits until one closes
+ * --idle-timeout S        seconds after which a connection that sent nothing is closed (default 60); the
+ *                         room pings a quiet socket after half of it, and a phone's browser answers
  * --allow-origin URL      a page origin besides the room's own that may open its socket (repeatable)
  *
  * A start that cannot work (port in use, a key no page could send, an unreadable data file) says so
@@ -22,7 +25,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generate } from 'lean-qr';
-import { DEFAULT_MAX_PER_ADDRESS, keyProblem, RoomStartError, startRoomServer, type RoomServer } from './room-server.ts';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_PER_ADDRESS, keyProblem, RoomStartError, startRoomServer, type RoomServer } from './room-server.ts';
 
 /** Says what is wrong with the command line or the start in one line, and exits 2. */
 function fail(message: string): never {
@@ -40,6 +43,7 @@ try {
       data: { type: 'string' },
       key: { type: 'string' },
       'max-per-address': { type: 'string', default: String(DEFAULT_MAX_PER_ADDRESS) },
+      'idle-timeout': { type: 'string', default: String(DEFAULT_IDLE_TIMEOUT_MS / 1000) },
       'allow-origin': { type: 'string', multiple: true, default: [] },
     },
   }));
@@ -54,6 +58,7 @@ const whole = (flag: string, text: string, min: number, max: number): number => 
 };
 const port = whole('port', values.port, 0, 65535);
 const maxPerAddress = whole('max-per-address', values['max-per-address'], 1, 1_000_000);
+const idleTimeout = whole('idle-timeout', values['idle-timeout'], 1, 86_400);
 if (values.key !== undefined && keyProblem(values.key)) fail(`--key: ${keyProblem(values.key)!}`);
 const allowOrigins = values['allow-origin'].map((origin) => {
   let url: URL | undefined;
@@ -85,7 +90,11 @@ try {
     dist,
     key: values.key,
     maxPerAddress,
+    idleTimeoutMs: idleTimeout * 1000,
     allowOrigins,
+    onAddressFull: (address, open) => {
+      console.warn(`workshop: ${address} has ${open} sockets open, the limit per address: its next phones wait until one closes (raise it with --max-per-address, e.g. --max-per-address ${open * 2})`);
+    },
     onSkip: ({ line, why }) => {
       if (skipped++ < 10) console.warn(`workshop: data file line ${line} left out: ${why}`);
     },

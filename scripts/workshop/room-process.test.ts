@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,10 +34,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The room's own page origin: the server takes a socket only with it. */
+const origin = (port: number) => `http://127.0.0.1:${port}`;
+
 /** Whether something listens on the port (a connection is accepted). */
 const listening = (port: number) =>
   new Promise<boolean>((done) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/room`);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/room`, { origin: origin(port) });
     ws.on('open', () => (ws.terminate(), done(true)));
     ws.on('error', () => done(false));
   });
@@ -71,7 +74,7 @@ async function workshop(args: string[], viaShell = false): Promise<Run> {
 const keyIn = (out: string) => /#key=([A-Za-z0-9_-]+)/.exec(out)?.[1];
 
 async function socket(port: number) {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/room`);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/room`, { origin: origin(port) });
   const inbox: Record<string, unknown>[] = [];
   ws.on('message', (raw) => inbox.push(JSON.parse(raw.toString()) as Record<string, unknown>));
   ws.on('error', () => undefined);
@@ -167,6 +170,35 @@ describe('the workshop process', () => {
     const flag = await workshop(['--port', 'eighty']);
     expect(await flag.exited).toBe(2);
     expect(flag.out().trim()).toBe('workshop: --port must be a whole number from 0 to 65535, got "eighty"');
+  }, 60_000);
+
+  it('--idle-timeout closes a silent connection (the real clock); an address at --max-per-address is said once with the flag; bad values are one line and exit 2', async () => {
+    const port = await freePort();
+    const run = await workshop(['--port', String(port), '--host', '127.0.0.1', '--data', join(cwd, 'idle.jsonl'), '--idle-timeout', '1', '--max-per-address', '2']);
+    // A connection that sends nothing: answered 408 and closed about a second later (the sweep runs every quarter of it).
+    const t0 = performance.now();
+    const answer = await new Promise<string>((done) => {
+      const s = connect(port, '127.0.0.1');
+      let text = '';
+      s.on('data', (c: Buffer) => (text += c.toString()));
+      s.on('close', () => done(text));
+      s.on('error', () => undefined);
+    });
+    const waited = performance.now() - t0;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n[\s\S]*no request for 1 s \(--idle-timeout\)/);
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(5000);
+    // Two sockets fill the address; the third is refused and the command says how to raise the limit, once.
+    const two = [await socket(port), await socket(port)];
+    for (let i = 0; i < 3; i++) await expect(socket(port)).rejects.toThrow('429');
+    for (let i = 0; i < 500 && !run.out().includes('--max-per-address'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(run.out().match(/127\.0\.0\.1 has 2 sockets open, the limit per address: its next phones wait until one closes \(raise it with --max-per-address/g)).toHaveLength(1);
+    for (const c of two) c.ws.terminate();
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+    const bad = await workshop(['--idle-timeout', '0']);
+    expect(await bad.exited).toBe(2);
+    expect(bad.out().trim()).toBe('workshop: --idle-timeout must be a whole number from 1 to 86400, got "0"');
   }, 60_000);
 
   it('does not outlive the process that started it', async () => {

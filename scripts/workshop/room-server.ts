@@ -9,26 +9,41 @@
  *   gets its socket closed with `ROOM_CLOSE.keyRefused`, which the page can say. The key is kept
  *   beside the data file (`<data>.key`), so a restart on the same file keeps it and the presenter's
  *   open page carries on.
- * - One attendee per socket: the id of its first `hello` (another id later is ignored); the server
- *   hands back a token, and an answer is taken only with the token of the socket it arrives on, for
- *   an open question and one of its options. One address has at most `maxPerAddress` sockets and as
- *   many attendee ids (phones behind one router share an address, so the default is generous).
- * - The upgrade to `/room` is taken from the page's own origin only (or those allowed by name): a
- *   page of another site cannot join the room from a visitor's browser.
+ * - One attendee per socket: the secret of its first `hello` (another later is ignored), kept as its
+ *   hash (`attendeeKey`: the data file never holds the secret); the server hands back a token, and an
+ *   answer is taken only with the token of the socket it arrives on, for an open question and one of
+ *   its options. A second socket saying `hello` with an attendee connected right now is closed with
+ *   `ROOM_CLOSE.attendeeConnected`; the first is pinged, and once it failed to answer for
+ *   `PROBE_GRACE_MS` (a phone that changed networks), the next `hello` takes the attendee over.
+ * - One address holds at most `maxPerAddress` open sockets (phones behind one router share an
+ *   address, so the default is generous); an upgrade over it gets HTTP 429 with the flag to raise it,
+ *   the command is told once per time the address fills (`onAddressFull`), and the phone retries
+ *   until a socket of that address closes.
+ * - Idle connections are closed: nothing received for `idleTimeoutMs` (no request, no frame, no pong
+ *   to the ping the server sends a socket quiet for half of it; a browser answers pings by itself), or
+ *   a socket that never said who it is within it, is closed (`ROOM_CLOSE.idle` on a WebSocket, 408 on
+ *   HTTP). A response still being sent is not idle, until it has not moved for as long (a peer that
+ *   stopped reading).
+ * - The data file is bounded per attendee and question (`MAX_ANSWERS_PER_QUESTION` lines; the next is
+ *   refused with `limit` before it is written).
+ * - The upgrade to `/room` needs an Origin, the page's own (or one allowed by name): a page of
+ *   another site cannot join the room from a visitor's browser, and a client with no Origin is not a
+ *   browser on the room's page.
  * - Every frame is bounded (maxPayload), parsed with the protocol's schema and rate-limited per
  *   socket (token bucket; a presenter's is larger, its moves are never the ones dropped).
  * - Answers are appended to the data file and fsynced before their ack (group commit, the fsync off
  *   the event loop); a restart replays the file, so every acknowledged answer and the current beat survive. The port
  *   is taken before the replay, so a port in use is said at once.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, createReadStream, existsSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { dirname, extname, join, posix, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ID_PATTERN, MAX_MESSAGE_BYTES, parseClientMessage, ROOM_CLOSE, type ServerMessage } from '../../src/room/protocol';
-import { applyEvent, canOpen, eventLine, itemsOf, publicView, refusal, replay, type RoomEvent, type RoomQuestions, type RoomState, type SkippedLine } from '../../src/room/state';
+import { ID_PATTERN, MAX_MESSAGE_BYTES, parseClientMessage, ROOM_CLOSE, type RefusedReason, type ServerMessage } from '../../src/room/protocol';
+import { answerKey, applyEvent, canOpen, eventLine, itemsOf, MAX_ANSWERS_PER_QUESTION, publicView, refusal, replay, type RoomEvent, type RoomQuestions, type RoomState, type SkippedLine } from '../../src/room/state';
 import { TokenBucket } from '../../src/room/bucket';
 import { roomQuestions } from './questions';
 
@@ -44,8 +59,16 @@ export interface RoomServerOptions {
   /** An attendee socket's rate: burst and refill per second (the room's: 20 and 10/s). */
   burst?: number;
   perSecond?: number;
-  /** Sockets one network address may hold at once, and attendee ids it may bring (default 256). */
+  /** Sockets one network address may hold open at once (default 256); a socket closed frees its place. */
   maxPerAddress?: number;
+  /** Told when an address first reaches `maxPerAddress` open sockets (again once it was under it), for the command to say. */
+  onAddressFull?: (address: string, open: number) => void;
+  /** A connection from which nothing arrived for this long is closed (default `DEFAULT_IDLE_TIMEOUT_MS`). */
+  idleTimeoutMs?: number;
+  /** Answer lines written per attendee and question at most (default `MAX_ANSWERS_PER_QUESTION`; the bench lifts it with the rate limit). */
+  maxAnswersPerQuestion?: number;
+  /** The time and the idle sweep's timer (default: the system's); a test passes its own to drive the idle timeout. */
+  clock?: RoomClock;
   /** Origins (`http://host:port`) allowed to open the room's socket besides the page's own. */
   allowOrigins?: readonly string[];
   /** The questions the room asks and their option counts; default: the walkthrough's (questions.ts). */
@@ -54,14 +77,35 @@ export interface RoomServerOptions {
   onSkip?: (skipped: SkippedLine) => void;
 }
 
+/** The server's clock: the time in milliseconds, and a repeating timer (its `stop` ends it). */
+export interface RoomClock {
+  now: () => number;
+  every: (ms: number, run: () => void) => { stop: () => void };
+}
+
+export const systemClock: RoomClock = {
+  now: () => Date.now(),
+  every: (ms, run) => {
+    const timer = setInterval(run, ms);
+    timer.unref();
+    return { stop: () => clearInterval(timer) };
+  },
+};
+
 export interface RoomStats {
   /** Frames dropped: oversized, binary, not JSON, not a known message, or over the rate. */
   dropped: number;
   /** Presenter-only messages without the right key. */
   unauthorised: number;
-  /** Messages turned down: a second identity on a socket (ignored), a socket closed for a wrong key or a full address. */
+  /** Messages turned down: a second identity on a socket (ignored), a socket closed for a wrong key or an attendee connected on another socket. */
   denied: number;
-  /** Answers refused (`refused` sent): not open, not an option, not this socket's token. */
+  /** Upgrades answered 429: their address had `maxPerAddress` sockets open. */
+  addressFull: number;
+  /** Connections closed for being idle (HTTP or WebSocket). */
+  idleClosed: number;
+  /** TCP connections open now (HTTP and WebSocket). */
+  connections: number;
+  /** Answers refused (`refused` sent): not open, not an option, not this socket's token, over the attendee's lines for the question. */
   refused: number;
   /** HTTP requests and upgrades answered 4xx. */
   badRequests: number;
@@ -95,6 +139,13 @@ export class RoomStartError extends Error {
 
 /** Default of `maxPerAddress`: a room's phones usually have an address each, but a router or a proxy can put hundreds behind one. */
 export const DEFAULT_MAX_PER_ADDRESS = 256;
+/**
+ * Default of `idleTimeoutMs` (`--idle-timeout 60`): a phone that is there answers the ping sent after
+ * half of it within a second; one asleep or gone for a minute is let go, and reconnects when it wakes.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+/** How long the socket holding an attendee has to answer the ping a second `hello` for it sends, before the next `hello` takes the attendee. */
+export const PROBE_GRACE_MS = 2000;
 /** The presenter's socket: it sends a beat per Next, and a held key sends many; its moves must not be dropped. */
 const PRESENTER_BURST = 200;
 const PRESENTER_PER_SECOND = 100;
@@ -102,6 +153,9 @@ const PRESENTER_PER_SECOND = 100;
 const MAX_BUFFERED_BYTES = 1 << 20;
 
 const newId = (prefix: string): string => `${prefix}_${randomBytes(12).toString('base64url')}`;
+
+/** What the room keeps of an attendee's secret: its hash (SHA-256, 128 bits of it), never the secret itself. */
+export const attendeeKey = (secret: string): string => `h_${createHash('sha256').update(secret).digest('base64url').slice(0, 22)}`;
 
 /** The key file of a data file: beside it, the same name with `.key` added. */
 export const keyFileOf = (data: string): string => `${resolve(data)}.key`;
@@ -247,11 +301,14 @@ function serveStatic(table: Map<string, StaticFile>, path: string, req: Incoming
   return 200;
 }
 
-/** Whether a browser page at `origin` may open the room's socket: the page's own origin, or one allowed by name. */
+/**
+ * Whether a browser page at `origin` may open the room's socket: the page's own origin, or one allowed
+ * by name. No Origin is refused: a browser always sends one on a WebSocket upgrade, so a client
+ * without one is not a page of the room (a script can send any header, but then it has to say one).
+ */
 function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
   const origin = req.headers.origin;
-  // No Origin: not a browser (a browser always sends one on a WebSocket upgrade); a script can forge any anyway.
-  if (origin === undefined) return true;
+  if (origin === undefined) return false;
   if (allowed.has(origin)) return true;
   let host: string;
   try {
@@ -262,17 +319,51 @@ function originAllowed(req: IncomingMessage, allowed: ReadonlySet<string>): bool
   return host !== '' && host === req.headers.host;
 }
 
+/** A TCP connection of the server, HTTP or WebSocket, as the idle sweep sees it. */
+interface Connection {
+  socket: Socket;
+  /** When it was opened. */
+  since: number;
+  /** When something last arrived from it: a request, a frame (a pong included). */
+  last: number;
+  /** Its HTTP responses still being sent: a connection busy with one is idle only once the response stops moving. */
+  busy: number;
+  /** The bytes written to it at the last sweep, and when that count last grew (a response the peer does not read stops growing). */
+  written: number;
+  writtenAt: number;
+  /** Its WebSocket, once upgraded. */
+  ws?: WebSocket;
+  /** It said `hello` or proved the presenter key. */
+  known: boolean;
+  /** When it was pinged because another socket said `hello` with its attendee; cleared by anything it sends. */
+  probedAt?: number;
+  /** When the room closed it: still open at the next sweep, it is cut. */
+  closedAt?: number;
+}
+
 export async function startRoomServer(options: RoomServerOptions): Promise<RoomServer> {
   const questions = options.questions ?? roomQuestions();
   const maxPerAddress = options.maxPerAddress ?? DEFAULT_MAX_PER_ADDRESS;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const maxAnswers = options.maxAnswersPerQuestion ?? MAX_ANSWERS_PER_QUESTION;
+  const clock = options.clock ?? systemClock;
   const allowOrigins = new Set(options.allowOrigins ?? []);
   if (options.key !== undefined && keyProblem(options.key)) throw new RoomStartError('key', `--key: ${keyProblem(options.key)!}`);
   const table = options.dist ? staticTable(options.dist) : undefined;
-  const stats: RoomStats = { dropped: 0, unauthorised: 0, denied: 0, refused: 0, badRequests: 0, errors: 0, answers: 0, sockets: 0 };
+  const stats: RoomStats = { dropped: 0, unauthorised: 0, denied: 0, addressFull: 0, idleClosed: 0, connections: 0, refused: 0, badRequests: 0, errors: 0, answers: 0, sockets: 0 };
 
   // Set once the data file is replayed; a request cannot arrive before (the replay runs in the listen callback's turn).
   let state: RoomState | undefined;
   let fd = -1;
+
+  /** Every TCP connection open, by its socket. */
+  const connections = new Map<Socket, Connection>();
+  /** Something arrived from it: not idle, and alive if it was probed. */
+  const heard = (c: Connection | undefined): void => {
+    if (!c) return;
+    c.last = clock.now();
+    c.probedAt = undefined;
+  };
 
   const reject = (res: ServerResponse, code: number, text: string): void => {
     stats.badRequests++;
@@ -281,6 +372,16 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
   // A link longer than Node's 16 KB of headers reaches the page, which says it is too long (state/url.ts), instead of a bare 431.
   const http: Server = createServer({ maxHeaderSize: 65_536 }, (req, res) => {
     try {
+      const c = connections.get(req.socket);
+      if (c) {
+        heard(c);
+        c.busy++;
+        c.writtenAt = c.last;
+        res.once('close', () => {
+          c.busy--;
+          c.last = clock.now();
+        });
+      }
       if (state === undefined) return reject(res, 503, 'Starting');
       if (req.method !== 'GET' && req.method !== 'HEAD') {
         res.setHeader('allow', 'GET, HEAD');
@@ -296,6 +397,15 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
     }
+  });
+  http.on('connection', (socket: Socket) => {
+    const now = clock.now();
+    connections.set(socket, { socket, since: now, last: now, busy: 0, written: 0, writtenAt: now, known: false });
+    stats.connections = connections.size;
+    socket.once('close', () => {
+      connections.delete(socket);
+      stats.connections = connections.size;
+    });
   });
   // Node's parser answers a malformed request line or header with 400 itself; a socket error is that client's alone.
   http.on('clientError', (_err, socket: Duplex) => {
@@ -343,9 +453,12 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
 
   const presenters = new Set<WebSocket>();
   const sockets = new Set<WebSocket>();
+  /** Open sockets (upgrades taken) by network address. */
   const perAddress = new Map<string, number>();
-  /** The attendee ids each address has brought (bounded by maxPerAddress). */
-  const attendeesOf = new Map<string, Set<string>>();
+  /** Addresses at their limit since the command was last told. */
+  const fullAddresses = new Set<string>();
+  /** The connection holding each attendee (by `attendeeKey`) now. */
+  const holders = new Map<string, Connection>();
 
   const sendText = (ws: WebSocket, text: string): void => {
     if (ws.readyState !== ws.OPEN) return;
@@ -373,6 +486,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
    */
   type Waiting = { event: RoomEvent & { kind: 'answer' }; waiters: WebSocket[] };
   let pending = new Map<string, Waiting>();
+  /** Answer lines waiting in `pending`, by `answerKey`: counted with the room's own against `maxAnswers`. */
+  let pendingLines = new Map<string, number>();
   /** Written and applied, waiting for an fsync: by answer id (a resend joins its waiters). */
   const unsynced = new Map<string, Waiting>();
   let syncing = false;
@@ -424,6 +539,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     if (pending.size === 0) return;
     const batch = [...pending.values()];
     pending = new Map();
+    pendingLines = new Map();
     write(batch.map((p) => p.event));
     stats.answers += batch.length;
     for (const p of batch) unsynced.set(p.event.answerId, p);
@@ -441,39 +557,111 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     ws.close(code, why);
   };
 
+  /**
+   * Closes a connection that went quiet: a WebSocket with `ROOM_CLOSE.idle` and `why`, an HTTP one with
+   * 408. A peer that is gone never finishes the closing, so the next sweep cuts what is still open.
+   */
+  const closeIdle = (c: Connection, why: string): void => {
+    stats.idleClosed++;
+    c.closedAt = clock.now();
+    if (c.ws) {
+      c.ws.close(ROOM_CLOSE.idle, why);
+      return;
+    }
+    const body = `Request Timeout: ${why}\n`;
+    c.socket.end(`HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+  };
+  const seconds = `${Math.round(idleTimeoutMs / 100) / 10} s`;
+  /**
+   * The idle sweep, every quarter of the timeout: a connection from which nothing arrived for the
+   * timeout is closed, and so is a WebSocket that did not say who it is within it; a WebSocket quiet
+   * for half of it is pinged (its pong is activity: a phone that is there stays).
+   */
+  const sweep = (): void => {
+    const now = clock.now();
+    for (const c of connections.values()) {
+      try {
+        if (c.closedAt !== undefined) {
+          c.socket.destroy();
+          continue;
+        }
+        if (c.busy > 0) {
+          // A response the peer stopped reading (a download held open) is cut once it has not moved for the timeout.
+          if (c.socket.bytesWritten !== c.written) {
+            c.written = c.socket.bytesWritten;
+            c.writtenAt = now;
+          } else if (now - c.writtenAt >= idleTimeoutMs) {
+            stats.idleClosed++;
+            c.socket.destroy();
+          }
+          continue;
+        }
+        const quiet = now - c.last;
+        if (c.ws) {
+          if (quiet >= idleTimeoutMs) closeIdle(c, `idle: nothing received for ${seconds} (--idle-timeout); reconnect when back`);
+          else if (!c.known && now - c.since >= idleTimeoutMs) closeIdle(c, `no hello within ${seconds} (--idle-timeout)`);
+          else if (quiet >= idleTimeoutMs / 2 && c.ws.readyState === c.ws.OPEN) c.ws.ping();
+        } else if (quiet >= idleTimeoutMs) {
+          closeIdle(c, `no request for ${seconds} (--idle-timeout)`);
+        }
+      } catch {
+        stats.errors++;
+        c.socket.destroy();
+      }
+    }
+  };
+  const sweeper = clock.every(Math.max(1, Math.floor(idleTimeoutMs / 4)), sweep);
+
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, clientTracking: false });
   http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const refuse = (code: number, text: string) => {
+    /** Answers the upgrade with an HTTP status and a line that says why (a browser does not show it; curl and logs do). */
+    const refuse = (code: number, text: string, why = text) => {
       stats.badRequests++;
-      if (socket.writable) socket.end(`HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const body = `${why}\n`;
+      if (socket.writable) socket.end(`HTTP/1.1 ${code} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       else socket.destroy();
     };
     try {
+      const c = connections.get(req.socket);
+      heard(c);
       if (requestPath(req.url) !== '/room') return refuse(404, 'Not Found');
-      if (!originAllowed(req, allowOrigins)) return refuse(403, 'Forbidden');
+      if (req.headers.origin === undefined) return refuse(403, 'Forbidden', 'Forbidden: the room takes a WebSocket only with an Origin header, from its own page (or one given with --allow-origin)');
+      if (!originAllowed(req, allowOrigins)) return refuse(403, 'Forbidden', `Forbidden: the room does not take a socket from a page of ${JSON.stringify(String(req.headers.origin).slice(0, 100))}; give it with --allow-origin`);
       const address = req.socket.remoteAddress ?? 'unknown';
-      if ((perAddress.get(address) ?? 0) >= maxPerAddress) return refuse(429, 'Too Many Requests');
+      const open = perAddress.get(address) ?? 0;
+      if (open >= maxPerAddress) {
+        stats.addressFull++;
+        if (!fullAddresses.has(address)) {
+          fullAddresses.add(address);
+          options.onAddressFull?.(address, open);
+        }
+        return refuse(429, 'Too Many Requests', `Too Many Requests: ${open} sockets are open to the room from this network address, its limit; a phone gets in once one of them closes (the room's --max-per-address ${maxPerAddress} raises it)`);
+      }
       // Counted from the upgrade (so handshakes in flight count too) until its TCP socket closes.
-      perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
+      perAddress.set(address, open + 1);
       socket.once('close', () => {
         const n = (perAddress.get(address) ?? 1) - 1;
         if (n > 0) perAddress.set(address, n);
         else perAddress.delete(address);
+        if (n < maxPerAddress) fullAddresses.delete(address);
       });
       // ws checks the handshake itself (400 for a bad one) and calls back only for a good one.
-      wss.handleUpgrade(req, socket, head, (ws) => connected(ws, address));
+      wss.handleUpgrade(req, socket, head, (ws) => connected(ws, c ?? { socket: req.socket, since: clock.now(), last: clock.now(), busy: 0, written: 0, writtenAt: clock.now(), known: false }));
     } catch {
       stats.errors++;
       socket.destroy();
     }
   });
 
-  function connected(ws: WebSocket, address: string): void {
+  function connected(ws: WebSocket, conn: Connection): void {
     sockets.add(ws);
     stats.sockets = sockets.size;
-    let bucket = new TokenBucket(options.burst ?? 20, options.perSecond ?? 10, Date.now());
+    conn.ws = ws;
+    let bucket = new TokenBucket(options.burst ?? 20, options.perSecond ?? 10, clock.now());
+    /** The attendee this socket holds (`attendeeKey` of its secret), and the secret it said. */
     let attendee: string | undefined;
+    let secret: string | undefined;
     let presenter = false;
     const token = newId('tok');
     ws.on('error', () => {
@@ -483,11 +671,16 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     ws.on('close', () => {
       sockets.delete(ws);
       presenters.delete(ws);
+      if (attendee !== undefined && holders.get(attendee) === conn) holders.delete(attendee);
       stats.sockets = sockets.size;
     });
+    // Any frame is activity: a pong to the sweep's ping, a ping of the client's own, a message (dropped or not).
+    ws.on('ping', () => heard(conn));
+    ws.on('pong', () => heard(conn));
     ws.on('message', (data, isBinary) => {
+      heard(conn);
       try {
-        if (isBinary || !bucket.take(Date.now())) {
+        if (isBinary || !bucket.take(clock.now())) {
           stats.dropped++;
           return;
         }
@@ -497,24 +690,39 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
           return;
         }
         if (msg.type === 'hello') {
-          // A socket is one attendee: another id later changes nothing (an honest page never sends one).
-          if (presenter || (attendee !== undefined && attendee !== msg.attendee)) {
+          // A socket is one attendee: another secret later changes nothing (an honest page never sends one).
+          if (presenter || (secret !== undefined && secret !== msg.attendee)) {
             stats.denied++;
             return;
           }
           if (attendee === undefined) {
-            const ids = attendeesOf.get(address) ?? new Set<string>();
-            if (!ids.has(msg.attendee) && ids.size >= maxPerAddress) return deny(ws, ROOM_CLOSE.addressFull, 'too many attendees from this address');
-            ids.add(msg.attendee);
-            attendeesOf.set(address, ids);
-            attendee = msg.attendee;
+            const key = attendeeKey(msg.attendee);
+            const holder = holders.get(key);
+            if (holder && holder !== conn && holder.ws !== undefined && holder.ws.readyState === holder.ws.OPEN) {
+              const now = clock.now();
+              if (holder.probedAt === undefined || now - holder.probedAt < PROBE_GRACE_MS) {
+                // Is the other socket still there? Its answer (or silence) decides the next hello.
+                if (holder.probedAt === undefined) {
+                  holder.probedAt = now;
+                  holder.ws.ping();
+                }
+                return deny(ws, ROOM_CLOSE.attendeeConnected, 'this attendee is connected on another socket now; try again once it has closed');
+              }
+              // It did not answer the ping: a phone's previous connection, gone (another network, asleep).
+              closeIdle(holder, 'did not answer a ping while its attendee connected again');
+              holder.ws.terminate();
+            }
+            holders.set(key, conn);
+            attendee = key;
+            secret = msg.attendee;
+            conn.known = true;
           }
           send(ws, { type: 'welcome', token });
           sendText(ws, roomMessage());
           return;
         }
         if (msg.type === 'answer') {
-          const refuse = (reason: 'closed' | 'choice' | 'token') => {
+          const refuse = (reason: RefusedReason) => {
             stats.refused++;
             send(ws, { type: 'refused', answerId: msg.answerId, reason });
           };
@@ -528,6 +736,11 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
           if (room.seen.has(msg.answerId)) return send(ws, { type: 'ack', answerId: msg.answerId });
           const why = refusal(room, msg.question, msg.choice);
           if (why) return refuse(why);
+          // The data file is bounded per attendee and question: refused before it is written.
+          const lineKey = answerKey(msg.question, attendee);
+          const lines = (room.answerLines.get(lineKey) ?? 0) + (pendingLines.get(lineKey) ?? 0);
+          if (lines >= maxAnswers) return refuse('limit');
+          pendingLines.set(lineKey, (pendingLines.get(lineKey) ?? 0) + 1);
           pending.set(msg.answerId, { event: { kind: 'answer', answerId: msg.answerId, attendee, question: msg.question, choice: msg.choice }, waiters: [ws] });
           if (!flushScheduled) {
             flushScheduled = true;
@@ -548,7 +761,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
         }
         if (!presenter) {
           presenter = true;
-          bucket = new TokenBucket(PRESENTER_BURST, PRESENTER_PER_SECOND, Date.now());
+          conn.known = true;
+          bucket = new TokenBucket(PRESENTER_BURST, PRESENTER_PER_SECOND, clock.now());
         }
         if (msg.type === 'presenter') {
           presenters.add(ws);
@@ -584,6 +798,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<RoomS
     stats,
     state: () => room,
     close: async () => {
+      sweeper.stop();
       flush();
       if (presenterUpdate) clearTimeout(presenterUpdate);
       // What is written is synced now, and its answers acknowledged before the sockets close.

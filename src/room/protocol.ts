@@ -30,7 +30,13 @@ const OpenKey = v.pipe(v.string(), v.regex(/^(ch:\d{1,2}|pre|post|pre:[0-2]|post
 const Choice = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_OPTIONS - 1));
 
 export const ClientMessage = v.variant('type', [
-  /** An attendee says who it is; the server answers with a token bound to this socket. */
+  /**
+   * An attendee says who it is; the server answers with a token bound to this socket. `attendee` is a
+   * secret the phone alone holds (random, kept in its localStorage): the server keys the attendee by a
+   * hash of it, so the secret is never written to the data file nor sent to anyone, and whoever reads
+   * the file cannot speak as that phone. One socket at a time may hold an attendee: a second `hello`
+   * with it while the first socket is connected is refused (`ROOM_CLOSE.attendeeConnected`).
+   */
   v.object({ type: v.literal('hello'), attendee: Id }),
   /** An answer; `answerId` makes a resend after reconnect idempotent. */
   v.object({ type: v.literal('answer'), token: Id, answerId: Id, question: QuestionKey, choice: Choice }),
@@ -59,9 +65,11 @@ export function parseClientMessage(raw: string): ClientMessage | undefined {
 /**
  * Why the room did not take an answer: its question is not open now (never opened, closed, or
  * already revealed: `closed`); the choice is not one of the question's options (`choice`); the
- * token is not this socket's (`token`).
+ * token is not this socket's (`token`); this attendee already changed their answer to this question
+ * as many times as the room writes (`limit`: `MAX_ANSWERS_PER_QUESTION` in state.ts; the answer they
+ * gave last still counts).
  */
-export type RefusedReason = 'closed' | 'choice' | 'token';
+export type RefusedReason = 'closed' | 'choice' | 'token' | 'limit';
 
 /**
  * Close codes (WebSocket's range for applications) with which the server ends a socket, for the page
@@ -69,10 +77,18 @@ export type RefusedReason = 'closed' | 'choice' | 'token';
  * reconnect with the same credentials: the answer would be the same.
  * - `keyRefused`: the presenter key is not this room's (the page was opened with another key, or the
  *   room was started with another `--key`); nothing it sent as presenter was taken.
- * - `addressFull`: this network address already brought as many attendees as the room takes from
- *   one address (`--max-per-address`).
+ * - `addressFull`: sent by servers before the per-address limit counted open sockets (it counted
+ *   every attendee an address ever brought). A server now answers an upgrade from an address with
+ *   `--max-per-address` sockets open with HTTP 429 (a phone retries on its own and gets in once one
+ *   of them closes); the page still says this code if an older server sends it.
+ * - `idle`: nothing came from this socket for the server's `--idle-timeout` (not even the pong a
+ *   browser sends to the server's ping by itself), or it never said who it is: a phone that sleeps
+ *   or lost its network. Not a refusal: a page that is there again reconnects.
+ * - `attendeeConnected`: another socket holds this attendee right now (the same phone's other tab,
+ *   or its previous connection not closed yet). Not a refusal for good: the server pings the other
+ *   socket, and a reconnection once it failed to answer (about two seconds) is taken.
  */
-export const ROOM_CLOSE = { keyRefused: 4001, addressFull: 4029 } as const;
+export const ROOM_CLOSE = { keyRefused: 4001, idle: 4008, attendeeConnected: 4009, addressFull: 4029 } as const;
 
 /** What the server sends: the room's public view (never the key, never another attendee's id). */
 export type ServerMessage =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_MESSAGE_BYTES, parseClientMessage } from './protocol';
 import fc from 'fast-check';
-import { answerCount, applyEvent, canOpen, distribution, emptyRoom, eventLine, isOpen, publicView, refusal, replay, type RoomEvent, type SkippedLine } from './state';
+import { answerCount, answerKey, applyEvent, canOpen, distribution, emptyRoom, eventLine, isOpen, publicView, refusal, replay, type RoomEvent, type SkippedLine } from './state';
 import { averageCorrect, gainCsv, hakeGain } from './gain';
 import { TokenBucket } from './bucket';
 
@@ -61,6 +61,24 @@ describe('room state', () => {
     const s = replay(text);
     expect([s.chapter, s.beat, s.open]).toEqual([2, 3, 'ch:2']);
     expect(distribution(s, 'ch:2', 2)).toEqual([1, 1]);
+  });
+
+  it('counts the answer lines of each attendee and question (what bounds the data file), the same after a replay; a resend adds none', () => {
+    const events: RoomEvent[] = [
+      { kind: 'open', question: 'pre' },
+      answer('h_aaaaaaaa', 'pre:0', 0, '1'),
+      answer('h_aaaaaaaa', 'pre:0', 1, '2'),
+      answer('h_aaaaaaaa', 'pre:0', 1, '2'),
+      answer('h_aaaaaaaa', 'pre:1', 2, '3'),
+      answer('h_bbbbbbbb', 'pre:0', 2, '4'),
+    ];
+    const s = emptyRoom();
+    for (const e of events) applyEvent(s, e);
+    const counts = { a0: s.answerLines.get(answerKey('pre:0', 'h_aaaaaaaa')), a1: s.answerLines.get(answerKey('pre:1', 'h_aaaaaaaa')), b0: s.answerLines.get(answerKey('pre:0', 'h_bbbbbbbb')) };
+    expect(counts).toEqual({ a0: 2, a1: 1, b0: 1 });
+    expect(replay(events.map(eventLine).join('')).answerLines).toEqual(s.answerLines);
+    // The last answer counts: Alice's second to pre:0 replaced her first.
+    expect(distribution(s, 'pre:0', 3)).toEqual([0, 1, 1]);
   });
 });
 

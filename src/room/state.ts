@@ -10,6 +10,11 @@
  *
  * The state is updated in place: an answer costs a few map operations whatever the number of
  * answers before it (a copy per answer made a talk's answers quadratic).
+ *
+ * The data file is bounded per attendee and question: an attendee's new answer to a question replaces
+ * the one before (the last one counts), and the room writes at most `MAX_ANSWERS_PER_QUESTION` answer
+ * lines per attendee and question (`answerLines`, rebuilt by the replay); the server refuses the next
+ * one (`limit`) before it is written, so a socket flooding answers adds a few kilobytes at most.
  */
 import { MAX_OPTIONS, QUIZ_SIZE, type RefusedReason } from './protocol';
 
@@ -27,6 +32,13 @@ export type RoomEvent =
   | { kind: 'reveal'; question: string }
   | ({ kind: 'answer' } & Answer);
 
+/**
+ * The most answer lines the room writes for one attendee and one question: a person who changes their
+ * mind a few times stays far under it; a flood stops here (each line is under 200 bytes, so an
+ * attendee's lines for a question stay under 2 KB).
+ */
+export const MAX_ANSWERS_PER_QUESTION = 10;
+
 /** The questions a room asks: each question's key (`ch:N`, `pre:i`, `post:i`) and its number of options. */
 export type RoomQuestions = ReadonlyMap<string, number>;
 
@@ -40,6 +52,8 @@ export interface RoomState {
   answers: Map<string, Map<string, Answer>>;
   /** Answer ids already applied: a resend after reconnect is acknowledged but not counted twice. */
   seen: Set<string>;
+  /** How many answer lines each attendee has for each question (`answerKey`): what `MAX_ANSWERS_PER_QUESTION` bounds. */
+  answerLines: Map<string, number>;
   /** The questions this room asks; absent: any well-formed key with up to MAX_OPTIONS options (the page's own states). */
   questions?: RoomQuestions;
 }
@@ -51,6 +65,7 @@ export const emptyRoom = (questions?: RoomQuestions): RoomState => ({
   revealed: new Set(),
   answers: new Map(),
   seen: new Set(),
+  answerLines: new Map(),
   ...(questions ? { questions } : {}),
 });
 
@@ -63,6 +78,9 @@ export function itemsOf(state: RoomState, key: string): string[] {
   const items = key === 'pre' || key === 'post' ? Array.from({ length: QUIZ_SIZE }, (_, i) => `${key}:${i}`) : [key];
   return items.filter((q) => optionCount(state, q) > 0);
 }
+
+/** The key of an attendee's answers to a question in `RoomState.answerLines`. */
+export const answerKey = (question: string, attendee: string): string => `${question} ${attendee}`;
 
 /** Whether answers to `question` are taken now: it is open itself, or its quiz is, and it is not revealed. */
 export const isOpen = (state: RoomState, question: string): boolean =>
@@ -102,6 +120,8 @@ export function applyEvent(state: RoomState, event: RoomEvent): RoomState {
       if (state.seen.has(event.answerId)) return state;
       if (event.choice < 0 || event.choice >= optionCount(state, event.question)) return state;
       state.seen.add(event.answerId);
+      const key = answerKey(event.question, event.attendee);
+      state.answerLines.set(key, (state.answerLines.get(key) ?? 0) + 1);
       let byAttendee = state.answers.get(event.question);
       if (!byAttendee) state.answers.set(event.question, (byAttendee = new Map()));
       byAttendee.set(event.attendee, { answerId: event.answerId, attendee: event.attendee, question: event.question, choice: event.choice });

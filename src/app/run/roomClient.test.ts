@@ -30,7 +30,8 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
 function lossyLink() {
   const link = { loseAcks: false, sockets: [] as WebSocket[], sent: [] as Record<string, unknown>[] };
   const factory = (url: string): SocketLike => {
-    const ws = new WebSocket(url);
+    // The page's own origin, as a browser sends it (the server takes no socket without one).
+    const ws = new WebSocket(url, { origin: new URL(url.replace(/^ws/, 'http')).origin });
     link.sockets.push(ws);
     const shell: SocketLike = {
       get readyState() {
@@ -64,14 +65,14 @@ async function room(name: string): Promise<{ server: RoomServer; data: string }>
   return { server: await startRoomServer({ port: 0, host: '127.0.0.1', data, key: 'test_presenter_key' }), data };
 }
 
-function client(server: RoomServer, factory: (url: string) => SocketLike, key: string | null = null) {
+function client(server: RoomServer, factory: (url: string) => SocketLike, key: string | null = null, attendee = `attendee_${Math.random().toString(36).slice(2, 10)}`) {
   let view: RoomView | null = null;
   let ids = 0;
   const c = new RoomClient({
     url: `ws://127.0.0.1:${server.port}/room`,
     room: 'talk',
     key,
-    attendee: `attendee_${Math.random().toString(36).slice(2, 10)}`,
+    attendee,
     socket: factory,
     onView: (v) => (view = v),
     random: () => 0,
@@ -157,6 +158,23 @@ describe('room client', () => {
     expect(answerCount(again.state(), 'ch:4')).toBe(1);
     phone.c.stop();
     await again.close();
+  });
+
+  it('a second tab of the same phone (its attendee connected) is refused for now, keeps trying, and is taken once the first closes', async () => {
+    const { server } = await room('second-tab');
+    const first = client(server, lossyLink().factory, null, 'attendee_same_phone');
+    await until(() => first.view().link === 'open', 'the first tab in');
+    const { link, factory } = lossyLink();
+    const second = client(server, factory, null, 'attendee_same_phone');
+    // Refused with a code that is not a refusal for good: the page tries again on its own, never says "refused".
+    await until(() => link.sockets.length >= 2, 'the second tab trying again');
+    expect(second.view().link).not.toBe('refused');
+    expect(second.view().link).not.toBe('open');
+    first.c.stop();
+    await until(() => second.view().link === 'open', 'the second tab in once the first closed', 15_000);
+    expect(second.view().refused).toBeNull();
+    second.c.stop();
+    await server.close();
   });
 
   it('a presenter page whose key the room refuses says so, and does not try again with it', async () => {
