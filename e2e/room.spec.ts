@@ -20,6 +20,34 @@ import { smallestText } from './textSize.ts';
 const KEY = 'e2e_presenter_key';
 /** ROOM_SHOTS=dir: screenshots of the room's views go there (for a person to look at). */
 const SHOTS = process.env.ROOM_SHOTS;
+/**
+ * The room's questions on the projector, at 1280×720 and at 1920×1080: every text 20 px (30 px) or more,
+ * the panel inside the window, over none of the card's words, the gain (if any) whole.
+ */
+async function quizOnProjector(page: Page, name: string): Promise<void> {
+  for (const { width, height, scale } of [{ width: 1280, height: 720, scale: 1 }, { width: 1920, height: 1080, scale: 1.5 }]) {
+    await page.setViewportSize({ width, height });
+    await settled(page);
+    const text = await smallestText(page, { within: '[data-testid="screen-live"]', under: 20 * scale, exclude: ['.sr-only'] });
+    expect(text.under.map((s) => `${s.px} px ${s.element}: ${s.text}`), `${name} at ${width}×${height}`).toEqual([]);
+    const problems = await page.evaluate(() => {
+      const quiz = document.querySelector('[data-testid="screen-quiz"]')!;
+      const q = quiz.getBoundingClientRect();
+      const out: string[] = [];
+      if (q.top < 0 || q.left < 0 || q.right > innerWidth + 0.5 || q.bottom > innerHeight + 0.5) out.push(`the panel outside the window: ${JSON.stringify(q)}`);
+      if (quiz.scrollHeight > quiz.clientHeight + 1) out.push(`the panel's content cut: ${quiz.scrollHeight} in ${quiz.clientHeight}`);
+      for (const el of document.querySelectorAll('.screen-card :is(h1, p, li)')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > q.left && r.left < q.right && r.bottom > q.top && r.top < q.bottom) out.push(`covers the card's "${(el.textContent ?? '').slice(0, 40)}"`);
+      }
+      return out;
+    });
+    expect(problems, `${name} at ${width}×${height}`).toEqual([]);
+    await shot(page, `${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 const shot = async (p: Page, name: string) => {
   if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`) });
 };
@@ -243,10 +271,22 @@ test('the three questions before and after: phones answer, the presenter reveals
     await expect(phones[0]!.page.getByTestId('room-quiz')).toHaveCount(0);
 
     // The screen layout's title shows the questions before and the room's split.
-    await presenter.page.goto(`./?room=${ROOM}&screen#key=${KEY}`);
+    await presenter.page.goto(`./?room=${ROOM}&screen&pm=1#key=${KEY}`);
     const screenQuiz = presenter.page.getByTestId('screen-quiz');
     await expect(screenQuiz).toHaveAttribute('data-phase', 'pre');
     await expect(screenQuiz.getByTestId('room-tally').first()).toHaveAttribute('data-revealed', '1,1,0');
+    // The key off the wall: read from the fragment, gone from the address bar, kept in the link the presenter copies.
+    await expect.poll(() => presenter.page.url()).not.toContain('key=');
+    await quizOnProjector(presenter.page, 'screen-quiz-pre');
+    // Escape goes back to the page with nothing half closed (the walkthrough at chapter 1, where the
+    // questions before are), and "Screen layout" returns to the title, where the quiz is.
+    await settled(presenter.page);
+    await presenter.page.keyboard.press('Escape');
+    await expect(presenter.page.getByTestId('walkthrough')).toHaveAttribute('data-chapter', '1');
+    await expect(presenter.page.getByTestId('walk-screen-layout')).toHaveAttribute('href', new RegExp(`#key=${KEY}$`));
+    await presenter.page.getByTestId('walk-screen-layout').click();
+    await expect(presenter.page.getByTestId('screen-live')).toHaveAttribute('data-scene', 'title');
+    await expect(screenQuiz).toHaveAttribute('data-phase', 'pre');
 
     // The screen layout of the room, at a chapter's question: the count shows beside the picture.
     await presenter.page.goto(`./?room=${ROOM}&ch=2&screen#key=${KEY}`);
@@ -265,16 +305,28 @@ test('the three questions before and after: phones answer, the presenter reveals
     await expect(screenTally).toHaveAttribute('data-revealed', '0,1,0');
     await shot(presenter.page, 'screen-layout-revealed');
 
-    // After the last chapter: the same three, then the gain and its CSV.
-    await presenter.page.goto(`./?room=${ROOM}&ch=10#key=${KEY}`);
+    // After the last chapter: the same three by the clicker's keys alone (open, then reveal), then the gain and its CSV.
+    await presenter.page.goto(`./?room=${ROOM}&ch=10&pm=1#key=${KEY}`);
     const post = presenter.page.locator('[data-testid="room-presenter-quiz"][data-phase="post"]');
     await expect(post.getByTestId('room-quiz-open')).toBeEnabled();
-    await post.getByTestId('room-quiz-open').click();
+    await expect(presenter.page.getByTestId('walkthrough')).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+    await settled(presenter.page);
+    // Focus on a button: the clicker's key is the presenter's, never the button's.
+    await presenter.page.getByTestId('walk-presenter').focus();
+    await presenter.page.keyboard.press('PageDown');
+    await expect(post.getByTestId('room-quiz-open')).toBeDisabled();
     await answerQuiz('post', answersPost);
-    await post.getByTestId('room-quiz-reveal').click();
+    await presenter.page.keyboard.press(' ');
     // Before: 1 right of 6; after: 5 of 6. g = (5/6 - 1/6) / (1 - 1/6) = 0.8.
     await expect(post.getByTestId('room-gain')).toContainText('0.80');
-    await post.getByTestId('room-gain').scrollIntoViewIfNeeded();
+    await expect(presenter.page.getByTestId('walk-presenter')).toHaveAttribute('aria-pressed', 'true');
+    // The gain came into view by itself, at 1280×720 and, the window grown, at 1920×1080.
+    for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+      await presenter.page.setViewportSize(size);
+      await settled(presenter.page);
+      await expect(post.getByTestId('room-gain')).toBeInViewport({ ratio: 0.95 });
+    }
+    await presenter.page.setViewportSize({ width: 1280, height: 720 });
     await shot(presenter.page, 'presenter-gain');
     // No room text under 12 px at 1280×720: the bar, the quiz, the bars and the gain.
     for (const within of ['[data-testid="room-presenter-quiz"]', '[data-testid="room-bar"]']) {
@@ -299,7 +351,7 @@ test('the three questions before and after: phones answer, the presenter reveals
     await presenter.page.keyboard.press('ArrowRight');
     await expect(endLive).toHaveAttribute('data-scene', 'end');
     await expect(presenter.page.getByTestId('screen-gain')).toContainText('0.80');
-    await shot(presenter.page, 'screen-layout-end-gain');
+    await quizOnProjector(presenter.page, 'screen-layout-end-gain');
     for (const p of people) expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
   });
 });

@@ -200,3 +200,42 @@ test('answers survive a reload: the option chosen, shown revealed', async ({ pag
   await expect(panel(page)).toHaveAttribute('data-status', 'checkpoint', { timeout: 90_000 });
   await expect(page.getByTestId('checkpoint')).toHaveAttribute('data-answered', 'false');
 });
+
+test('a question still to come: from chapter 1 to the last question, by Next, nothing on the page (the first screen included, however far it is scrolled) says the answer of a question not yet revealed, and the first screen holds its outcome while one it tells waits', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('./?ch=1');
+  const revealed = new Set<number>();
+  const last = asking[asking.length - 1]!;
+  const found: string[] = [];
+  const lookNow = async (n: number, when: string) => {
+    const seen = await look(page, []);
+    const text = fold(seen.text);
+    for (const q of asking.filter((q) => q >= n && !revealed.has(q))) {
+      const spoiler = spoilerOf(q)!;
+      for (const p of spoiler.phrases) if (text.includes(fold(p.en))) found.push(`chapter ${n} ${when}: question ${q}'s "${p.en.slice(0, 50)}…"`);
+      // The first screen's outcome answers the questions that say so (chapters/chapter.ts `firstScreenTells`).
+      if (CHAPTERS[q - 1]!.checkpoint!.firstScreenTells) for (const id of seen.storyTold) found.push(`chapter ${n} ${when}: the story's ${id} before question ${q}`);
+    }
+    // The page scrolled over its whole height (a phone scrolled up to the first screen): the text is the same.
+    await page.evaluate(() => window.scrollTo(0, 0));
+  };
+  for (let n = 1; n <= last; n++) {
+    await expect(panel(page)).toHaveAttribute('data-chapter', String(n), { timeout: 90_000 });
+    await lookNow(n, 'as it starts');
+    await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+    await lookNow(n, 'at its stop');
+    if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
+      await page.keyboard.press('PageDown');
+      await page.keyboard.press('PageDown');
+      await expect(page.getByTestId('checkpoint-result')).toBeVisible();
+      revealed.add(n);
+      await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+      if (n === last) break;
+    }
+    await page.getByTestId('walk-next').click();
+  }
+  expect(found).toEqual([]);
+  // Once every question the first screen tells is revealed, it tells its outcome again.
+  await expect(page.getByTestId('story-held')).toHaveCount(0);
+});

@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test';
-import { pick } from '../src/app/i18n/messages.ts';
+import { MESSAGES, pick } from '../src/app/i18n/messages.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { shownTitle } from '../src/app/walkthrough/chapters/spoilers.ts';
-import { expect, ready, test } from './fixtures.ts';
+import { expect, ready, settled as atRest, test } from './fixtures.ts';
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
 
@@ -105,7 +105,8 @@ test.describe('walkthrough', () => {
     await expect(page.getByTestId('walk-held')).toHaveCount(1);
     await expect(text).not.toContainText('mixture');
     await expect(panel(page).locator('.walk-sources li[data-fact="F21"]')).toHaveCount(0);
-    await expect(page.getByTestId('tagline')).toBeHidden();
+    // The tagline asks while a question waits: it would answer it.
+    await expect(page.getByTestId('tagline')).toHaveText(MESSAGES.en.taglineAsked);
     // Next does not leave: it points at the question.
     await page.getByTestId('walk-next').click();
     await expect(panel(page)).toHaveAttribute('data-chapter', '6');
@@ -129,7 +130,7 @@ test.describe('walkthrough', () => {
     await expect(page.getByTestId('walk-held')).toHaveCount(0);
     await expect(text).toContainText('mixture');
     await expect(panel(page).locator('.walk-sources li[data-fact="F21"]')).toHaveCount(1);
-    await expect(page.getByTestId('tagline')).toBeVisible();
+    await expect(page.getByTestId('tagline')).toHaveText(MESSAGES.en.tagline);
   });
 
   // The one test of a chapter playing in real time (the others skip animations or move the clock).
@@ -197,35 +198,87 @@ test.describe('walkthrough', () => {
     await expect(popup.getByTestId('speaker-notes')).toContainText('Basculer l\u2019interrupteur');
   });
 
-  test('a clicker through every chapter: at each question Space, Page Down, → or Enter points at it, then reveals it; no press ever chooses an option', async ({ page }) => {
+  test('a clicker through every chapter in presenter mode: two presses at every chapter\u2019s end, the second while the next prepares, with focus on a button, a select or an option; every question pointed at, then revealed, none skipped, no control activated', async ({ page }) => {
     test.setTimeout(240_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.goto('./?ch=1');
-    // At a question all four reveal; between chapters Enter stays with what has focus, as in the page.
-    const atQuestion = [' ', 'PageDown', 'ArrowRight', 'Enter'];
-    const forward = [' ', 'PageDown', 'ArrowRight'];
+    // Every chapter the runner starts and every question it reaches, as the recorder hears them.
+    await page.addInitScript(() => {
+      const told: string[] = [];
+      (window as unknown as { __told: string[] }).__told = told;
+      window.addEventListener('walkthrough', (e) => {
+        const d = (e as CustomEvent<{ type: string; chapter: number; status?: string }>).detail;
+        if (d.type === 'chapter' || d.status === 'checkpoint') told.push(`${d.chapter}:${d.status ?? 'start'}`);
+      });
+    });
+    // What a key would do to a control with focus: a click (a button, an option) or a change (a select), as the browser sends them.
+    await page.addInitScript(() => {
+      const acted: string[] = [];
+      (window as unknown as { __acted: string[] }).__acted = acted;
+      for (const type of ['click', 'change', 'input'])
+        document.addEventListener(type, (e) => e.isTrusted && acted.push(`${type} on ${(e.target as Element).tagName.toLowerCase()}${(e.target as Element).getAttribute('data-testid') ? `[${(e.target as Element).getAttribute('data-testid')}]` : ''}`), true);
+    });
+    await page.goto('./?ch=1&pm=1');
+    expect(await page.evaluate(() => (window as unknown as { __acted: string[] }).__acted)).toEqual([]);
+    // Every forward key a clicker or a keyboard sends, in turn.
+    const forward = [' ', 'PageDown', 'ArrowRight', 'Enter'];
     let press = 0;
-    const click = (keys = atQuestion) => page.keyboard.press(keys[press++ % keys.length]!);
-    let questions = 0;
-    for (let n = 1; n <= CHAPTERS.length; n++) {
-      await settled(page, n);
+    const click = () => page.keyboard.press(forward[press++ % forward.length]!);
+    /** Something with focus that a key would activate or change: the presenter-mode button, the language button, a select, an option. */
+    const focusSomething = async (k: number): Promise<string> => {
+      const select = page.locator('select:visible').first();
+      const radio = page.getByTestId('checkpoint').getByRole('radio').first();
+      if (k % 4 === 2 && (await select.count()) > 0) return (await select.focus(), 'select');
+      if (k % 4 === 3 && (await radio.count()) > 0 && (await radio.isEnabled())) return (await radio.focus(), 'option');
+      if (k % 4 === 1) return (await page.getByTestId('walk-lang').focus(), 'the language button');
+      return (await page.getByTestId('walk-presenter').focus(), 'the presenter-mode button');
+    };
+    const controls = async () => ({
+      presenter: await page.getByTestId('walk-presenter').getAttribute('aria-pressed'),
+      lang: await page.locator('html').getAttribute('lang'),
+      acted: await page.evaluate(() => (window as unknown as { __acted: string[] }).__acted.length),
+    });
+    const revealed: number[] = [];
+    let n = 1;
+    /** At its stop, the page at rest (a press kept for a chapter that prepared is taken by then). */
+    const stopped = async () => {
+      await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+      await atRest(page);
+      await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/);
+    };
+    for (let k = 0; ; k++) {
+      await stopped();
+      n = Number(await panel(page).getAttribute('data-chapter'));
       if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
-        questions++;
-        // A person tabbed to an option: the clicker's keys still belong to the presenter.
-        await page.getByTestId('checkpoint').getByRole('radio').first().focus();
-        await click();
-        await expect(page.getByTestId('checkpoint').getByRole('status')).toContainText('press Next again to reveal');
+        // Pointed at already by a press made while the chapter prepared, or now by one.
+        const hint = page.getByTestId('checkpoint').getByRole('status');
+        if (!/press Next again to reveal/.test((await hint.textContent()) ?? '')) {
+          await focusSomething(k);
+          await click();
+          await expect(hint).toContainText('press Next again to reveal');
+        }
         await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
-        await page.getByTestId('checkpoint').getByRole('radio').first().focus();
+        await focusSomething(k + 1);
         await click();
         await expect(page.getByTestId('checkpoint-result'), `chapter ${n}`).toContainText('Revealed without an answer');
-        await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
-        await settled(page, n);
+        revealed.push(n);
         await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+        await stopped();
       }
-      if (n < CHAPTERS.length) await click(forward);
+      if (n === CHAPTERS.length) break;
+      const before = await controls();
+      const what = await focusSomething(k);
+      // Two presses at once: the second lands while the next chapter prepares (its runs computed), and waits for it.
+      await click();
+      await click();
+      await expect(panel(page)).not.toHaveAttribute('data-chapter', String(n));
+      expect(await controls(), `no control activated by the presses with focus on ${what} (chapter ${n})`).toEqual(before);
     }
-    expect(questions).toBe(CHAPTERS.filter((c) => c.checkpoint).length);
+    expect(await page.locator('html').getAttribute('class')).toMatch(/presenter/);
+    // Every chapter with a question was reached and stopped at it, and no press passed one unrevealed.
+    const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+    expect(revealed).toEqual(asking);
+    const told = await page.evaluate(() => (window as unknown as { __told: string[] }).__told);
+    for (const q of asking) expect(told, `chapter ${q} reached its question`).toContain(`${q}:checkpoint`);
   });
 
   test('a presenter who clicked an option reveals with it on Next', async ({ page }) => {

@@ -6,6 +6,7 @@ import { loadLanguage } from './app/i18n/catalogue.ts';
 import { followLanguage } from './app/i18n/i18n.ts';
 import { AppStoreProvider, createAppStore } from './app/state/store.ts';
 import { openingUrl } from './app/state/urlSync.ts';
+import { takeRoomKey } from './app/state/roomKey.ts';
 import { unsettle, watchSettled } from './app/state/settled.ts';
 import './app/ui/styles.css';
 
@@ -16,11 +17,18 @@ const lang = openingUrl().state.lang ?? 'en';
 const store = createAppStore({ lang });
 // A link to a chapter holds answers back from the first paint: the walkthrough's code, which knows
 // whether the chapter asks a question and whether it was answered, loads after the page and then says.
-if (openingUrl().state.chapter != null) store.setState({ questionOpen: true });
+if (openingUrl().state.chapter != null) store.setState({ questionOpen: true, questionAhead: true });
+// In a room, the talk's questions are still to come until the room says otherwise: the first screen a
+// phone opens on holds back their answers from its first paint (walkthrough/runner.ts `questionAhead`).
+if (openingUrl().state.room) store.setState({ questionAhead: true });
 followLanguage(store);
 // A workshop room (`?room=NAME`, npm run workshop): only then is a socket opened, to this page's own origin.
 const room = openingUrl().state.room;
-if (room) void import('./app/run/roomClient.ts').then((m) => m.startRoom(store, room, window.location.hash));
+// The presenter key is read from the fragment and taken off the address bar at once (state/roomKey.ts).
+if (room) {
+  const key = takeRoomKey(room);
+  void import('./app/run/roomClient.ts').then((m) => m.startRoom(store, room, key));
+}
 
 // The page says when it is at rest (`data-settled` on the root): nothing loading, nothing playing, the
 // layout still. The video's frame-by-frame layout has its own rule for a drawn frame (render/driver.ts).

@@ -115,15 +115,15 @@ function Header({ explore, onExplore, deployment, onDeployment }: { explore: boo
   const lang = useApp((s) => s.lang);
   const set = useApp((s) => s.set);
   // The tagline tells the mechanism; while the room predicts it would answer the question.
-  const questionOpen = useApp((s) => s.questionOpen);
+  const questionOpen = useApp((s) => s.questionOpen || s.questionAhead);
   const range = formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang);
   return (
     <header className="site-header">
       <div>
         <h1>{t('title')}</h1>
         <Headline />
-        <p className="tagline" style={questionOpen ? { visibility: 'hidden' } : undefined} data-testid="tagline">
-          {t('tagline')}
+        <p className="tagline" data-testid="tagline">
+          {questionOpen ? t('taglineAsked') : t('tagline')}
         </p>
       </div>
       <div className="header-controls">

@@ -23,6 +23,7 @@ export type { Language };
 const en = {
   title: 'Stale Pages',
   tagline: 'How a rejected request slipped through with one placeholder page, and decode read other customers\u2019 KV.',
+  taglineAsked: 'What happened to requests SGLang rejected, and whose KV did decode read?',
   loading: 'Simulating…',
   model: 'model',
   assumption: 'assumption',
@@ -970,6 +971,7 @@ export type MessageKey = BaseKey | SwitchMessageKey;
 const fr: Record<BaseKey, string> = {
   title: 'Stale Pages',
   tagline: 'Comment une requête rejetée a poursuivi son trajet avec une seule page provisoire, et comment la génération a lu le cache KV d\u2019autres clients.',
+  taglineAsked: 'Qu\u2019est-il arrivé aux requêtes que SGLang a rejetées, et de qui la génération a-t-elle lu le KV\u00a0?',
   loading: 'Simulation…',
   model: 'modèle',
   assumption: 'hypothèse',

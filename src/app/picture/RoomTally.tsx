@@ -3,6 +3,7 @@
  * answered so far, and once the presenter reveals it, how the room split, each option's bar beside
  * its count, the right answer marked in words and a sign as well as its colour (theme tokens).
  */
+import { useEffect, useRef } from 'react';
 import { isSingular } from '../i18n/format.ts';
 import { useT } from '../i18n/i18n.ts';
 import './room.css';
@@ -20,9 +21,11 @@ export interface RoomTallyProps {
   big?: boolean;
   /** Hide the question's count line (a quiz shows one line for its three). */
   hideCount?: boolean;
+  /** Brought into view (its scrolling box's, the window's) when the split shows: the presenter's panel, so the room's answer is on screen by keys alone. */
+  bringIntoView?: boolean;
 }
 
-export function RoomTally({ question, options, correct, big, hideCount }: RoomTallyProps) {
+export function RoomTally({ question, options, correct, big, hideCount, bringIntoView }: RoomTallyProps) {
   const t = useT();
   const lang = useApp((s) => s.lang);
   const count = useApp((s) => s.roomView?.counts[question] ?? 0);
@@ -32,6 +35,11 @@ export function RoomTally({ question, options, correct, big, hideCount }: RoomTa
   const dist = revealed ? revealedCounts({ revealed: { [question]: revealed } }, question, options.length) : null;
   const total = dist ? dist.reduce((a, b) => a + b, 0) : 0;
   const max = dist ? Math.max(1, ...dist) : 1;
+  const bars = useRef<HTMLOListElement>(null);
+  const shown = dist !== null;
+  useEffect(() => {
+    if (shown && bringIntoView) bars.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [shown, bringIntoView]);
   return (
     <div className={`room-tally${big ? ' big' : ''}`} data-testid="room-tally" data-question={question} data-count={count} data-revealed={dist ? dist.join(',') : ''}>
       {hideCount ? null : (
@@ -40,7 +48,7 @@ export function RoomTally({ question, options, correct, big, hideCount }: RoomTa
         </p>
       )}
       {dist ? (
-        <ol className="room-bars" aria-label={t('roomDistribution')} data-testid="room-distribution">
+        <ol ref={bars} className="room-bars" aria-label={t('roomDistribution')} data-testid="room-distribution">
           {options.map((label, i) => {
             const n = dist[i] ?? 0;
             const right = i === correct;

@@ -98,7 +98,8 @@ function TitleCard({ lang }: { lang: Language }) {
   return (
     <div className="screen-card title" data-testid="screen-card" data-card="title">
       <h1>{t('title')}</h1>
-      <p className="card-sub">{t('tagline')}</p>
+      {/* The title card is where the room's questions before the talk are open: it asks, it does not tell. */}
+      <p className="card-sub">{t('taglineAsked')}</p>
       {f2 ? (
         <p className="card-fact">
           {pick(lang, f2.en, f2.fr)} <span className="card-id">F2</span>

@@ -25,6 +25,7 @@ import { useSinceChange } from './useLiveClock.ts';
 import type { HighlightId } from '../views/shared/highlight.ts';
 import { roomClientOf } from '../run/roomClient.ts';
 import { ScreenQuiz } from '../picture/ScreenQuiz.tsx';
+import { pressQuiz, quizPress } from '../walkthrough/quizKeys.ts';
 
 /** The talk's scenes, every chapter (the video's order). */
 const TALK = talkOf(CHAPTERS.map((_, i) => i + 1));
@@ -35,15 +36,29 @@ export function livePredictMs(n: number, lang: 'en' | 'fr'): number {
   return predictMs(q ? readingMs(pick(lang, q.en, q.fr)) : 0);
 }
 
-/** The scene of the talk a chapter (or none) and a link open on: the title, the chapter's body at a linked beat, else its card. */
-function openingScene(chapter: number | null, beat: number | null): number {
+/**
+ * Where the presenter left the screen layout for the page (Escape), per store: "Screen layout" comes
+ * back to it, the title (where the room's quiz is) included, rather than to the chapter's card.
+ */
+const leftAt = new WeakMap<AppStore, { chapter: number | null; scene: number }>();
+
+/** The scene of the talk a chapter (or none) and a link open on: the title, the chapter's body at a linked beat, else its card (or the scene left for the page at that chapter). */
+function openingScene(chapter: number | null, beat: number | null, store?: AppStore): number {
+  const left = store ? leftAt.get(store) : undefined;
+  if (left && beat === null && left.chapter === chapter) return left.scene;
   if (chapter === null) return 0;
   return Math.max(0, TALK.findIndex((x) => x.kind === (beat !== null ? 'body' : 'card') && x.chapter === chapter));
 }
 
-/** Back to the page (the URL sync makes it a history entry of its own). */
-export function leaveScreen(store: AppStore): void {
-  store.getState().set({ screen: 'off' });
+/**
+ * Back to the page (the URL sync makes it a history entry of its own), with nothing half closed: the
+ * walkthrough stays open at the scene's chapter (chapter 1 from the title, the last from the end card).
+ */
+export function leaveScreen(store: AppStore, scene?: number): void {
+  const s = TALK[scene ?? -1];
+  const chapter = s === undefined ? store.getState().chapter : s.kind === 'title' ? 1 : s.kind === 'end' ? CHAPTERS.length : s.chapter;
+  if (scene !== undefined) leftAt.set(store, { chapter, scene });
+  store.getState().set({ screen: 'off', chapter });
 }
 
 /** What a key asks for on the screen: the presenter's keys (walkthrough/keys.ts). */
@@ -63,6 +78,8 @@ function cardFrame(scene: Exclude<TalkScene, { kind: 'body' }>, elapsedMs: numbe
 
 /** One chapter's body: the runner plays it while this is mounted. */
 function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyKeys | null>; onLeaveForward: () => void }) {
+  /** Presses made while the chapter prepares or plays towards its question: kept (never lost), never passing the question. */
+  const pending = useRef(0);
   const lang = useApp((s) => s.lang);
   const t = useT();
   const { chapter, status, beat: runnerBeat, caption, highlight, timeline, answers, answer, resume } = useChapterRunner();
@@ -95,9 +112,26 @@ function LiveBody({ keys, onLeaveForward }: { keys: React.MutableRefObject<BodyK
     setRevealHighlight({ id: after.highlight });
   };
 
+  const questionAhead = ch?.checkpoint !== undefined && chapter !== null && !answers.has(chapter);
+  const waitsNow = status === 'idle' || (status === 'running' && (timeline === null || questionAhead));
+  // The presses kept, taken once the chapter can: its question, once up, takes a press of its own.
+  useEffect(() => {
+    if (pending.current === 0 || waitsNow) return;
+    if (waiting) {
+      pending.current = 0;
+      return;
+    }
+    pending.current--;
+    keys.current?.key('next');
+  });
+
   keys.current = {
     key: (k) => {
       if (chapter === null || !ch) return false;
+      if (k === 'next' && waitsNow && !waiting) {
+        pending.current++;
+        return true;
+      }
       // Opened at a beat by a link: the next key plays on from it.
       if (status === 'held' && k === 'next') {
         resume();
@@ -157,10 +191,13 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
   const store = useAppStore();
   const set = useApp((s) => s.set);
   const chapter = useApp((s) => s.chapter);
-  const [at, setAt] = useState(() => openingScene(store.getState().chapter, store.getState().beat));
+  const [at, setAt] = useState(() => openingScene(store.getState().chapter, store.getState().beat, store));
   const scene = TALK[at]!;
   const [blank, setBlank] = useState(false);
   const keys = useRef<BodyKeys | null>(null);
+  // The room's quiz on the title and the end card: the forward key opens it, then reveals it, then goes on.
+  const roomView = useApp((s) => s.roomView);
+  const quiz = quizPress(roomView, scene.kind === 'title' ? 'pre' : scene.kind === 'end' ? 'post' : null);
   const reduced = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
   useEffect(() => {
@@ -171,7 +208,7 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
     noticeLinkProblems(store);
     const { chapter: n, beat } = store.getState();
     // A link to a beat opens on the chapter's body at that beat.
-    setAt(openingScene(n, beat));
+    setAt(openingScene(n, beat, store));
     return () => {
       stop();
       document.documentElement.classList.remove('screen-mode');
@@ -204,14 +241,15 @@ export function LiveScreen({ notice }: { notice: IgnoredNotice }) {
         return;
       }
       if (k === 'blank') setBlank(true);
-      else if (k === 'leave') leaveScreen(store);
+      else if (k === 'leave') leaveScreen(store, at);
       else if (scene.kind === 'body' && keys.current?.key(k)) return;
+      else if (k === 'next' && quiz) pressQuiz(store, quiz);
       else if (k === 'next') forward();
       else if (k === 'prev') back();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [blank, scene, forward, back, set, store]);
+  }, [blank, scene, forward, back, set, store, at, quiz]);
 
   const cardKey = scene.kind === 'body' ? null : `${at}`;
   const card = useSinceChange(cardKey, CARD_MIN_MS);

@@ -144,6 +144,13 @@ export interface TimelineZoomSlice {
  */
 export interface QuestionSlice {
   questionOpen: boolean;
+  /**
+   * A question still to come in the talk waits (this chapter's or a later one's; in a room, before the
+   * first chapter, all of them): the first screen's outcome (the story's and the probe's: what prefill
+   * computed, the status, whose words) holds back, since it answers questions of chapters ahead. The
+   * same hold as `questionOpen`, over the first screen only, for the talk's questions to come.
+   */
+  questionAhead: boolean;
 }
 
 /**
@@ -236,6 +243,7 @@ export function createAppStore(initial: Partial<UrlState> = {}): AppStore {
       ...initial,
       timelineZoom: null,
       questionOpen: false,
+      questionAhead: false,
       deploymentReplay: null,
       // Another chapter starts from its start unless the patch names the beat (a link does).
       set: (patch) => set(situationPatch(get(), 'chapter' in patch && !('beat' in patch) ? { ...patch, beat: null } : patch)),

@@ -6,7 +6,7 @@
  * goes through the room's client.
  */
 import { download } from '../views/cluster/exportView.ts';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { generate } from 'lean-qr';
 import { gainCsv, averageCorrect, hakeGain } from '../../room/gain.ts';
 import { pick, useT } from '../i18n/i18n.ts';
@@ -211,6 +211,18 @@ export function PresenterQuiz({ phase }: { phase: QuizPhase }) {
   const open = useApp((s) => s.roomView?.open === phase);
   const revealed = useApp((s) => s.roomView?.revealed[`${phase}:0`] !== undefined);
   const gain = useGain();
+  // The room's gain, once the questions after are revealed, is brought into view (the panel's, the window's).
+  const gainLine = useRef<HTMLParagraphElement>(null);
+  // Each question's bars appear as its reveal arrives, pushing the gain down: bring it in after each.
+  const revealedPost = useApp((s) => (phase === 'post' ? QUIZ.filter((_, i) => s.roomView?.revealed[`post:${i}`] !== undefined).length : 0));
+  useLayoutEffect(() => {
+    if (revealedPost === 0) return;
+    const bring = () => gainLine.current?.scrollIntoView?.({ block: 'nearest' });
+    bring();
+    // A window that changes size (the projector plugged in, the screen layout's zoom) keeps it there.
+    window.addEventListener('resize', bring);
+    return () => window.removeEventListener('resize', bring);
+  }, [revealedPost]);
   const pct = (x: number | undefined) => (x === undefined ? '–' : `${formatNumber(Math.round(x * 100), lang)}${lang === 'fr' ? '\u202f%' : '%'}`);
   return (
     <section className="room-presenter-quiz" aria-labelledby={`room-${phase}-h`} data-testid="room-presenter-quiz" data-phase={phase}>
@@ -227,13 +239,13 @@ export function PresenterQuiz({ phase }: { phase: QuizPhase }) {
         {QUIZ.map((q, i) => (
           <li key={i}>
             {L(q.question, lang)} <span className="hint">({q.facts.map((f) => `${t('fact')} ${f}`).join(', ')})</span>
-            <RoomTally question={`${phase}:${i}`} options={q.options.map((o) => L(o, lang))} correct={q.answer} />
+            <RoomTally question={`${phase}:${i}`} options={q.options.map((o) => L(o, lang))} correct={q.answer} bringIntoView={phase === 'pre' && i === 0} />
           </li>
         ))}
       </ol>
       {phase === 'post' && gain ? (
         <>
-          <p className="room-gain" data-testid="room-gain" role="status">
+          <p ref={gainLine} className="room-gain" data-testid="room-gain" role="status">
             {gain.gain === undefined ? t('roomGainMissing') : t('roomGain', { g: formatFixed(gain.gain, lang, 2), pre: pct(gain.pre), post: pct(gain.post) })}
           </p>
           <button type="button" disabled={gain.pre === undefined && gain.post === undefined} onClick={() => downloadCsv(gainCsv(gain.state, QUIZ_ANSWERS), 'room-gain.csv')} data-testid="room-export">

@@ -6,12 +6,13 @@
 import { useT } from '../i18n/i18n.ts';
 import { useApp, useAppStore } from '../state/store.ts';
 import { serializeUrl } from '../state/url.ts';
+import { presenterFragment } from '../state/roomKey.ts';
 
 export function ScreenLayoutLink() {
   const store = useAppStore();
   const t = useT();
   // In a room, the presenter's key (the fragment) goes with it, so the layout on the projector shows the room's answers.
-  const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }) + (s.room ? window.location.hash : ''));
+  const href = useApp((s) => serializeUrl({ ...s, screen: 'live' }) + presenterFragment(s.room));
   return (
     <a
       className="walk-screen-link"

@@ -10,7 +10,7 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { onNextFrame } from '../state/clock.ts';
 import { Icon } from '../ui/icons.tsx';
 import { themeColor } from '../ui/theme.ts';
-import { useApp, type Language } from '../state/store.ts';
+import { useApp, useAppStore, type Language } from '../state/store.ts';
 import { highlightSelector, setOutlineRule } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
@@ -22,6 +22,7 @@ import { useChapterRunner, type Answer } from './runner.ts';
 import { shownTitle } from './chapters/spoilers.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import { PresenterQuiz, RoomQuestion } from './RoomPanel.tsx';
+import { pressQuiz, quizPress } from './quizKeys.ts';
 import { RoomTally } from '../picture/RoomTally.tsx';
 import './walkthrough.css';
 
@@ -211,7 +212,8 @@ export function Walkthrough() {
   const lang = useApp((s) => s.lang);
   const presenter = useApp((s) => s.presenter);
   const set = useApp((s) => s.set);
-  const { chapter, status, beat, caption, highlight, answers, answer, resume, skip, setSkip } = useChapterRunner();
+  const { chapter, status, beat, caption, highlight, timeline, answers, answer, resume, skip, setSkip } = useChapterRunner();
+  const store = useAppStore();
   const { index } = useEvidence();
   const [notesOpen, setNotesOpen] = useState(false);
   const [blank, setBlank] = useState(false);
@@ -308,11 +310,32 @@ export function Walkthrough() {
 
 
   const go = useCallback((n: number) => set({ chapter: Math.max(1, Math.min(CHAPTER_COUNT, n)) }), [set]);
+  /** The chapter's question is still to be revealed here (an attendee's is the room's). */
+  const questionAhead = chapter !== null && ch?.checkpoint !== undefined && !answers.has(chapter) && roomRole !== 'attendee';
+  /**
+   * Presses kept until the page can take them (presses are queued, never lost, never skip): one made
+   * while the chapter prepares (its runs computed) or plays towards a question not yet revealed waits;
+   * at the question, presses made before it showed point at it, and only a press made with it on screen
+   * reveals it. So two presses at a chapter's end never pass the next chapter's question, and the room
+   * is never sent a chapter whose question was skipped.
+   */
+  const pending = useRef(0);
+  // The room's quiz before chapter 1 and after the last (once the last has been told): the forward key's first.
+  const roomView = useApp((s) => s.roomView);
+  const quiz = quizPress(roomView, chapter === 1 ? 'pre' : chapter === CHAPTER_COUNT && status === 'done' ? 'post' : null);
+  const quizAfter = quizPress(roomView, chapter === CHAPTER_COUNT ? 'post' : null) !== null;
   const next = useCallback(() => {
     if (chapter === null) return;
+    // A press while the chapter before is still on screen (its change not yet drawn) is kept for this one.
+    if (store.getState().chapter !== chapter) {
+      pending.current++;
+      return;
+    }
+    // In a room, the presenter's quiz before chapter 1 and after the last: open, then reveal, by the same key.
+    if (quiz) return pressQuiz(store, quiz);
     // Opened at a beat by a link: go on from it.
     if (status === 'held' && roomRole !== 'attendee') return resume();
-    if (status === 'checkpoint' && !answers.has(chapter) && roomRole !== 'attendee') {
+    if (status === 'checkpoint' && questionAhead) {
       // First press: point at the question. Second press: the room answered aloud, reveal.
       if (!nudged) {
         setNudged(true);
@@ -320,18 +343,54 @@ export function Walkthrough() {
       } else answer(choice);
       return;
     }
+    if (roomRole !== 'attendee' && status === 'running' && (timeline === null || questionAhead || quizAfter)) {
+      pending.current++;
+      return;
+    }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
-  }, [chapter, status, answers, nudged, choice, answer, go, resume, roomRole]);
-  const prev = useCallback(() => chapter !== null && chapter > 1 && go(chapter - 1), [chapter, go]);
+  }, [chapter, status, timeline, questionAhead, quizAfter, nudged, choice, answer, go, resume, roomRole, store, quiz]);
+  // The presses kept, taken once the page can: at the question they point at it, never reveal it.
+  useEffect(() => {
+    if (pending.current === 0 || chapter === null || store.getState().chapter !== chapter) return;
+    if (status === 'running' && (timeline === null || questionAhead || quizAfter)) return;
+    if (status === 'checkpoint' && questionAhead) {
+      pending.current = 0;
+      if (!nudged) {
+        setNudged(true);
+        questionRef.current?.focus();
+      }
+      return;
+    }
+    pending.current--;
+    next();
+  });
+  const prev = useCallback(() => {
+    pending.current = 0;
+    if (chapter !== null && chapter > 1) go(chapter - 1);
+  }, [chapter, go]);
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
     else void document.documentElement.requestFullscreen?.().catch(() => undefined);
   }, []);
 
+  /** Escape closes what is open in the panel (the notes, the chapter list), one at a time; nothing is left half closed. */
+  const closeOne = useCallback((): boolean => {
+    if (notesOpen) {
+      setNotesOpen(false);
+      return true;
+    }
+    const toc = panelRef.current?.querySelector<HTMLDetailsElement>('details[open]');
+    if (toc) {
+      toc.open = false;
+      return true;
+    }
+    return false;
+  }, [notesOpen]);
+
   const onKey = useCallback(
     (e: KeyboardEvent) => {
       if (chapter === null || e.defaultPrevented) return;
-      const key = walkthroughKeyOf(e, status === 'checkpoint' && !answers.has(chapter) && roomRole !== 'attendee');
+      const key = walkthroughKeyOf(e, status === 'checkpoint' && !answers.has(chapter) && roomRole !== 'attendee', presenter || roomRole === 'presenter');
       if (key === null) return;
       let handled = true;
       if (blank && (key === 'blank' || key === 'leave')) setBlank(false);
@@ -341,6 +400,7 @@ export function Walkthrough() {
       else if (key === 'blank') setBlank(true);
       else if (key === 'fullscreen') toggleFullscreen();
       else if (key === 'notes') setNotesOpen((o) => !o);
+      else if (key === 'leave') handled = closeOne();
       else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter) && roomRole !== 'attendee') {
         const option = ch.checkpoint.options[key.option - 1];
         if (option) answer(option.id);
@@ -352,7 +412,7 @@ export function Walkthrough() {
         e.stopPropagation();
       }
     },
-    [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer, roomRole],
+    [chapter, blank, next, prev, toggleFullscreen, status, ch, answers, answer, roomRole, presenter, closeOne],
   );
 
   useEffect(() => {
@@ -497,7 +557,7 @@ export function Walkthrough() {
           <CheckpointForm chapter={ch} asked={status === 'checkpoint'} answered={answered} onAnswer={answer} nudged={nudged} questionRef={questionRef} choice={choice} onChoose={setChoice} />
         ) : null}
         {ch.checkpoint && roomRole !== null && (roomRole === 'presenter' || roomRevealed) ? (
-          <RoomTally question={roomKey} options={ch.checkpoint.options.map((o) => L(o.label, lang))} correct={ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer)} />
+          <RoomTally question={roomKey} options={ch.checkpoint.options.map((o) => L(o.label, lang))} correct={ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer)} bringIntoView={roomRole === 'presenter'} />
         ) : null}
         {roomRole === 'presenter' && chapter === CHAPTER_COUNT ? <PresenterQuiz phase="post" /> : null}
         <Sources paragraphs={ch.paragraphs.filter((p) => !held(p))} index={index} lang={lang} />

@@ -43,4 +43,16 @@ describe('a presenter\'s keys', () => {
     expect(at('2', 'INPUT', { type: 'radio' })).toEqual({ option: 2 });
     expect(at(' ', 'INPUT', { type: 'text' })).toBeNull();
   });
+  it('presenting, the one map holds wherever focus is: a button, a select, an option, a link; only typed text keeps its keys', () => {
+    const pres = (k: string, tagName: string, extra: Record<string, unknown> = {}) =>
+      walkthroughKeyOf({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: { tagName, getAttribute: () => null, isContentEditable: false, ...extra } as unknown as EventTarget }, false, true);
+    for (const k of [' ', 'Enter', 'ArrowRight', 'PageDown']) {
+      for (const tag of ['BUTTON', 'SELECT', 'OPTION', 'A', 'SUMMARY']) expect(pres(k, tag), `${k} on ${tag}`).toBe('next');
+      expect(pres(k, 'INPUT', { type: 'radio' })).toBe('next');
+      expect(pres(k, 'INPUT', { type: 'text' })).toBeNull();
+    }
+    expect(pres('PageUp', 'SELECT')).toBe('prev');
+    expect(pres('.', 'BUTTON')).toBe('blank');
+    expect(pres('b', 'TEXTAREA')).toBeNull();
+  });
 });

@@ -1,9 +1,10 @@
 /**
- * A presenter's keys, one meaning wherever focus is: in the walkthrough, in presenter mode and on the
- * screen layout, → / Page Down / Space go forward and ← / Page Up go back (a clicker sends Page Down
- * and Page Up; on the page's timeline slider those keys would otherwise move the time). Only a field
- * that takes typed text keeps them, and Space stays with a control it activates (a button, a box).
- * Outside the walkthrough nothing here listens, so the slider keeps its own keys.
+ * A presenter's keys, one map, one meaning wherever focus is: in the walkthrough, in presenter mode and
+ * on the screen layout, → / Page Down / Space / Enter go forward, ← / Page Up go back (a clicker sends
+ * Page Down and Page Up; on the page's timeline slider those keys would otherwise move the time), and a
+ * clicker's "." or B blanks the screen, as reveal.js maps them. Presenting, only a field that takes
+ * typed text keeps them; a reader keeps Space and Enter for the control with focus. Outside the
+ * walkthrough nothing here listens, so the slider keeps its own keys.
  */
 
 /** What a key asks for, or null when the presenter does not use it. */
@@ -29,34 +30,42 @@ const TEXT_INPUTS = new Set(['text', 'search', 'email', 'url', 'tel', 'password'
 /** The element takes typed text: every key stays with it. */
 function takesText(el: Element): boolean {
   const tag = el.tagName;
-  if (tag === 'TEXTAREA' || tag === 'SELECT' || (el as HTMLElement).isContentEditable) return true;
+  if (tag === 'TEXTAREA' || (el as HTMLElement).isContentEditable) return true;
   return tag === 'INPUT' && TEXT_INPUTS.has((el as HTMLInputElement).type);
 }
 
-/** Space and Enter activate it: they stay with it. */
-function activatedBySpace(el: Element): boolean {
+/** Space and Enter activate it, the arrows and Page keys change its value: a reader's keys stay with it. */
+function ownsKeys(el: Element): boolean {
   const tag = el.tagName;
-  if (tag === 'BUTTON' || tag === 'SUMMARY' || tag === 'A') return true;
+  if (tag === 'BUTTON' || tag === 'SUMMARY' || tag === 'A' || tag === 'SELECT' || tag === 'OPTION') return true;
   const role = el.getAttribute('role');
-  if (role === 'button' || role === 'checkbox' || role === 'radio' || role === 'switch') return true;
+  if (role === 'button' || role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'option') return true;
   return tag === 'INPUT' && ['checkbox', 'radio', 'button', 'submit'].includes((el as HTMLInputElement).type);
 }
 
 /**
  * The presenter's meaning of a key event in the walkthrough, or null when it belongs to the element
- * with focus. Read in the capture phase, before the element's own handler. While the chapter's
- * question waits (`atQuestion`), the forward keys (→, Page Down, Space, Enter) are the presenter's
- * wherever focus is: a clicker's Space on a focused option must reveal, never choose that option
- * (answering is 1–4 or a click).
+ * with focus. Read at the document, in the capture phase, before the element's own handler.
+ *
+ * Presenting (presenter mode, a room's presenter, the screen layout: `presenting`), the one key map
+ * holds wherever focus is, a button, a select or an option included: a clicker's Space or Page Down
+ * on the "Presenter mode" button, the language button or the stage's request picker goes forward and
+ * never activates or changes that control (answering is 1–4 or a click). Only a field that takes
+ * typed text keeps its keys. A reader who is not presenting keeps Space and Enter for the control
+ * with focus, and a select its keys, except at a question (`atQuestion`), where the forward keys are
+ * the walkthrough's wherever focus is.
  */
-export function walkthroughKeyOf(e: KeyLike & { target: EventTarget | null }, atQuestion = false): PresenterKey | null {
+export function walkthroughKeyOf(e: KeyLike & { target: EventTarget | null }, atQuestion = false, presenting = false): PresenterKey | null {
   const k = presenterKeyOf(e);
   if (k === null) return null;
   const el = e.target as Element | null;
   if (!el || !('tagName' in el)) return k;
   if (takesText(el)) return null;
+  if (presenting) return k;
+  const select = el.tagName === 'SELECT' || el.tagName === 'OPTION';
   if (atQuestion && k === 'next') return k;
-  if ((e.key === ' ' || e.key === 'Enter') && activatedBySpace(el)) return null;
+  if (select) return null;
+  if ((e.key === ' ' || e.key === 'Enter') && ownsKeys(el)) return null;
   // Enter is the screen layout's; in the page it belongs to what has focus.
   if (e.key === 'Enter') return null;
   return k;

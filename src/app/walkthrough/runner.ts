@@ -84,9 +84,20 @@ export function openingWords(n: number, beat: number | null): Pick<Shown, 'capti
   return { caption, highlight };
 }
 
+/** Every question the first screen tells revealed in the room (`revealed`: the room's, by its keys `ch:N`). */
+export function roomRevealedAll(revealed: Readonly<Record<string, unknown>> | undefined): boolean {
+  return CHAPTERS.every((c, i) => !c.checkpoint?.firstScreenTells || revealed?.[`ch:${i + 1}`] !== undefined);
+}
+
 /** Chapter n asks a question not yet revealed. */
 export function questionWaits(n: number, answers: ReadonlyMap<number, Answer>): boolean {
   return CHAPTERS[n - 1]?.checkpoint !== undefined && !answers.has(n);
+}
+
+/** A question at chapter n or after it, one the first screen's outcome answers, waits (the store's `questionAhead`: the first screen holds its outcome back). */
+export function questionsAhead(n: number, answers: ReadonlyMap<number, Answer>): boolean {
+  for (let m = n; m <= CHAPTERS.length; m++) if (CHAPTERS[m - 1]!.checkpoint?.firstScreenTells && !answers.has(m)) return true;
+  return false;
 }
 
 export function useChapterRunner() {
@@ -94,8 +105,13 @@ export function useChapterRunner() {
   const store = useAppStore();
   const chapter = useApp((s) => s.chapter);
   const lang = useApp((s) => s.lang);
-  const [status, setStatus] = useState<RunnerStatus>('idle');
-  const [timeline, setTimeline] = useState<ChapterTimeline | null>(null);
+  /** The runner's status with the chapter it is of: in the render where the chapter changes, the chapter before's is not this one's. */
+  const [statusOf, setStatusState] = useState<{ n: number | null; status: RunnerStatus }>({ n: null, status: 'idle' });
+  const setStatus = useCallback((st: RunnerStatus, n: number | null = null) => setStatusState({ n, status: st }), []);
+  const status: RunnerStatus = statusOf.n === chapter ? statusOf.status : chapter === null ? 'idle' : 'running';
+  const [timelineOf, setTimelineOf] = useState<{ n: number; tl: ChapterTimeline } | null>(null);
+  const timeline = timelineOf !== null && timelineOf.n === chapter ? timelineOf.tl : null;
+  const setTimeline = useCallback((n: number | null, tl: ChapterTimeline | null) => setTimelineOf(n === null || tl === null ? null : { n, tl }), []);
   /**
    * The beat on screen, with the chapter it belongs to (the store's `beat` is only the one a link
    * named). Kept as a pair so that, in the render where the chapter changes, the previous chapter's
@@ -177,9 +193,9 @@ export function useChapterRunner() {
   }, [store, followingNow, tell]);
 
   const setStatusOf = useCallback((n: number, st: RunnerStatus) => {
-    setStatus(st);
+    setStatus(st, n);
     emit({ type: 'status', chapter: n, status: st });
-  }, []);
+  }, [setStatus]);
 
   /**
    * Plays the chapter from `beat`, on the frame clock, until the checkpoint (unanswered) or the end:
@@ -236,7 +252,7 @@ export function useChapterRunner() {
   useEffect(() => {
     controller.current?.abort();
     setTold(null);
-    setTimeline(null);
+    setTimeline(null, null);
     setAt(null);
     position.current = null;
     if (chapter === null) {
@@ -260,7 +276,7 @@ export function useChapterRunner() {
     let linked = store.getState().beat;
     const base = baseOf(ch, store.getState());
     // Held from the chapter's first frame, in the same write as its starting situation.
-    const held = () => store.getState().set({ questionOpen: questionWaits(chapter, answersRef.current) });
+    const held = () => store.getState().set({ questionOpen: questionWaits(chapter, answersRef.current), questionAhead: questionsAhead(chapter, answersRef.current) });
     if (forRoom)
       asRoom(store, () => {
         applySituation(store, base);
@@ -283,7 +299,7 @@ export function useChapterRunner() {
         return;
       }
       if (c.signal.aborted) return;
-      setTimeline(tl);
+      setTimeline(chapter, tl);
       // A link past the chapter's question lands where Next gets only once the question is answered or
       // revealed: it counts as revealed without an answer, so nothing on screen waits for one (and the
       // presenter's room is told of that reveal). An attendee's page never reveals by itself: the room's
@@ -376,12 +392,15 @@ export function useChapterRunner() {
 
   // While the chapter's question waits the views hold back its answer; the reveal lets them show it.
   useEffect(() => {
-    if (chapter !== null) store.getState().set({ questionOpen: questionWaits(chapter, answers) });
+    if (chapter !== null) store.getState().set({ questionOpen: questionWaits(chapter, answers), questionAhead: questionsAhead(chapter, answers) });
   }, [chapter, answers, store]);
-  useEffect(() => () => store.getState().set({ questionOpen: false }), [store]);
+  // Out of the walkthrough nothing is held, except in a room, where the talk's questions may still come
+  // (the room's presenter has not revealed them all): a phone that scrolls up sees no answer ahead.
+  const roomAhead = useApp((s) => s.room !== null && !roomRevealedAll(s.roomView?.revealed));
+  useEffect(() => () => store.getState().set({ questionOpen: false, questionAhead: store.getState().room !== null }), [store]);
   useEffect(() => {
-    if (chapter === null) store.getState().set({ questionOpen: false });
-  }, [chapter, store]);
+    if (chapter === null) store.getState().set({ questionOpen: false, questionAhead: roomAhead });
+  }, [chapter, store, roomAhead]);
 
   // The presenter's page tells the room every beat it reaches, and opens the chapter's question there.
   useEffect(() => {

@@ -35,7 +35,7 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
   const lang = useApp((s) => s.lang);
   const switches = useApp((s) => s.switches);
   // A walkthrough question waits: what a prompt gets (what prefill computed, the status, whose KV) would answer it.
-  const held = useApp((s) => s.questionOpen);
+  const held = useApp((s) => s.questionOpen || s.questionAhead);
   const fmt = (n: number) => formatNumber(n, lang);
   const id = useId();
   const [draft, setDraft] = useState(scale.initial);

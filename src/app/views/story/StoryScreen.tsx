@@ -104,7 +104,8 @@ function Story({ run, progress }: { run: RunSummary; progress: ReactNode }) {
   // Re-rendered only when the request's standing changes, not on every scrubbed instant.
   // At the moment's instant: the handoff's when its clock runs, so the story, the stage and the counter agree.
   const phase = useMomentValue(run, req, d, (t) => (facts ? storyPhaseAt(facts, t) : null));
-  const questionOpen = useApp((s) => s.questionOpen);
+  // This chapter's question, or one still to come in the talk (the first screen's outcome answers several).
+  const questionOpen = useApp((s) => s.questionOpen || s.questionAhead);
   if (!facts || !phase || !d) {
     return (
       <>

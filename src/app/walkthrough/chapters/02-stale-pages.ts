@@ -28,6 +28,7 @@ export const chapter: Chapter = {
     fr: 'Laisser la salle répondre avant de révéler. Effacer coûte de la bande passante mémoire à chaque libération, une raison courante de s\'en passer ; la justesse repose alors sur la règle « écrire avant de lire ».',
   },
   checkpoint: {
+    firstScreenTells: true,
     question: { en: 'When the warm-up requests finish, what will be left in their decode pages?', fr: 'Quand les requêtes de préchauffage se termineront, que restera-t-il dans leurs pages de génération ?' },
     options: [
       { id: 'zeros', label: { en: 'Zeros: freeing a page clears it', fr: 'Des zéros : libérer une page l\'efface' } },

@@ -49,6 +49,7 @@ export const chapter: Chapter = {
     fr: 'L\'erreur : la requête reste dans la file, avec son jeton provisoire. La préparation voit alors une requête d\'un seul jeton, qui passe tous les contrôles de capacité.',
   },
   checkpoint: {
+    firstScreenTells: true,
     question: { en: 'Over the limit: how many tokens will prefill compute?', fr: 'Au-delà de la limite : combien de jetons la préparation va-t-elle calculer ?' },
     options: [
       { id: 'all', label: { en: '800,000: all of them', fr: '800 000 : tous' } },

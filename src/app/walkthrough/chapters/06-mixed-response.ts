@@ -39,6 +39,7 @@ export const chapter: Chapter = {
     fr: 'C\'est la question sur laquelle s\'attarder. La plupart des salles répondent « une erreur » ou « du bruit ». La réponse est un texte cohérent et une réponse réussie plutôt que l\'erreur prévue (F21, F17 ; le rapport ne donne aucun code, la reconstitution répond HTTP 200), et c\'est ce succès que regarde un test des codes de réponse (F16).',
   },
   checkpoint: {
+    firstScreenTells: true,
     question: { en: 'Decode now reads all of delta\'s reserved pages. Whose text will delta\'s response contain?', fr: 'La génération lit maintenant toutes les pages réservées pour delta. De qui viendra le texte de la réponse à delta ?' },
     options: [
       { id: 'own', label: { en: 'Only delta\'s own', fr: 'De delta seulement' } },

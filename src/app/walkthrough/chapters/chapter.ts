@@ -26,6 +26,12 @@ export interface Checkpoint {
   answer: string;
   /** Shown after the answer, whatever it was. */
   explain: Localised;
+  /**
+   * The first screen's outcome (the story's and the probe's: what prefill computed, the status, whose
+   * words) answers it: the first screen holds that outcome back from the talk's start until this
+   * question is revealed (the store's `questionAhead`), not only during its own chapter.
+   */
+  firstScreenTells?: true;
 }
 
 /**
