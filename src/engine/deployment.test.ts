@@ -113,8 +113,10 @@ const smallDeployment = fc
     decodeShare: fc.double({ min: 0.5, max: 1.6, noNaN: true }),
     chunkTokens: fc.constantFrom(0, 256),
     rule: fc.constantFrom('report' as const, 'sglang' as const),
-    // At least the replay's 24 output tokens, which the engine's budget also keeps (the chain: the declared max_new_tokens).
-    reserved: fc.constantFrom(24, 64, 512),
+    // At least the replay's 24 output tokens, which the engine's budget also keeps (the chain: the declared
+    // max_new_tokens), and at least a page: a running request crossing a page boundary needs a whole one, and
+    // where SGLang would retract a request then, the engine stops with an error (MODEL.md).
+    reserved: fc.constantFrom(64, 512),
     decodeContextShare: fc.option(fc.double({ min: 0.3, max: 1.2, noNaN: true }), { nil: null }),
     margin: fc.constantFrom(null, 0, 5),
     maxNewTokens: fc.constantFrom(null, 1, 24),
