@@ -26,15 +26,16 @@ const ENGLISH_ENTRIES = new Set(keys.filter((k) => !hasPlaceholder(EN[k]) && EN[
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every word the French catalogue uses: a template made only of these (« {node} pages ») tells nothing apart. */
 const FRENCH_WORDS = new Set(keys.flatMap((k) => FR[k].toLowerCase().match(/\p{L}+/gu) ?? []));
-const englishOnly = (template: string) => (template.replace(/\{\w+\}/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? []).some((w) => !FRENCH_WORDS.has(w));
+const englishOnly = (template: string) => (template.replace(/\{\w+(?:#[^{}]*)?\}/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? []).some((w) => !FRENCH_WORDS.has(w));
 /**
  * English sentences with placeholders, as anchored patterns. A template whose words are too few to
  * tell the languages apart (it also matches its own French) is left out.
  */
 const ENGLISH_TEMPLATES = keys
   .filter((k) => hasPlaceholder(EN[k]) && EN[k] !== FR[k])
-  .map((k) => ({ key: k, re: new RegExp(`^${EN[k].trim().split(/\{\w+\}/).map(escape).join('[\\s\\S]+?')}$`) }))
-  .filter(({ key, re }) => !re.test(FR[key].replace(/\{\w+\}/g, 'x').trim()) && englishOnly(EN[key]));
+  // A count's words (« {n#s} », text.ts) match whatever the count chose, nothing included.
+  .map((k) => ({ key: k, re: new RegExp(`^${EN[k].trim().split(/(\{\w+(?:#[^{}]*)?\})/).map((part, i) => (i % 2 === 0 ? escape(part) : part.includes('#') ? '[\\s\\S]*?' : '[\\s\\S]+?')).join('')}$`) }))
+  .filter(({ key, re }) => !re.test(FR[key].replace(/\{\w+(?:#[^{}]*)?\}/g, 'x').trim()) && englishOnly(EN[key]));
 
 /** Numbers and dates in the English way: 1,048,576; 0.125; Aug; Thu; 2 PM. */
 const ENGLISH_FORMATS: [string, RegExp][] = [

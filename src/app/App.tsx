@@ -363,7 +363,7 @@ function Dashboard() {
           main.progress ? (
             <RunProgress
               feed={main.progress}
-              label={(scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang) }) : t('loading')) + (main.recomputing ? ` — ${t('recomputing')}` : '')}
+              label={(scenario === 'incident' ? t('replaying', { range: formatUtcDayRange(WINDOW_START_ISO.slice(0, 10), WINDOW_LAST_DAY_ISO, lang, { prose: true }) }) : t('loading')) + (main.recomputing ? ` — ${t('recomputing')}` : '')}
               startEpochMs={scenario === 'incident' ? WINDOW_START_MS : MODEL_START_EPOCH_MS}
             />
           ) : null

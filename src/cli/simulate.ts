@@ -196,7 +196,7 @@ function printIncident(args: { volume?: string; tenants?: string; seed?: string;
   p('measured: integrity breaches', `${c.integrityBreaches} (answered 200 from memory the request did not write, whatever the words)`);
   p('measured: wrong texts (audit)', `${c.wrongOutput} (answered 200, differs from the answer over the prompt alone)`);
   p('leaks over the threshold', `${over} of ${leaks.length}; at or under it: ${c.leakedAtOrUnderThreshold}`);
-  p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment (A9): ${c.overThresholdAfterPublic}`);
+  p(`leaks after ${m('public').time} (${m('public').factId})`, `${afterPublic}; over-threshold prompts served by the fixed deployment (A9; they keep arriving after 14:00, A10): ${c.overThresholdAfterPublic}`);
   p(`${m('private').time} (${m('private').factId})-${m('public').time} (${m('public').factId}), A8`, `${c.privateWindowFailed} of ${c.privateWindowRequests} new requests failed (HTTP 403)${c.overThresholdInPrivateWindow ? `, ${c.overThresholdInPrivateWindow} of them over the threshold` : ''}`);
   p('model: tenants whose data leaked', `${dataOwners.size} of ${result.tenantNames.length} (measured in the model's traffic, A1)`);
   const byKind = KIND_NAMES.map((name, k) => [name, leaks.filter((l) => l.kind === k).length] as const).filter(([, n]) => n > 0);

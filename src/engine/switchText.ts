@@ -46,7 +46,7 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
   },
   deploymentCapacityCheck: {
     label: { en: 'Deployment capacity check', fr: 'Contrôle de capacité au déploiement' },
-    hint: { en: 'refuse a deployment whose advertised context exceeds its prefill KV cache', fr: 'refuser un déploiement dont le contexte annoncé dépasse son cache KV de préparation' },
+    hint: { en: 'the model\u2019s form of the report\u2019s capacity checks: refuse a deployment whose advertised context exceeds its prefill KV cache, the match nothing enforced before', fr: 'la forme que le modèle donne aux contrôles de capacité du rapport : refuser un déploiement dont le contexte annoncé dépasse son cache KV de préparation, la correspondance que rien n\u2019imposait avant' },
     fix: { en: 'deployment capacity check', fr: 'contrôle de capacité au déploiement' },
   },
   zeroPagesOnAllocate: {
@@ -79,18 +79,18 @@ export const SWITCH_TEXT: Record<SwitchKey, SwitchText> = {
     fix: { en: 'chunked prefill', fr: 'préparation par morceaux' },
   },
   sglangTokenizerRule: {
-    label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le découpage en jetons' },
+    label: { en: 'Upstream tokenizer rule', fr: 'Règle de SGLang pour le tokeniseur' },
     hint: {
       en: 'the tokenizer refuses a prompt at or over the context length, or whose requested output takes it past; off: only prompts longer than the advertised context (the model\u2019s choice: the article never mentions a tokenizer)',
-      fr: 'le découpage en jetons refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé (choix du modèle : l\u2019article ne parle jamais de découpage en jetons)',
+      fr: 'le tokeniseur refuse une demande qui atteint ou dépasse la longueur de contexte, ou que la sortie demandée y fait dépasser ; désactivé : seules les demandes plus longues que le contexte annoncé (choix du modèle : l\u2019article ne parle jamais de tokeniseur)',
     },
-    fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le découpage en jetons' },
+    fix: { en: 'upstream tokenizer rule', fr: 'règle de SGLang pour le tokeniseur' },
   },
   sglangFreeList: {
     label: { en: 'Upstream free list (PD)', fr: 'Liste des pages libres de SGLang (PD)' },
     hint: {
-      en: 'freed pages wait and are handed out after the current free list; they are merged in and the list sorted when the list runs short by SGLang\u2019s rule (a request\u2019s whole pages plus two more than it holds), as SGLang keeps its free list with prefill and decode apart; off: lowest free page first, a simplification. Page 0 is never handed out either way',
-      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours ; elles y sont fusionnées et la liste triée quand la liste libre devient trop courte selon la règle de SGLang (les pages pleines d\u2019une requête plus deux de plus qu\u2019elle n\u2019en contient), comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord, une simplification. La page 0 n\u2019est jamais attribuée',
+      en: 'freed pages wait and are handed out after the current free list; they are merged in and the list sorted when the list runs short by SGLang\u2019s rule (when the list holds fewer pages than the request\u2019s whole pages plus two), as SGLang keeps its free list with prefill and decode apart; off: lowest free page first, a simplification. Page 0 is never handed out either way',
+      fr: 'les pages libérées attendent et ne sont attribuées qu\u2019après la liste libre en cours ; elles y sont fusionnées et la liste triée quand la liste libre devient trop courte selon la règle de SGLang (quand la liste compte moins de pages que les pages pleines de la requête plus deux), comme SGLang tient sa liste quand préparation et génération sont séparées ; désactivé : la page libre la plus basse d\u2019abord, une simplification. La page 0 n\u2019est jamais attribuée',
     },
     fix: { en: 'upstream free list', fr: 'liste des pages libres de SGLang' },
   },

@@ -23,7 +23,7 @@ export type Language = 'en' | 'fr';
 export type Localised = Record<Language, string>;
 
 /** Where a switch's mechanism is stated: the report (a fact id), a public source (B-id), or our model. */
-export type SwitchEvidence = { fact: string } | { background: string } | { model: true };
+export type SwitchEvidence = { fact: string } | { facts: readonly string[] } | { background: string } | { model: true };
 
 /** What the protocol model checks for the design with this switch's fix applied to the incident. */
 export interface ProtocolCounterpart {
@@ -173,7 +173,9 @@ const mitigations = [
     kind: 'mitigation',
     code: 'deploy',
     fixCode: 'deploy',
-    evidence: { fact: 'F26' },
+    // The model's form of the report's capacity checks (F26), the match between advertised capacity
+    // and memory that nothing enforced before (F15); the report does not say what the checks compare.
+    evidence: { facts: ['F15', 'F26'] },
     overrides: (on) => ({ mitigations: { deploymentCapacityCheck: on } }),
     isOn: (c) => c.mitigations.deploymentCapacityCheck === true,
     expect: 'deployment-refused',

@@ -103,8 +103,14 @@ export const catalogueVersion = (): number => loadedCount;
  * through the catalogue's version when it comes).
  */
 export function translate(lang: Language, key: MessageKey, vars?: Record<string, string>): string {
+  const template = templateOf(lang, key);
+  return template === TEXT_PENDING ? template : fill(template, vars, lang);
+}
+
+/** A catalogue entry as written, its placeholders and count words unfilled (for `<Tx>`, which fills them with elements); TEXT_PENDING as translate. */
+export function templateOf(lang: Language, key: MessageKey): string {
   const template = tables[lang][key] ?? tables.en[key];
-  if (template !== undefined) return fill(template, vars);
+  if (template !== undefined) return template;
   loadLaterText(lang).catch(() => undefined);
   return TEXT_PENDING;
 }

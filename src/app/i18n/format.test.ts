@@ -18,13 +18,18 @@ describe('numbers and instants in the page\u2019s language', () => {
   it('writes UTC instants day first, with the month\u2019s name in the page\u2019s language', () => {
     const t = Date.UTC(2026, 7, 27, 8, 43, 25);
     expect(formatUtc(t, 'en')).toBe('27 Aug 2026 08:43:25 UTC');
-    expect(formatUtc(t, 'fr')).toBe('27 août 2026 08:43:25 UTC');
+    // « à » between a day and its time, to the second as to the minute.
+    expect(formatUtc(t, 'fr')).toBe('27 août 2026 à 08:43:25 UTC');
+    expect(formatUtc(t, 'fr', { date: false })).toBe('08:43:25 UTC');
     expect(formatUtc(Date.UTC(2026, 8, 9, 13, 22), 'fr', { seconds: false, year: false })).toBe('9 sept. à 13\u00a0h\u00a022 UTC');
     expect(formatUtc(Date.UTC(2026, 8, 9, 9, 5), 'fr', { seconds: false, date: false, utc: false })).toBe('9\u00a0h\u00a005');
     expect(formatUtc(Date.UTC(2026, 8, 9, 13, 22), 'en', { seconds: false, year: false })).toBe('9 Sep 13:22 UTC');
     expect(formatUtcDay('2026-09-09', 'fr', { weekday: true })).toBe('mer. 9 sept. 2026');
     expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'fr')).toBe('27 août – 9 sept. 2026');
     expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'en')).toBe('27 Aug – 9 Sep 2026');
+    // In a French sentence the range reads in words (« Reconstitution de la période du 27 août au 9 septembre 2026 »).
+    expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'fr', { prose: true })).toBe('du 27 août au 9 septembre 2026');
+    expect(formatUtcDayRange('2026-08-27', '2026-09-09', 'en', { prose: true })).toBe('27 Aug – 9 Sep 2026');
   });
 
   it('labels the time axis in French: « jeu. 27 août », a 24-hour clock, no AM/PM', () => {

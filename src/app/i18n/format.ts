@@ -91,19 +91,20 @@ function part(parts: Intl.DateTimeFormatPart[], type: Intl.DateTimeFormatPartTyp
 
 /**
  * An instant in UTC, in the page's language: `formatUtc(ms, 'en')` is "27 Aug 2026 08:43:25 UTC",
- * `formatUtc(ms, 'fr')` « 27 août 2026 08:43:25 UTC »; with `{ seconds: false, year: false }`
+ * `formatUtc(ms, 'fr')` « 27 août 2026 à 08:43:25 UTC »; with `{ seconds: false, year: false }`
  * "9 Sep 13:22 UTC" and, as French writes an hour and its minutes, « 9 sept. à 13 h 22 UTC ». The
  * day, month and weekday names come from `Intl`; the order is the same in both languages (day,
  * month, year, time), which is how both the report and British English write it. A clock to the
- * second keeps « 08:43:25 » in French too, as a clock reads.
+ * second keeps « 08:43:25 » in French too, as a clock reads, after « à » as French writes a day's time.
  */
 export function formatUtc(epochMs: number, lang: Lang, opts: UtcOptions = {}): string {
   const { seconds = true, date = true, year = true, weekday = false, utc = true } = opts;
   const out: string[] = [];
   if (date) out.push(formatUtcDay(epochMs, lang, { year, weekday }));
   const parts = dateFormat(lang, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(epochMs);
+  // French puts « à » between a day and its time, to the minute or to the second alike.
+  if (lang === 'fr' && date) out.push('à');
   if (lang === 'fr' && !seconds) {
-    if (date) out.push('à');
     // No-break spaces: « 13 h 22 » never breaks across lines.
     out.push(`${Number(part(parts, 'hour'))}\u00a0h\u00a0${part(parts, 'minute')}`);
   } else out.push(`${part(parts, 'hour')}:${part(parts, 'minute')}${seconds ? `:${part(parts, 'second')}` : ''}`);
@@ -124,10 +125,13 @@ export function formatUtcDay(day: number | string, lang: Lang, opts: { year?: bo
 
 /**
  * A range of whole UTC days, for facts the report dates to the day only: « 8 sept. 2026 » for one
- * day, "27 Aug – 9 Sep 2026" for several.
+ * day, "27 Aug – 9 Sep 2026" for several; `{ prose: true }` gives French running text its words,
+ * « du 27 août au 9 septembre 2026 » (a label keeps the dash).
  */
-export function formatUtcDayRange(fromIso: string, toIso: string, lang: Lang): string {
+export function formatUtcDayRange(fromIso: string, toIso: string, lang: Lang, opts: { prose?: boolean } = {}): string {
   if (fromIso === toIso) return formatUtcDay(fromIso, lang);
+  // In a French sentence: « du 27 août au 9 septembre 2026 », months in full.
+  if (opts.prose && lang === 'fr') return `du ${formatUtcDay(fromIso, lang, { year: fromIso.slice(0, 4) !== toIso.slice(0, 4), month: 'long' })} au ${formatUtcDay(toIso, lang, { month: 'long' })}`;
   return `${formatUtcDay(fromIso, lang, { year: fromIso.slice(0, 4) !== toIso.slice(0, 4) })} – ${formatUtcDay(toIso, lang)}`;
 }
 

@@ -3,10 +3,11 @@
  * that picks the page's language. `{name}` placeholders are filled by `t(key, { name })`; `<Tx>` fills them with elements.
  * Incident facts are not here: they come from the facts file.
  */
-import { Fragment, createElement, useCallback, useSyncExternalStore, type ReactNode } from 'react';
+import { Fragment, createElement, isValidElement, useCallback, useSyncExternalStore, type ReactNode } from 'react';
 import { useApp, type AppStore } from '../state/store.ts';
-import { catalogueVersion, languageLoaded, loadLanguage, setPageLanguage, subscribeCatalogue, translate } from './catalogue.ts';
+import { catalogueVersion, languageLoaded, loadLanguage, setPageLanguage, subscribeCatalogue, templateOf, translate } from './catalogue.ts';
 import type { Language, MessageKey, Translate } from './messages.ts';
+import { fillPieces } from './text.ts';
 
 export { translate } from './catalogue.ts';
 export { frenchTypography, pick } from './text.ts';
@@ -56,14 +57,15 @@ export function useT(): Translate {
  */
 export function Tx({ k, vars }: { k: MessageKey; vars: Record<string, ReactNode> }) {
   const [lang] = useLanguage();
-  const template = translate(lang, k);
-  const out: ReactNode[] = [];
-  let last = 0;
-  for (const m of template.matchAll(/\{(\w+)\}/g)) {
-    if (m.index > last) out.push(template.slice(last, m.index));
-    out.push(m[1]! in vars ? vars[m[1]!] : m[0]);
-    last = m.index + m[0].length;
-  }
-  if (last < template.length) out.push(template.slice(last));
+  const pieces = fillPieces(templateOf(lang, k), lang, (name) => (name in vars ? nodeText(vars[name]) : undefined));
+  const out = pieces.map((p) => (typeof p === 'string' ? p : vars[p.name]));
   return createElement(Fragment, null, ...out.map((node, i) => createElement(Fragment, { key: i }, node)));
+}
+
+/** The text a node shows, for the catalogue's grammar (a count's words, French elision): its strings, in order. */
+function nodeText(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  if (Array.isArray(node)) return node.map(nodeText).join('');
+  if (isValidElement<{ children?: ReactNode }>(node)) return nodeText(node.props.children);
+  return '';
 }

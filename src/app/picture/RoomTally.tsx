@@ -4,7 +4,6 @@
  * its count, the right answer marked in words and a sign as well as its colour (theme tokens).
  */
 import { useEffect, useRef } from 'react';
-import { isSingular } from '../i18n/format.ts';
 import { useT } from '../i18n/i18n.ts';
 import './room.css';
 import { revealedCounts } from '../state/room.ts';
@@ -27,7 +26,6 @@ export interface RoomTallyProps {
 
 export function RoomTally({ question, options, correct, big, hideCount, bringIntoView }: RoomTallyProps) {
   const t = useT();
-  const lang = useApp((s) => s.lang);
   const count = useApp((s) => s.roomView?.counts[question] ?? 0);
   const open = useApp((s) => s.roomView !== null && s.roomView.open !== null && (s.roomView.open === question || question.startsWith(`${s.roomView.open}:`)));
   // The store's own array (a selector that made a new one on every call would never settle).
@@ -44,7 +42,7 @@ export function RoomTally({ question, options, correct, big, hideCount, bringInt
     <div className={`room-tally${big ? ' big' : ''}`} data-testid="room-tally" data-question={question} data-count={count} data-revealed={dist ? dist.join(',') : ''}>
       {hideCount ? null : (
         <p className="room-count" aria-live="polite" data-testid="room-count">
-          <b>{t(isSingular(count, lang) ? 'roomAnsweredOne' : 'roomAnswered', { n: String(count) })}</b> {dist ? null : open ? t('roomOpenNow') : t('roomClosedNow')}
+          <b>{t('roomAnswered', { n: String(count) })}</b> {dist ? null : open ? t('roomOpenNow') : t('roomClosedNow')}
         </p>
       )}
       {dist ? (

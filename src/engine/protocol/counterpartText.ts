@@ -49,11 +49,11 @@ export const COUNTERPART_TEXT: Record<CounterpartId, { title: Localised; note: L
     note: { en: 'One page per chunk, each sent as it is computed (the model always did this; `unchunked` sends a whole prompt at once): the placeholder still sends one page and decode reads the rest.', fr: 'Une page par morceau, envoyée dès qu\u2019elle est calculée (le modèle a toujours fait ainsi ; `unchunked` envoie une demande entière d\u2019un coup) : le jeton provisoire envoie toujours une page et la génération lit le reste.' },
   },
   'tokenizer-sglang': {
-    title: { en: 'Buggy path + gap + upstream tokenizer rule', fr: 'Chemin défectueux + écart + règle de SGLang pour le découpage en jetons' },
-    note: { en: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).', fr: 'Avec un contexte de 4 pages, la demande de 3 pages reste en dessous selon la règle de SGLang aussi : le découpage en jetons la laisse passer et elle fuit comme avant (une demande de 4 pages serait désormais refusée).' },
+    title: { en: 'Buggy path + gap + upstream tokenizer rule', fr: 'Chemin défectueux + écart + règle de SGLang pour le tokeniseur' },
+    note: { en: 'With a 4-page context the 3-page prompt is under it by the upstream rule too: the tokenizer lets it through and it leaks as before (a 4-page prompt would now be refused).', fr: 'Avec un contexte de 4 pages, la demande de 3 pages reste en dessous selon la règle de SGLang aussi : le tokeniseur la laisse passer et elle fuit comme avant (une demande de 4 pages serait désormais refusée).' },
   },
   'staged-free-list': {
     title: { en: 'Buggy path + gap + staged free list', fr: 'Chemin défectueux + écart + liste de pages libres en attente' },
-    note: { en: 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.', fr: 'Les pages libérées attendent derrière la liste libre et n\u2019y sont fusionnées et triées que lorsqu\u2019elle vient à manquer : la requête hors limite reçoit d\u2019autres pages périmées, et la génération les lit tout de même.' },
+    note: { en: 'Freed pages wait behind the free list and are merged and sorted only when it runs short: the over-limit request gets other stale pages, and decode reads them all the same.', fr: 'Les pages libérées attendent derrière la liste libre et n\u2019y sont fusionnées et triées que lorsque les pages libres viennent à manquer : la requête hors limite reçoit d\u2019autres pages anciennes, et la génération les lit tout de même.' },
   },
 };

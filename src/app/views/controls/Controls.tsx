@@ -17,6 +17,7 @@ import { trackPending } from '../../state/settled.ts';
 
 function EvidenceBadge({ evidence }: { evidence: SwitchEvidence }) {
   if ('fact' in evidence) return <FactBadge id={evidence.fact} />;
+  if ('facts' in evidence) return <>{evidence.facts.map((id) => <FactBadge key={id} id={id} />)}</>;
   if ('background' in evidence) return <SourceRef id={evidence.background} compact />;
   return <ModelBadge />;
 }

@@ -7,7 +7,7 @@
 import { useRef, useState } from 'react';
 import type { ResponseRecord } from '../../../engine/index.ts';
 import { formatNumber } from '../../i18n/format.ts';
-import { useT } from '../../i18n/i18n.ts';
+import { Tx, useT } from '../../i18n/i18n.ts';
 import type { RunSummary } from '../../run/hooks.ts';
 import { useApp, useAppStore } from '../../state/store.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
@@ -150,7 +150,8 @@ export function ResponseTokens({ run, response: r, words, testId, className = ''
             {attention ? (
               <span className="token-attention" data-testid={`${testId}-attention`}>
                 {' '}
-                {t('hpAttention', { word: words[r.tokens[shown!]!] ?? '', shares: attentionLine(t, lang, attention, r.tenant) })}
+                {/* The word is the model's vocabulary, in English whatever the page's language. */}
+                <Tx k="hpAttention" vars={{ word: <span lang="en">{words[r.tokens[shown!]!] ?? ''}</span>, shares: attentionLine(t, lang, attention, r.tenant) }} />
               </span>
             ) : null}
           </>

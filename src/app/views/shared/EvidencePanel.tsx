@@ -1,5 +1,5 @@
 /**
- * "What the report says / what we assume / what nobody knows": every fact F1–F26 (in the page's
+ * "What the report says / what we assume / what the report does not say": every fact F1–F26 (in the page's
  * language, with the report's French sentence beside it), every assumption (A1…) with its reason,
  * every item N1–N9 the report leaves open with the assumptions that model it, and the public
  * background with addresses. Always in the page (id `evidence`), so a keyboard, a skip link, the

@@ -53,8 +53,6 @@ function decodePoolTokens(phase: PhaseInfo | undefined, decode: number): number 
 /** One sentence per engine event of a request's handoff, in the page's language. */
 export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): string {
   const fmt = (n: number) => formatNumber(n, ctx.lang);
-  const tokenWord = (n: number) => t(n === 1 ? 'word_token' : 'word_tokens');
-  const pageWord = (n: number) => t(n === 1 ? 'word_page' : 'word_pages');
   const cleared = (c: boolean) => t(c ? 'ev_cleared' : 'ev_notCleared');
   const prompt = () => {
     const a = ctx.events.find((x) => x.type === 'arrive');
@@ -83,12 +81,12 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
       return t('ev_prefillWait', { pages: fmt(e.needPages) });
     case 'prefill-alloc': {
       const pages = e.pages.reduce((a, r) => a + r[1], 0);
-      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), tokenWord: tokenWord(e.computeTokens), pages: fmt(pages), pageWord: pageWord(pages) });
+      return t('ev_prefillAlloc', { node: node('prefill', e.node), tokens: fmt(e.computeTokens), pages: fmt(pages) });
     }
     case 'prefill-compute':
-      return t('ev_prefillCompute', { tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
+      return t('ev_prefillCompute', { tokens: fmt(e.tokens) });
     case 'kv-transfer':
-      return t(e.late ? 'ev_transferLate' : 'ev_transfer', { pages: fmt(e.pagesWritten), pageWord: t(e.pagesWritten === 1 ? 'word_wholePage' : 'word_wholePages') });
+      return t(e.late ? 'ev_transferLate' : 'ev_transfer', { pages: fmt(e.pagesWritten) });
     case 'prefill-chunk':
       return t('ev_prefillChunk', { chunk: fmt(e.chunk), chunks: fmt(e.chunks), from: fmt(e.from), to: fmt(e.to) });
     case 'prefill-retire':
@@ -116,13 +114,13 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
             ? t('ev_decodeReadOwners', { owners: blockOwnersText(ctx.read.table, ctx.read.roster, t, ctx.lang) })
             : ''
           : e.foreignTenants.length
-            ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', ') })
+            ? t('ev_decodeReadForeign', { tenants: e.foreignTenants.join(', '), stale: fmt(e.stalePages + e.zeroPages) })
             : '',
       });
     case 'response':
       return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
     case 'decode-grow':
-      return t('ev_decodeGrow', { page: String(e.page), tokens: fmt(e.tokens), tokenWord: tokenWord(e.tokens) });
+      return t('ev_decodeGrow', { page: String(e.page), tokens: fmt(e.tokens) });
     case 'decode-free':
       return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
   }

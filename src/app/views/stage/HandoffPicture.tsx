@@ -9,13 +9,13 @@
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { RequestDetail, RunSummary, Snapshot } from '../../run/hooks.ts';
 import { useT } from '../../i18n/i18n.ts';
-import { formatNumber, isSingular, type Lang } from '../../i18n/format.ts';
+import { formatNumber, type Lang } from '../../i18n/format.ts';
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
 import { ADVERTISED_CONTEXT_TOKENS } from '../../../engine/config.ts';
 import type { StageFrame } from '../../moment/moment.ts';
 import { drawStagePools } from './stagePools.ts';
 import { pageCenter, type PoolGeometry } from './stageLayout.ts';
-import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout } from './handoffLayout.ts';
+import { chipLayout, contextPool, flowLayout, microLayout, monoWidth, wordWidth, type FlowLayout, type MicroLayout } from './handoffLayout.ts';
 import { ease } from '../../moment/moment.ts';
 import { FIRST_PAGES, drawsByPage, microPageLabel, microscopeRowsAt, picturePlan, sampledSlot, type MicroPageRow, type MicroRow } from './microscope.ts';
 import { drawMicroscope, MICRO_PAD, type MicroPaint, type MicroPaintRow } from './microscopeDraw.ts';
@@ -40,7 +40,7 @@ export interface HandoffPictureProps {
    * more) in a window `viewHeight` CSS px tall, the camera on the part the step is about.
    */
   screen?: { zoom: number; viewHeight: number } | null;
-  /** The step before the one on (the camera moves from its subject). */
+  /** The step before the one on (the screen's camera cuts to a step's subject: it no longer pans from this one's). */
   previousStep?: string | null;
   /**
    * The answer right under the flow, the microscope after it (the first screen: the whole handoff,
@@ -130,6 +130,23 @@ const FlowStatic = memo(function FlowStatic({ f, tenantName }: FlowProps) {
     </g>
   );
 });
+
+/**
+ * Where the screen's camera window may begin or end (picture units, top to bottom): between the parts
+ * of the picture, never through one: the flow's top, under the request's card, under the flow, above
+ * each of the microscope's rows and under the last, above and under the answer's heading, above each
+ * row of chips, under them and under each line of attention, the picture's foot.
+ */
+function cutLines(f: FlowLayout, ml: MicroLayout, micro: boolean, responseTop: number, cl: { chips: { y: number }[]; bottom: number }, attention: number, height: number): number[] {
+  const lines = [0, f.decode.y - 8, f.height + 2];
+  if (micro) lines.push(...ml.rowY.map((y) => y - 1), ml.bottom + 2);
+  lines.push(responseTop + 22);
+  for (const y of new Set(cl.chips.map((c) => c.y))) lines.push(y - 17);
+  lines.push(cl.bottom - 2);
+  for (let k = 0; k < attention; k++) lines.push(cl.bottom + 19 + k * 17);
+  lines.push(height);
+  return lines.filter((y) => y >= 0 && y <= height).sort((x, y) => x - y);
+}
 
 export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null, previousStep = null, answerFirst = false }: HandoffPictureProps) {
   const t = useT();
@@ -232,13 +249,15 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const height = answerFirst ? (micro.length > 0 ? ml.bottom : responseTop + answerHeight) : cl.bottom + 6 + (attentionShown ? 20 + ATTENTION_LINES * 17 : 0);
   // The camera (screen layout): the flow, then the block table's first rows, then the scan and the
   // answer, moving over the first part of the step that changes the subject. A function of the frame.
-  const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, microTop + 4));
+  const cameraOf = (group: number) => (group === 0 ? 0 : group === 1 ? Math.max(0, f.decode.y - 8) : Math.max(0, f.height + 2));
   const view = screen ? screen.viewHeight / zoom : height;
-  const maxOffset = Math.max(0, height - view);
-  // A step whose subject differs from the step before's moves the camera over its first 40 %.
   const group = frame.stepIndex < 0 ? 0 : (CAMERA_GROUP[frame.step] ?? 0);
-  const before = frame.stepIndex <= 0 || !previousStep ? group : (CAMERA_GROUP[previousStep] ?? 0);
-  const cameraY = screen ? Math.min(maxOffset, lerp(cameraOf(before), cameraOf(group), ease(Math.min(1, frame.progress / 0.4)))) : 0;
+  // On a projector the camera cuts from one subject to the next, and its window's edges lie between
+  // parts (the flow, the microscope's heading, each of its rows, the answer's heading, each row of
+  // chips): a pan, or an edge anywhere else, would show labels sliced at the picture's top or foot.
+  const cuts = screen ? cutLines(f, ml, micro.length > 0, responseTop, cl, attentionShown ? ATTENTION_LINES : 0, height) : [];
+  const cameraY = screen ? cuts.filter((y) => y <= Math.min(cameraOf(group), Math.max(0, height - view))).reduce((a, b) => Math.max(a, b), 0) : 0;
+  const shownHeight = screen ? Math.max(0, cuts.filter((y) => y <= cameraY + view).reduce((a, b) => Math.max(a, b), cameraY) - cameraY) : height;
 
   // Each of the decode pool's pages' position in the block table (−1: not in it).
   const tablePos = useMemo(() => {
@@ -324,7 +343,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
   const barW = Math.max(2, (barMax * Math.min(frame.inputTokens, ADVERTISED_CONTEXT_TOKENS)) / ADVERTISED_CONTEXT_TOKENS);
   const placeholder = frame.inputTokens === 1 && frame.promptTokens > 1;
   // The card is as wide as its words or its bar (on a phone the words are wider), and stays in the picture.
-  const cardText = placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens), tokenWord: t(frame.inputTokens === 1 ? 'word_token' : 'word_tokens') });
+  const cardText = placeholder ? t('stagePlaceholderToken') : t('stagePromptTokens', { tokens: fmt(frame.inputTokens) });
   const cardInner = Math.max(barMax, wordWidth(cardText) * 1.1);
   const cardLeft = cardX === null ? 0 : Math.max(0, Math.min(f.width - cardInner - 16, cardX - cardInner / 2 - 8));
 
@@ -468,21 +487,9 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     c.dataset.drawnT = String(frame.t);
   });
 
-  return (
-    <div
-      className="stage-row hp"
-      data-row={row}
-      data-step={frame.step}
-      data-step-index={frame.stepIndex}
-      data-beam-pages={frame.beamPages}
-      data-tokens-shown={frame.tokensShown}
-      data-status={frame.status ?? ''}
-      data-reserved-lit={frame.reservedLit}
-      data-input-tokens={frame.inputTokens}
-      data-testid={`stage-${row}`}
-      style={screen ? { height: screen.viewHeight, overflow: 'hidden' } : { height }}
-      data-camera={cameraY.toFixed(1)}
-    >
+  // What the row draws: on the screen layout, inside the camera's window.
+  const drawn = (
+    <>
       <canvas ref={canvas} className="stage-canvas" aria-hidden="true" data-testid={`stage-canvas-${row}`} style={{ width: f.width * zoom, height: f.height * zoom, top: -cameraY * zoom }} />
       {microPaint ? (
         <div className="hp-micro" data-testid={row === 'main' ? 'stage-microscope' : undefined} style={{ top: (microTop - cameraY) * zoom, width: f.width * zoom, height: (ml.bottom - microTop) * zoom }}>
@@ -577,7 +584,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         )}
         {frame.reserved.length > 0 ? (
           <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-strong">
-            {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : isSingular(frame.reservedLit, lang) ? 'hpReservedOne' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
+            {frame.freed ? t(frame.cleared ? 'stageCleared' : f.narrow ? 'hpFreedShort' : 'hpFreed') : t(f.narrow ? 'hpReservedShort' : 'hpReserved', { pages: fmt(frame.reservedLit) })}
           </text>
         ) : (
           <text x={f.decode.x + 8} y={f.decode.y + 35} className="hp-sub">{poolLine(decodeName, decodeNode?.pageCount ?? 0)}</text>
@@ -612,7 +619,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             ))}
             {/* Under the boxes, ending where decode begins: the gap between the boxes is narrower than the words */}
             <text x={f.link[1] - 4} y={f.labelRows[0]} textAnchor="end" className="hp-label">
-              {t('stageBeam', { pages: fmt(frame.beamPages), pageWord: t(frame.beamPages === 1 ? 'word_page' : 'word_pages') })}
+              {t('stageBeam', { pages: fmt(frame.beamPages) })}
             </text>
           </g>
         ) : null}
@@ -621,7 +628,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
         ) : null}
         {onePageTransfer && (frame.step === 'compute' || frame.step === 'transfer') && pagesLeft > 0 ? (
           <text x={f.decode.x + f.decode.w} y={f.labelRows[1]} textAnchor="end" className="hp-label hp-bad">
-            {t(isSingular(pagesLeft, lang) ? 'hpNothingForOne' : 'hpNothingFor', { pages: fmt(pagesLeft) })}
+            {t('hpNothingFor', { pages: fmt(pagesLeft) })}
           </text>
         ) : null}
         {/* The "done" message: room and status, nothing else */}
@@ -734,6 +741,24 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
           ) : null}
         </g>
       </svg>
+    </>
+  );
+  return (
+    <div
+      className="stage-row hp"
+      data-row={row}
+      data-step={frame.step}
+      data-step-index={frame.stepIndex}
+      data-beam-pages={frame.beamPages}
+      data-tokens-shown={frame.tokensShown}
+      data-status={frame.status ?? ''}
+      data-reserved-lit={frame.reservedLit}
+      data-input-tokens={frame.inputTokens}
+      data-testid={`stage-${row}`}
+      style={screen ? { height: screen.viewHeight } : { height }}
+      data-camera={cameraY.toFixed(1)}
+    >
+      {screen ? <div className="hp-window" style={{ position: 'relative', overflow: 'hidden', height: shownHeight * zoom }}>{drawn}</div> : drawn}
     </div>
   );
 }

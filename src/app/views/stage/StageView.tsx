@@ -9,6 +9,7 @@ import { AssumptionBadge, FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { RequestPicker } from '../shared/RequestPicker.tsx';
 import { highlightable } from '../shared/highlight.ts';
 import { describeEvent, poolPagesArithmetic } from '../shared/engineText.ts';
+import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
 import { stepEnd, tenantsHeldBy, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
 import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
@@ -110,13 +111,21 @@ export function StageView({ linkedPage = null, picker = true, screen = false, fi
       {/* What the picture is, and which request: after the picture, which leads. */}
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
       <p className="hint stage-intro">
-        {/* The page size is the model's (the lens dims it; F14 backs the pools' scale). */}
-        <Tx k="stageIntro" vars={{ pageSize: <span className="lens-figure">{String(pageSize)}</span> }} /> <FactBadge id="F14" /> <AssumptionBadge id="A11" />
+        {/* The page size is the model's (the lens dims it). F14 backs the prefill pool's total where it is the report's 681,280. */}
+        <Tx k="stageIntro" vars={{ pageSize: <span className="lens-figure">{String(pageSize)}</span> }} /> <AssumptionBadge id="A11" />
         {prefillPages > 0 ? (
-          <span className="lens-figure" data-testid="stage-pool-padding">
-            {' '}
-            {t('stagePoolPadding', { node: prefillNode!.name, text: poolPagesArithmetic(prefillPages, pageSize, t, lang) })} <ModelBadge />
-          </span>
+          <>
+            <span className="lens-figure" data-testid="stage-pool-padding">
+              {' '}
+              {t('stagePoolPadding', { node: prefillNode!.name, text: poolPagesArithmetic(prefillPages, pageSize, t, lang) })} <ModelBadge />
+            </span>
+            {(prefillPages - 1) * pageSize === INCIDENT_PREFILL_CAPACITY_TOKENS ? (
+              <>
+                {' '}
+                <FactBadge id="F14" />
+              </>
+            ) : null}
+          </>
         ) : null}
       </p>
       {usable && detail.data ? (

@@ -40,6 +40,7 @@ function lensFigures(vars: Record<string, string>, reportCapacity: boolean): Rec
 /** A sentence of the story, its glossed words and the capacity fact's badge as elements. */
 function Explain({ message, pagesGloss, pageSize, reportCapacity = true }: { message: Message; pagesGloss: MessageKey; pageSize: number; reportCapacity?: boolean }) {
   const lang = useApp((s) => s.lang);
+  const t = useT();
   return (
     <p className="story-explain" data-testid="story-explain">
       <Tx
@@ -51,6 +52,11 @@ function Explain({ message, pagesGloss, pageSize, reportCapacity = true }: { mes
           decode: <Term term="termDecode" gloss="glossDecode" />,
           pages: <Term term="termPages" gloss={pagesGloss} vars={{ size: formatNumber(pageSize, lang) }} />,
           f14: reportCapacity ? <FactBadge id="F14" /> : <ModelBadge />,
+          // The clauses that retell the report, and the model's counts, each with its badge.
+          f17: <FactBadge id="F17" />,
+          f19: <FactBadge id="F19" />,
+          f20: <FactBadge id="F20" />,
+          model: <ModelBadge title={t('storyCountsModel')} />,
         }}
       />
     </p>

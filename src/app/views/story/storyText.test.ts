@@ -27,7 +27,7 @@ function told(switches: Partial<Record<SwitchKey, boolean>>, lang: Language = 'e
 
 /** No placeholder left unfilled, except the glossed words and the badge the view fills with elements. */
 function filled(s: string): void {
-  expect(s.replace(/\{(prefill|kv|decode|pages|f14)\}/g, '')).not.toMatch(/[{}]/);
+  expect(s.replace(/\{(prefill|kv|decode|pages|f14|f17|f19|f20|model)\}/g, '')).not.toMatch(/[{}]/);
 }
 
 describe('the first screen’s story, built from the run in every configuration', () => {
@@ -36,7 +36,7 @@ describe('the first screen’s story, built from the run in every configuration'
     expect(s.facts.outcome).toBe('leaked');
     expect(s.headline).toBe('A request too long to serve, answered anyway from other customers’ memory');
     expect(s.numbers).toEqual({ sent: '800,000', computed: '1', reserved: '12,500', status: '200' });
-    expect(s.explain).toContain('had reserved 12,500 {pages} for the whole prompt');
+    expect(s.explain).toContain('had reserved 12,500 {pages} {model} for the whole prompt');
     expect(s.explain).toContain('when prefill had written 1 of them');
     expect(s.explain).toContain('left in 9,377');
     expect(s.when).toMatch(/^Sent at 27 Aug 2026 \d\d:\d\d:\d\d UTC: leaked response 1 of 1 in this run\.$/);
@@ -61,7 +61,7 @@ describe('the first screen’s story, built from the run in every configuration'
     expect(s.facts.outcome).toBe('rejected');
     expect(s.headline).toBe('A request too long to serve, refused at admission: HTTP 400, nothing reserved');
     expect(s.numbers).toEqual({ sent: '800,000', computed: '0', reserved: '0', status: '400' });
-    expect(s.explain).toContain('The prompt, 800,000 tokens, was longer than the {prefill} {kv} could hold, 681,280 tokens');
+    expect(s.explain).toContain('The prompt, 800,000 tokens {model}, was longer than the {prefill} {kv} could hold, 681,280 tokens');
     expect(s.explain).toContain('refused at admission: {decode} reserved no {pages}');
     expect(s.explain).not.toContain('This request fit');
     expect(s.who).toMatch(/^Request \S+ of \w+ got no text: HTTP 400\.$/);
@@ -92,7 +92,7 @@ describe('the first screen’s story, built from the run in every configuration'
     expect(s.facts.outcome).toBe('check-failed');
     expect(s.headline).toBe('A request too long to serve, stopped by decode’s transferred-length check: HTTP 500, nothing leaked');
     expect(s.numbers.status).toBe('500');
-    expect(s.explain).toContain('reserved 12,500 {pages}, compared them with the 1 prefill wrote, and refused to answer: HTTP 500');
+    expect(s.explain).toContain('reserved 12,500 {pages} {model}, compared them with the 1 prefill wrote, and refused to answer: HTTP 500');
   });
 
   it('the per-read integrity check: the first unwritten page named by its block and its page id, 500', () => {

@@ -21,8 +21,9 @@ export interface Lane {
  * (a leak is a breach the audit saw in the text), so that no two lanes repeat the same marks.
  */
 export const LANES: readonly Lane[] = [
-  // Arrivals: volume, daily rhythm, tenants, prompt lengths, batch jobs, tests (A1–A7, A13).
-  { key: 'traffic', label: 'laneTraffic', evidence: { model: true, assumptions: ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A13'] } },
+  // Arrivals: volume, daily rhythm, tenants, prompt lengths, batch jobs, tests (A1–A7, A13), the
+  // gateway's 403s while private (A8) and the over-threshold prompts that keep arriving after 14:00 (A10).
+  { key: 'traffic', label: 'laneTraffic', evidence: { model: true, assumptions: ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7', 'A8', 'A10', 'A13'] } },
   // Breaches measured by the engine on the model's traffic; their times are the traffic's (A5).
   { key: 'confidentiality', label: 'laneConfidentiality', evidence: { model: true, assumptions: ['A5', 'A6', 'A7', 'A11'] } },
   { key: 'integrity', label: 'laneIntegrity', evidence: { model: true, assumptions: ['A5', 'A11'] } },

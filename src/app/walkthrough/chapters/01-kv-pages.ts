@@ -7,10 +7,18 @@ export const chapter: Chapter = {
   paragraphs: [
     {
       text: {
-        en: 'A language model reads a prompt once and keeps, for every token, the keys and values its attention will need again: the KV cache. It is what links each new word to the text already read.',
-        fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et les valeurs dont son attention aura de nouveau besoin : c\'est le cache KV. C\'est lui qui relie chaque nouveau mot au texte déjà traité.',
+        en: 'A language model reads a prompt once and keeps, for every token, the keys and values its attention will need again: the KV cache.',
+        fr: 'Un modèle de langage lit une requête une fois et garde, pour chaque jeton, les clés et les valeurs dont son attention aura de nouveau besoin : c\'est le cache KV.',
       },
-      // Its second sentence is the report's (F14's paragraph), the first says what the cache holds.
+      // General background on how attention works, not the report's: labelled as the project's account.
+      evidence: { model: true },
+    },
+    {
+      text: {
+        en: 'It is what links each new word to the text already read.',
+        fr: 'C\'est lui qui relie chaque nouveau mot au texte déjà traité.',
+      },
+      // The report's own sentence (F14's paragraph).
       evidence: { facts: ['F14'] },
     },
     {

@@ -15,8 +15,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'Cloudflare thought SGLang would cleanly refuse any longer request; yet no check tied the advertised capacity to the memory actually available.',
-        fr: 'Cloudflare pensait que SGLang refuserait proprement toute requête plus longue ; aucun contrôle ne liait pourtant la capacité annoncée à la mémoire réellement disponible.',
+        en: 'Cloudflare thought SGLang would cleanly refuse any over-long request; yet no check tied the advertised capacity to the memory actually available.',
+        fr: 'Cloudflare pensait que SGLang refuserait proprement toute requête trop longue ; aucun contrôle ne liait pourtant la capacité annoncée à la mémoire réellement disponible.',
       },
       evidence: { facts: ['F15'] },
     },

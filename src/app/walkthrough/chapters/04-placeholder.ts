@@ -8,7 +8,7 @@ const stageAt = (stage: StageStepId, into = 0): Instant => ({ request: OVER_LONG
 
 export const chapter: Chapter = {
   id: 'placeholder',
-  title: { en: 'Defect two: rejected, yet sent on', fr: 'Second défaut : rejetée, mais envoyée plus loin' },
+  title: { en: 'Defect two: rejected, yet sent on', fr: 'Second défaut : rejetée, mais transmise quand même' },
   asked: { en: 'Defect two: a prompt over the limit', fr: 'Second défaut : une requête au-delà de la limite' },
   paragraphs: [
     {
@@ -73,7 +73,7 @@ export const chapter: Chapter = {
     { highlight: 'stage' },
     // The answer is said as the prompt reaches the tokenizer; each sentence after it starts the step it names.
     { tween: { to: stageAt('tokenizer', 0.4), ms: 3000 } },
-    { caption: { en: 'The tokenizer let it through: it is within the advertised context of 1,048,576 tokens (F14).', fr: 'Le tokeniseur l\'a laissée passer : le modèle acceptait théoriquement 1 048 576 jetons, son contexte annoncé (F14).' } },
+    { caption: { en: 'In the model, the tokenizer lets it through: 1,048,576 tokens is the advertised context (F14).', fr: 'Dans le modèle, le tokeniseur la laisse passer : le modèle acceptait théoriquement 1 048 576 jetons, son contexte annoncé (F14).', model: true } },
     { tween: { to: stageAt('tokenizer', 0.99), ms: 2400 } },
     { caption: { en: 'Marked aborted, input replaced by one token, still queued.', fr: 'Marquée abandonnée, entrée remplacée par un jeton, toujours dans la file.' } },
     { tween: { to: stageAt('route', 0.99), ms: 5600 } },

@@ -15,7 +15,7 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'Done: Cloudflare applied capacity checks and several protections to all its SGLang deployments, and the maintainers published successive fixes.',
-        fr: 'C\'est fait : Cloudflare a appliqué des contrôles de capacité et plusieurs protections à tous ses déploiements SGLang, et les mainteneurs ont publié des corrections successives.',
+        fr: 'Déjà en place : Cloudflare a appliqué des contrôles de capacité et plusieurs protections à tous ses déploiements SGLang, et les mainteneurs ont publié des corrections successives.',
       },
       evidence: { facts: ['F26'] },
     },
@@ -28,8 +28,8 @@ export const chapter: Chapter = {
     },
     {
       text: {
-        en: 'After removing its own tests and the researcher\'s, Cloudflare judges the logged requests consistent with ordinary long-context use and sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept; it means only that the traces examined show no repeated abuse.',
-        fr: 'Après retrait de ses propres tests et de ceux du chercheur, Cloudflare juge les demandes enregistrées compatibles avec un usage ordinaire de longs contextes et ne voit aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver ; elle signifie seulement que les traces examinées ne montrent pas d\'abus répété.',
+        en: 'Cloudflare\'s reading also rests on the timing and volume of the logged requests: after removing its own tests and the researcher\'s, it judges them consistent with ordinary long-context use, and so sees no sign of deliberate exploitation; that conclusion describes neither the exact content exposed, nor how many customers were concerned, nor what their systems may have kept; it means only that the traces examined show no repeated abuse.',
+        fr: 'L\'interprétation de Cloudflare repose aussi sur le calendrier et le volume des demandes enregistrées : après retrait de ses propres tests et de ceux du chercheur, elle les juge compatibles avec un usage ordinaire de longs contextes, et ne voit donc aucun indice d\'exploitation délibérée ; cette conclusion ne décrit ni le contenu exact exposé, ni le nombre de clients concernés, ni ce que leurs systèmes ont pu conserver ; elle signifie seulement que les traces examinées ne montrent pas d\'abus répété.',
       },
       evidence: { facts: ['F25'] },
     },
@@ -57,12 +57,12 @@ export const chapter: Chapter = {
     explain: { en: 'No leak, still HTTP 200 (the model\'s status), still wrong: decode reads zeroed pages as if they were the prompt.', fr: 'Pas de fuite, toujours HTTP 200 (le statut du modèle), toujours faux : la génération lit des pages à zéro comme si elles contenaient la requête.' },
   },
   steps: [
-    // As it happened: the end of the leaking handoff plays on the stage while it is said; the question
+    // As deployed in the incident: the end of the leaking handoff plays on the stage while it is said; the question
     // is asked over the answer it got.
     { set: { scenario: 'demo', view: 'stage' } },
     { select: OVER_LONG },
     { seek: { request: OVER_LONG, stage: 'stream', into: 0.5 } },
-    { caption: { en: 'As it happened: a leak with HTTP 200.', fr: 'Tel que c\'est arrivé : une fuite, en HTTP 200.', model: true } },
+    { caption: { en: 'As deployed in the incident: a leak with HTTP 200.', fr: 'Tel que déployé lors de l\'incident : une fuite, en HTTP 200.', model: true } },
     { tween: { to: { request: OVER_LONG, stage: 'response', into: 0.99 }, ms: 4200 } },
     { set: { view: 'response' } },
     { seek: ANSWERED },

@@ -30,14 +30,14 @@ export const chapter: Chapter = {
     {
       text: {
         en: 'The common thread, as this project reads it: state meant for one party (a reply on a connection, a buffer, GPU memory, a KV page) reaches another, because a shared resource is reused and trusted to hold only the current owner\'s data, with nothing that checks who wrote what is read.',
-        fr: 'Le fil commun, selon la lecture de ce projet : un état destiné à l\'un (une réponse sur une connexion, un tampon, de la mémoire de GPU, une page KV) parvient à un autre, parce qu\'une ressource partagée est réutilisée en la supposant ne contenir que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
+        fr: 'Le fil commun, selon la lecture de ce projet : un état destiné à l\'un (une réponse sur une connexion, un tampon, de la mémoire de GPU, une page KV) parvient à un autre, parce qu\'une ressource partagée est réutilisée comme si elle ne contenait que les données de son détenteur actuel, sans rien qui vérifie qui a écrit ce qui est lu.',
       },
       evidence: { model: true },
     },
   ],
   notes: {
-    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read ownership check stops the request with an error instead of answering. Then open the list of what the report says, what we assume and what nobody knows.',
-    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs propres systèmes réutilisent un tampon, une connexion ou une page d\'un client à l\'autre, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle de propriété à chaque lecture arrête la requête sur une erreur au lieu de répondre. Ouvrir ensuite la liste de ce que dit le rapport, de ce que nous supposons et de ce que personne ne sait.',
+    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read ownership check stops the request with an error instead of answering. Then open the list of what the report says, what we assume and what it does not say.',
+    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs propres systèmes réutilisent un tampon, une connexion ou une page d\'un client à l\'autre, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle de propriété à chaque lecture arrête la requête sur une erreur au lieu de répondre. Ouvrir ensuite la liste de ce que dit le rapport, de ce que nous supposons et de ce qu\'il ne dit pas.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster', compare: 'perReadIntegrityCheck' } },
@@ -53,7 +53,7 @@ export const chapter: Chapter = {
     { set: { scenario: 'demo', view: 'cluster', compare: 'perReadIntegrityCheck' } },
     { select: OVER_LONG },
     { seek: TRANSFER_DONE },
-    { caption: { en: 'As it happened, the over-long request got a successful answer built from other customers\' pages.', fr: 'Tel que cela s\'est passé, la demande trop longue a reçu une réponse réussie, bâtie sur les pages d\'autres clients.' } },
+    { caption: { en: 'As deployed in the incident, the over-long request got a successful answer built from other customers\' pages.', fr: 'Dans le déploiement de l\'incident, la demande trop longue a reçu une réponse réussie, bâtie sur les pages d\'autres clients.', model: true } },
     { highlight: 'outcome-actual' },
     // The answer leaves while it is said: the counter of leaked responses sent turns over.
     { tween: { to: ANSWERED, ms: 3000 } },
