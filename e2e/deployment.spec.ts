@@ -40,7 +40,7 @@ async function stateBuild(page: Page): Promise<void> {
 
 const WORDS = {
   en: { leaks: 'Prompts from 681,274 tokens leak on these numbers.', band: '681,274 – 1,048,569', leaked: 'answered 200 from other requests’ KV', replay: 'Replay a 681,274-token prompt', fromLog: 'from the log', context: '1,048,576' },
-  fr: { leaks: 'Avec ces chiffres, les requêtes à partir de 681\u202f274\u00a0jetons fuient.', band: '681\u202f274 – 1\u202f048\u202f569', leaked: 'répondu 200 depuis le KV d’autres requêtes', replay: 'Rejouer une requête de 681\u202f274\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
+  fr: { leaks: 'Avec ces chiffres, les requêtes à partir de 681\u202f274\u00a0jetons fuient.', band: '681\u202f274 – 1\u202f048\u202f569', leaked: 'servie en 200 depuis le KV d’autres requêtes', replay: 'Rejouer une requête de 681\u202f274\u00a0jetons', fromLog: 'lu dans le journal', context: '1\u202f048\u202f576' },
 } as const;
 
 type Scheme = 'light' | 'dark';

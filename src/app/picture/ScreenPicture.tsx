@@ -166,10 +166,11 @@ function Outcome({ run, id, heading, hint, testId, part }: { run: RunSummary; id
       </p>
       {answered && r.text ? (
         <p className="outcome-text">
-          {lang === 'fr' ? '«\u00a0' : '\u201c'}
+          {/* The tag first: the picture keeps the answer's text to one line, and what it cuts is the text's tail. */}
+          <span className="outcome-tag">{t('screenModelTag')}</span> {lang === 'fr' ? '«\u00a0' : '\u201c'}
           {/* The tenants' data is English on the French page too: a screen reader reads it as English. */}
           <span lang="en">{r.text.length > 150 ? `${r.text.slice(0, 150)}…` : r.text}</span>
-          {lang === 'fr' ? '\u00a0»' : '\u201d'} <span className="outcome-tag">{t('screenModelTag')}</span>
+          {lang === 'fr' ? '\u00a0»' : '\u201d'}
         </p>
       ) : null}
     </div>
@@ -236,7 +237,7 @@ export function ScreenPicture() {
     );
   }
   return (
-    <div className={`screen-picture view-${view}`} data-picture={view}>
+    <div className={`screen-picture view-${view}${picture === 'capacity' ? ' capacity' : ''}`} data-picture={view}>
       <div className="screen-strip">
         <SituationLine />
         <LeakCounter run={run} />
