@@ -712,6 +712,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
             if (i === active && activeFrom) {
               x = lerp(activeFrom.x - c.w / 2, c.x, flight);
               y = lerp(activeFrom.y, c.y, flight);
+              // On the screen the word in flight stays whole inside the camera's window (its chip: 15 above its line, 6 below).
+              if (screen) y = Math.max(cameraY + 15, Math.min(cameraY + shownHeight - 6, y));
             }
             return (
               <g key={i} className={`hp-token${foreign ? ' hp-foreign' : ''}${i === active ? ' hp-active' : ''}`} lang="en">
