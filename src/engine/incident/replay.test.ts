@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FIXED_CONFIG, INCIDENT_CONFIG, INCIDENT_PREFILL_CAPACITY_TOKENS, withOverrides } from '../config.ts';
 import type { TraceRequest } from '../trace.ts';
@@ -67,6 +68,27 @@ describe('incident replay, default traffic (the whole window)', () => {
   it("includes the researcher's and the reproduction's requests among the 155 (A6, A7)", () => {
     expect(result.leaks.filter((l) => l.kind === KIND_RESEARCHER)).toHaveLength(3);
     expect(result.leaks.filter((l) => l.kind === KIND_REPRODUCTION)).toHaveLength(2);
+  });
+
+  it('docs/MODEL.md\u2019s whole-window table says what this replay measures (its default column, read from the file)', () => {
+    // The engine's side of Node's file system is the test's: the engine itself reads nothing.
+    const doc = readFileSync(new URL('../../../docs/MODEL.md', import.meta.url), 'utf8');
+    const cell = (row: string) => {
+      const line = doc.split('\n').find((l) => l.trimStart().startsWith(`| ${row} |`));
+      expect(line, row).toBeDefined();
+      // Columns: before | T − 1 steps | default (T steps) | sorted.
+      return line!.split('|').map((x) => x.trim())[4]!;
+    };
+    const num = (x: string) => Number(x.replace(/,/g, ''));
+    const stale = result.leaks.reduce((n, l) => n + l.staleSlotsByTenant.reduce((m, [, k]) => m + k, 0) + l.zeroSlotsRead, 0);
+    const zeros = result.leaks.reduce((n, l) => n + l.zeroSlotsRead, 0);
+    const tenants = new Set(result.leaks.flatMap((l) => l.dataOf));
+    expect({
+      leaked: num(cell('leaked (provenance; the same 155 requests)')),
+      stale: num(cell('stale slots the 155 read')),
+      zeros: num(cell('of them zeros (never written)')),
+      tenants: cell('tenants whose data leaked'),
+    }).toEqual({ leaked: result.leaks.length, stale, zeros, tenants: `${tenants.size} of ${result.tenantNames.length}` });
   });
 
   it('keeps the decode pools warm: long reads see other requests\u2019 pages, rarely zeros', () => {
