@@ -89,6 +89,18 @@ describe('incident replay, default traffic (the whole window)', () => {
       zeros: num(cell('of them zeros (never written)')),
       tenants: cell('tenants whose data leaked'),
     }).toEqual({ leaked: result.leaks.length, stale, zeros, tenants: `${tenants.size} of ${result.tenantNames.length}` });
+    // And its "whose data shows" table (what `simulate --scenario incident` prints), row by row as written.
+    const shares = tenantShares(result.leaks);
+    const written = doc
+      .split('\n')
+      .map((l) => /^ {2}(\S+)\s+([\d,]+)\s+([\d.]+)%\s+([\d,]+)\s+([\d.]+)%\s+([\d,]+)\s*$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => ({ tenant: m[1]!, staleSlots: num(m[2]!), outputTokens: num(m[4]!), responses: num(m[6]!) }));
+    expect(written.length).toBeGreaterThanOrEqual(5);
+    for (const w of written) {
+      const row = shares.rows.find((r) => r.tenant === w.tenant);
+      expect(row && { tenant: row.tenant, staleSlots: row.staleSlots, outputTokens: row.outputTokens, responses: row.responses }, w.tenant).toEqual(w);
+    }
   });
 
   it('keeps the decode pools warm: long reads see other requests\u2019 pages, rarely zeros', () => {
