@@ -165,8 +165,18 @@ test('a presenter and five phones: follow, answer, count, reveal; the server kil
       await shot(attendees[i]!.page, name);
     }
 
-    // A late joiner lands on the presenter's beat.
-    const late = await open(browser, base, `./?room=${ROOM}`, 'late');
+    // A late joiner lands on the presenter's beat, on a slow network too: its text arrives 2 s late (or
+    // once the room has spoken, if the page joined the room before it mounted, as it once did: the
+    // mount then took the link's "no chapter" for the attendee leaving the talk).
+    const late = await open(browser, base, `./?room=${ROOM}`, 'late', {}, undefined, async (page) => {
+      let release: () => void = () => {};
+      const released = new Promise<void>((done) => (release = done));
+      page.on('websocket', (ws) => ws.on('framereceived', (f) => String(f.payload).includes('"type":"room"') && release()));
+      await page.route(/\/assets\/(en|fr)-[^/]+\.js$/, async (route) => {
+        await Promise.race([released, new Promise((done) => setTimeout(done, 2_000))]);
+        await route.continue();
+      });
+    });
     people.push(late);
     await expect(panel(late.page)).toHaveAttribute('data-chapter', '2');
     await expect(panel(late.page)).toHaveAttribute('data-status', 'done');

@@ -5,7 +5,7 @@ import { App } from './app/App.tsx';
 import { loadLanguage } from './app/i18n/catalogue.ts';
 import { followLanguage } from './app/i18n/i18n.ts';
 import { AppStoreProvider, createAppStore } from './app/state/store.ts';
-import { openingUrl } from './app/state/urlSync.ts';
+import { openingApplied, openingUrl } from './app/state/urlSync.ts';
 import { takeRoomKey } from './app/state/roomKey.ts';
 import { unsettle, watchSettled } from './app/state/settled.ts';
 import './app/ui/styles.css';
@@ -25,9 +25,10 @@ followLanguage(store);
 // A workshop room (`?room=NAME`, npm run workshop): only then is a socket opened, to this page's own origin.
 const room = openingUrl().state.room;
 // The presenter key is read from the fragment and taken off the address bar at once (state/roomKey.ts).
+// The room joins once the page holds its own link's state: the room's beat is applied over it, never under.
 if (room) {
   const key = takeRoomKey(room);
-  void import('./app/run/roomClient.ts').then((m) => m.startRoom(store, room, key));
+  void Promise.all([import('./app/run/roomClient.ts'), openingApplied()]).then(([m]) => m.startRoom(store, room, key));
 }
 
 // The page says when it is at rest (`data-settled` on the root): nothing loading, nothing playing, the

@@ -22,6 +22,15 @@ const sync = (store: AppStore) => {
 };
 let opening: ParsedUrl | null = null;
 let opened = false;
+let markOpened: () => void = () => {};
+const openedOnce = new Promise<void>((done) => (markOpened = done));
+
+/**
+ * Resolves once the opening URL is in the store (the page's first mount). What writes to the store
+ * from outside the page's own mount (a workshop room's presenter beat) starts after it: applied later,
+ * the opening URL (no chapter, for a phone joining by `?room=`) would undo the room's chapter.
+ */
+export const openingApplied = (): Promise<void> => openedOnce;
 
 /** The URL the page opened on, parsed once. */
 export function openingUrl(): ParsedUrl {
@@ -53,6 +62,7 @@ export function startUrlSync(store: AppStore, notice: IgnoredNotice): () => void
   if (!opened) {
     opened = true;
     apply(store, openingUrl(), notice);
+    markOpened();
   }
   // State too long for a link is kept out of it (the codec's cap), and said once per change of what is left out.
   let leftOut = '';
