@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { replay } from '../src/room/state.ts';
+import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { expect as baseExpect, settled, test } from './fixtures.ts';
 import { inRoom as inRoomOf, open, ROOM, type Room } from './roomHarness.ts';
 import { smallestText } from './textSize.ts';
@@ -313,7 +314,14 @@ test('the three questions before and after: phones answer, the presenter reveals
     await expect(screenTally).toHaveAttribute('data-count', '1');
     await presenter.page.keyboard.press('PageDown');
     await expect(screenTally).toHaveAttribute('data-revealed', '0,1,0');
-    await shot(presenter.page, 'screen-layout-revealed');
+    // The split in view on the projector, by keys alone, at 1280×720 and 1920×1080.
+    for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+      await presenter.page.setViewportSize(size);
+      await settled(presenter.page);
+      await expect(screenTally.getByTestId('room-distribution'), `${size.width}×${size.height}`).toBeInViewport({ ratio: 0.95 });
+      await shot(presenter.page, `screen-layout-revealed-${size.width}`);
+    }
+    await presenter.page.setViewportSize({ width: 1280, height: 720 });
 
     // After the last chapter: the same three by the clicker's keys alone (open, then reveal), then the gain and its CSV.
     await presenter.page.goto(`./?room=${ROOM}&ch=10&pm=1#key=${KEY}`);
@@ -363,6 +371,122 @@ test('the three questions before and after: phones answer, the presenter reveals
     await expect(presenter.page.getByTestId('screen-gain')).toContainText('0.80');
     await quizOnProjector(presenter.page, 'screen-layout-end-gain');
     for (const p of people) expect(p.foreign, `${p.name}: requests to other origins`).toEqual([]);
+  });
+});
+
+test('the talk by clicker in a room, presenter mode: two presses at every chapter\u2019s end, the second while the next prepares, with focus on a button, a select or an option; every question pointed at, then revealed, none skipped, no control activated; the room\u2019s split in view after each reveal at 1280×720 and 1920×1080', async ({ browser }) => {
+  test.setTimeout(480_000);
+  await inRoom(async ({ base, data, people }) => {
+    // What the presenter's page starts and reaches (as the recorder hears it), and what a key would do to
+    // a control with focus: a click (a button, an option) or a change (a select), as the browser sends them.
+    const instrument = () => {
+      const told: string[] = [];
+      const acted: string[] = [];
+      Object.assign(window, { __told: told, __acted: acted });
+      window.addEventListener('walkthrough', (e) => {
+        const d = (e as CustomEvent<{ type: string; chapter: number; status?: string }>).detail;
+        if (d.type === 'chapter' || d.status === 'checkpoint') told.push(`${d.chapter}:${d.status ?? 'start'}`);
+      });
+      for (const type of ['click', 'change', 'input'])
+        document.addEventListener(type, (e) => e.isTrusted && acted.push(`${type} on ${(e.target as Element).tagName.toLowerCase()}${(e.target as Element).getAttribute('data-testid') ? `[${(e.target as Element).getAttribute('data-testid')}]` : ''}`), true);
+    };
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=1&pm=1#key=${KEY}`, 'presenter', { reducedMotion: 'reduce' }, instrument);
+    const phone = await open(browser, base, `./?room=${ROOM}`, 'phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
+    people.push(presenter, phone);
+    const page = presenter.page;
+    await expect(roomBar(page)).toHaveAttribute('data-role', 'presenter');
+    expect(await page.evaluate(() => (window as unknown as { __acted: string[] }).__acted)).toEqual([]);
+    // Every forward key a clicker or a keyboard sends, in turn.
+    const forward = [' ', 'PageDown', 'ArrowRight', 'Enter'];
+    let press = 0;
+    const click = () => page.keyboard.press(forward[press++ % forward.length]!);
+    /** Something with focus that a key would activate or change: the presenter-mode button, the language button, a select, an option. */
+    const focusSomething = async (k: number): Promise<string> => {
+      const select = page.locator('select:visible').first();
+      const radio = page.getByTestId('checkpoint').getByRole('radio').first();
+      if (k % 4 === 2 && (await select.count()) > 0) return (await select.focus(), 'select');
+      if (k % 4 === 3 && (await radio.count()) > 0 && (await radio.isEnabled())) return (await radio.focus(), 'option');
+      if (k % 4 === 1) return (await page.getByTestId('walk-lang').focus(), 'the language button');
+      return (await page.getByTestId('walk-presenter').focus(), 'the presenter-mode button');
+    };
+    const controls = async () => ({
+      presenter: await page.getByTestId('walk-presenter').getAttribute('aria-pressed'),
+      lang: await page.locator('html').getAttribute('lang'),
+      acted: await page.evaluate(() => (window as unknown as { __acted: string[] }).__acted.length),
+    });
+    /** At its stop, the page at rest (a press kept for a chapter that prepared is taken by then). */
+    const stopped = async () => {
+      await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/);
+      await settled(page);
+      await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/);
+    };
+    // The questions before, by the same key: open, then reveal (with no answer), then the talk goes on.
+    const pre = page.locator('[data-testid="room-presenter-quiz"][data-phase="pre"]');
+    await stopped();
+    await click();
+    await expect(pre.getByTestId('room-quiz-open')).toBeDisabled();
+    await click();
+    await expect(pre.getByTestId('room-tally').first()).toHaveAttribute('data-revealed', '0,0,0');
+    await phone.page.getByTestId('room-quiz-hide').click();
+
+    const revealed: number[] = [];
+    for (let k = 0; ; k++) {
+      await stopped();
+      const n = Number(await panel(page).getAttribute('data-chapter'));
+      if ((await panel(page).getAttribute('data-status')) === 'checkpoint') {
+        // The phone, on the question, answers the first option.
+        await expect(panel(phone.page)).toHaveAttribute('data-chapter', String(n));
+        await question(phone.page).getByTestId('room-option').first().tap();
+        await expect(question(phone.page)).toHaveAttribute('data-state', 'acked');
+        const tally = panel(page).getByTestId('room-tally');
+        await expect(tally).toHaveAttribute('data-count', '1');
+        // Pointed at already by a press made while the chapter prepared, or now by one.
+        const hint = page.getByTestId('checkpoint').getByRole('status');
+        if (!/press Next again to reveal/.test((await hint.textContent()) ?? '')) {
+          await focusSomething(k);
+          await click();
+          await expect(hint).toContainText('press Next again to reveal');
+        }
+        await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
+        await focusSomething(k + 1);
+        await click();
+        await expect(tally).not.toHaveAttribute('data-revealed', '');
+        revealed.push(n);
+        await stopped();
+        // The room's split came into view by keys alone, and stays in view as the window grows to 1080p.
+        for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+          await page.setViewportSize(size);
+          await settled(page);
+          await expect(tally.getByTestId('room-distribution'), `chapter ${n} at ${size.width}×${size.height}`).toBeInViewport({ ratio: 0.95 });
+          await shot(page, `presenter-clicker-ch${n}-revealed-${size.width}`);
+        }
+        await page.setViewportSize({ width: 1280, height: 720 });
+        await settled(page);
+        await expect(panel(phone.page).getByTestId('room-tally')).toHaveAttribute('data-revealed', /\d/);
+      }
+      if (n === CHAPTERS.length) break;
+      const before = await controls();
+      const what = await focusSomething(k);
+      // Two presses at once: the second lands while the next chapter prepares (its runs computed), and waits for it.
+      await click();
+      await click();
+      await expect(panel(page)).not.toHaveAttribute('data-chapter', String(n));
+      expect(await controls(), `no control activated by the presses with focus on ${what} (chapter ${n})`).toEqual(before);
+    }
+    expect(await page.locator('html').getAttribute('class')).toMatch(/presenter/);
+    // Every chapter with a question was reached and stopped at it, and no press passed one unrevealed.
+    const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+    expect(revealed).toEqual(asking);
+    const told = await page.evaluate(() => (window as unknown as { __told: string[] }).__told);
+    for (const q of asking) expect(told, `chapter ${q} reached its question`).toContain(`${q}:checkpoint`);
+    // The room was sent no chapter past a question it had not revealed.
+    const lines = readFileSync(data, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; chapter?: number; question?: string });
+    for (const q of asking) {
+      const past = lines.findIndex((l) => l.kind === 'goto' && (l.chapter ?? 0) > q);
+      const shown = lines.findIndex((l) => l.kind === 'reveal' && l.question === `ch:${q}`);
+      expect(shown, `chapter ${q} revealed before the room moved past it`).toBeGreaterThanOrEqual(0);
+      expect(past === -1 || shown < past, `chapter ${q} revealed before the room moved past it`).toBe(true);
+    }
   });
 });
 

@@ -36,7 +36,12 @@ export function RoomTally({ question, options, correct, big, hideCount, bringInt
   const bars = useRef<HTMLOListElement>(null);
   const shown = dist !== null;
   useEffect(() => {
-    if (shown && bringIntoView) bars.current?.scrollIntoView?.({ block: 'nearest' });
+    if (!shown || !bringIntoView) return;
+    const bring = () => bars.current?.scrollIntoView?.({ block: 'nearest' });
+    bring();
+    // A window that changes size (the projector plugged in, presenter mode's zoom) keeps it there.
+    window.addEventListener('resize', bring);
+    return () => window.removeEventListener('resize', bring);
   }, [shown, bringIntoView]);
   return (
     <div className={`room-tally${big ? ' big' : ''}`} data-testid="room-tally" data-question={question} data-count={count} data-revealed={dist ? dist.join(',') : ''}>
