@@ -14,6 +14,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { replay } from '../src/room/state.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
+import { beatsOf } from '../src/app/walkthrough/timeline.ts';
 import { expect as baseExpect, settled, test } from './fixtures.ts';
 import { inRoom as inRoomOf, open, ROOM, type Room } from './roomHarness.ts';
 import { smallestText } from './textSize.ts';
@@ -487,6 +489,114 @@ test('the talk by clicker in a room, presenter mode: two presses at every chapte
       expect(shown, `chapter ${q} revealed before the room moved past it`).toBeGreaterThanOrEqual(0);
       expect(past === -1 || shown < past, `chapter ${q} revealed before the room moved past it`).toBe(true);
     }
+  });
+});
+
+test('no answer on any phone before its reveal: at every beat of the talk, each phone scrolled over its whole page shows no phrase of a question still to come, nor the story of the leak while a question it answers is to come', async ({ browser }) => {
+  test.setTimeout(600_000);
+  await inRoom(async ({ base, people }) => {
+    // The presenter's page runs on Playwright's clock, moved on 200 ms at a time (less than any beat
+    // lasts): every beat it reaches is looked at on every phone before the clock moves on.
+    const presenter = await open(browser, base, `./?room=${ROOM}&ch=1#key=${KEY}`, 'presenter', {}, undefined, async (page) => {
+      await page.clock.install({ time: new Date('2025-01-06T09:00:00Z').getTime() });
+      await page.clock.pauseAt(new Date('2025-01-06T09:01:00Z').getTime());
+    });
+    const phones = await Promise.all(
+      [{}, { colorScheme: 'dark' as const, reducedMotion: 'reduce' as const }].map((o, i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...o })),
+    );
+    people.push(presenter, ...phones);
+    const pp = presenter.page;
+    // Its clock held, the page mounts and joins the room as its clock is moved on.
+    const role = () => pp.evaluate(() => document.querySelector('[data-testid="room-bar"]')?.getAttribute('data-role') ?? null);
+    await expect.poll(async () => (await role()) ?? (await pp.clock.runFor(200), null), { timeout: 180_000, intervals: [0] }).toBe('presenter');
+    const fold = (x: string) => x.replace(/[\u00a0\u202f\s]+/g, ' ').trim().toLowerCase();
+    const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+    const revealed = new Set<number>();
+    const found: string[] = [];
+    let looks = 0;
+    /** Every phone on the presenter's beat, scrolled from top to bottom: what any scroll of it shows. */
+    const lookAtPhones = async (chapter: string, beat: string) => {
+      for (const [i, p] of phones.entries()) {
+        const lang = i ? 'fr' : 'en';
+        await expect(panel(p.page), p.name).toHaveAttribute('data-chapter', chapter);
+        await expect(panel(p.page), p.name).toHaveAttribute('data-beat', beat);
+        const seen = await p.page.evaluate(() => {
+          const texts: string[] = [];
+          const told = new Set<string>();
+          // Nothing on the page is drawn by where it is scrolled (no view waits to be seen to render), so
+          // each position's words are read at once, without waiting for a frame.
+          const start = window.scrollY;
+          for (let y = 0; y < 100 * innerHeight; y += innerHeight) {
+            window.scrollTo(0, y);
+            const body = document.body.cloneNode(true) as HTMLElement;
+            // The question itself names every answer among its options.
+            body.querySelectorAll('[data-testid="checkpoint"], [data-testid="room-question"], script, style, template').forEach((e) => e.remove());
+            texts.push(body.textContent ?? '');
+            for (const id of ['story-computed', 'story-status', 'story-leak', 'story-tokens']) if (document.querySelector(`[data-testid="${id}"]`)) told.add(id);
+            if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) told.add('probe-outcome');
+            if (y + innerHeight >= document.documentElement.scrollHeight) break;
+          }
+          window.scrollTo(0, start);
+          return { text: texts.join(' '), told: [...told] };
+        });
+        looks++;
+        const text = fold(seen.text);
+        for (const q of asking) {
+          if (revealed.has(q)) continue;
+          for (const phrase of spoilerOf(q)!.phrases) {
+            const said = lang === 'fr' ? phrase.fr : phrase.en;
+            if (text.includes(fold(said))) found.push(`${p.name}, chapter ${chapter} beat ${beat}: question ${q}'s "${said.slice(0, 50)}…"`);
+          }
+        }
+        // The story's outcome (what prefill computed, the status, whose data leaked) answers the questions whose chapters say so.
+        if (asking.some((q) => CHAPTERS[q - 1]!.checkpoint!.firstScreenTells && !revealed.has(q))) for (const id of seen.told) found.push(`${p.name}, chapter ${chapter} beat ${beat}: the story's ${id}`);
+      }
+    };
+    let last = '';
+    /** The clock's move before the next look: past most of the beat just seen (seen at most one move after it began), then 100 ms. */
+    let move = 200;
+    for (let step = 0; step < 3000; step++) {
+      const at = await pp.evaluate(() => {
+        const walk = document.querySelector('[data-testid="walkthrough"]');
+        return { chapter: walk?.getAttribute('data-chapter') ?? '', beat: walk?.getAttribute('data-beat') ?? '', status: walk?.getAttribute('data-status') ?? '' };
+      });
+      const n = Number(at.chapter);
+      if (at.beat !== '' && `${at.chapter}/${at.beat}` !== last) {
+        last = `${at.chapter}/${at.beat}`;
+        await lookAtPhones(at.chapter, at.beat);
+        const ms = beatsOf(CHAPTERS[n - 1]!.steps)[Number(at.beat)]!.ms;
+        move = Math.max(100, ms - move - 50);
+      } else move = 100;
+      if (at.status === 'checkpoint' && at.beat !== '') {
+        // Next points at the question, Next again reveals it.
+        await pp.keyboard.press('PageDown');
+        await pp.keyboard.press('PageDown');
+        await expect(panel(pp).getByTestId('room-tally')).not.toHaveAttribute('data-revealed', '');
+        revealed.add(n);
+        if (revealed.size === asking.length) break;
+        continue;
+      }
+      if (at.status === 'done') {
+        if (n === 1) {
+          // The questions before: opened, revealed, put away on the phones, then on to chapter 2.
+          const pre = pp.locator('[data-testid="room-presenter-quiz"][data-phase="pre"]');
+          if (await pre.getByTestId('room-quiz-open').isEnabled()) {
+            await pp.keyboard.press('PageDown');
+            await pp.keyboard.press('PageDown');
+            await expect(pre.getByTestId('room-tally').first()).not.toHaveAttribute('data-revealed', '');
+            for (const p of phones) await p.page.getByTestId('room-quiz-hide').click();
+          }
+        }
+        await pp.keyboard.press('PageDown');
+        await expect(panel(pp)).not.toHaveAttribute('data-chapter', at.chapter);
+        continue;
+      }
+      await pp.clock.runFor(move);
+    }
+    expect([...revealed]).toEqual(asking);
+    // Every beat of chapters 1 to 9, on both phones.
+    expect(looks).toBeGreaterThanOrEqual(2 * 50);
+    expect(found).toEqual([]);
   });
 });
 
