@@ -440,6 +440,17 @@ test('the talk by clicker in a room, presenter mode: two presses at every chapte
         await expect(panel(phone.page)).toHaveAttribute('data-chapter', String(n));
         await question(phone.page).getByTestId('room-option').first().tap();
         await expect(question(phone.page)).toHaveAttribute('data-state', 'acked');
+        if (n === 2) {
+          // A phone that keeps changing its mind: nine changes taken (ten answers, the room's bound), the
+          // eleventh refused in words that say why and which answer still counts.
+          for (let change = 1; change <= 10; change++) {
+            await question(phone.page).getByTestId('room-option').nth(change % 2).tap();
+            await expect(question(phone.page)).toHaveAttribute('data-state', change < 10 ? 'acked' : 'refused');
+          }
+          const kept = (await question(phone.page).getByTestId('room-option').nth(1).textContent())!.replace(/^\s*\d\s*/, '').trim();
+          await expect(question(phone.page).getByTestId('room-answer-status')).toHaveText(`Not taken: you have changed this answer as many times as the room allows. Your answer \u201c${kept}\u201d still counts.`);
+          await expect(question(phone.page).getByTestId('room-option').nth(1)).toHaveAttribute('aria-pressed', 'true');
+        }
         const tally = panel(page).getByTestId('room-tally');
         await expect(tally).toHaveAttribute('data-count', '1');
         // Pointed at already by a press made while the chapter prepared, or now by one.

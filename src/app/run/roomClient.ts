@@ -153,7 +153,8 @@ export class RoomClient {
     if (this.view.role !== 'attendee') return;
     const answerId = (this.o.newId ?? randomId)();
     this.outbox.add({ answerId, question, choice });
-    this.update({ ...this.view, mine: { ...this.view.mine, [question]: { answerId, choice, state: 'sending' } } });
+    const taken = this.view.mine[question]?.taken;
+    this.update({ ...this.view, mine: { ...this.view.mine, [question]: { answerId, choice, state: 'sending', ...(taken === undefined ? {} : { taken }) } } });
     this.sendAnswer(answerId, question, choice);
   }
 

@@ -23,6 +23,17 @@ describe('the room as the page sees it', () => {
     expect(p).toMatchObject({ link: 'open', presenterConfirmed: true, following: false });
   });
 
+  it('keeps the choice the room took when a later change of mind is refused at the bound, and why', () => {
+    let v = initialRoomView('talk', 'attendee');
+    v = { ...v, mine: { 'ch:2': { answerId: 'a1a1a1a1', choice: 1, state: 'sending' } } };
+    v = reduceRoom(v, { type: 'ack', answerId: 'a1a1a1a1' });
+    expect(v.mine['ch:2']).toMatchObject({ state: 'acked', choice: 1, taken: 1 });
+    // The eleventh change (the client keeps `taken` on a new send): refused for the limit, the first still counts.
+    v = { ...v, mine: { 'ch:2': { answerId: 'c3c3c3c3', choice: 2, state: 'sending', taken: 1 } } };
+    v = reduceRoom(v, { type: 'refused', answerId: 'c3c3c3c3', reason: 'limit' });
+    expect(v.mine['ch:2']).toMatchObject({ state: 'refused', choice: 2, taken: 1, refusedFor: 'limit' });
+  });
+
   describe('the one rule of following', () => {
     const talk = (chapter: number, beat: number): RoomView => reduceRoom(initialRoomView('talk', 'attendee'), { type: 'room', chapter, beat, open: null, counts: {}, revealed: {} });
     // The page on the presenter's beat, and every way an attendee moves it themselves.

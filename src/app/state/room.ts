@@ -6,7 +6,7 @@
  * connection (the server counts an answer id once), never more; reconnecting waits longer each try.
  * No socket, no timer, no DOM: the tests drive it message by message.
  */
-import { ROOM_CLOSE, type ServerMessage } from '../../room/protocol.ts';
+import { ROOM_CLOSE, type RefusedReason, type ServerMessage } from '../../room/protocol.ts';
 import { emptyRoom, type Answer, type RoomState } from '../../room/state.ts';
 import type { UrlState } from './store.ts';
 
@@ -27,6 +27,10 @@ export interface MyAnswer {
   answerId: string;
   choice: number;
   state: MyAnswerState;
+  /** The choice the room last acknowledged for this question (it still counts if a later one is refused). */
+  taken?: number;
+  /** Why the room refused this one (`state` is `refused`). */
+  refusedFor?: RefusedReason;
 }
 
 export interface RoomView {
@@ -56,10 +60,13 @@ export function initialRoomView(name: string, role: RoomRole): RoomView {
   return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee', refused: null };
 }
 
-function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState): RoomView {
+function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState, reason?: RefusedReason): RoomView {
   const entry = Object.entries(view.mine).find(([, a]) => a.answerId === answerId);
   if (!entry || entry[1].state === state) return view;
-  return { ...view, mine: { ...view.mine, [entry[0]]: { ...entry[1], state } } };
+  const answer: MyAnswer = { ...entry[1], state };
+  if (state === 'acked') answer.taken = answer.choice;
+  if (state === 'refused' && reason) answer.refusedFor = reason;
+  return { ...view, mine: { ...view.mine, [entry[0]]: answer } };
 }
 
 /**
@@ -104,7 +111,7 @@ export function reduceRoom(view: RoomView, msg: ServerMessage): RoomView {
     case 'ack':
       return withAnswerState(view, msg.answerId, 'acked');
     case 'refused':
-      return withAnswerState(view, msg.answerId, 'refused');
+      return withAnswerState(view, msg.answerId, 'refused', msg.reason);
     case 'room':
       return { ...view, synced: true, chapter: msg.chapter, beat: msg.beat, open: msg.open, counts: msg.counts, revealed: msg.revealed };
   }

@@ -13,6 +13,7 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { formatFixed, formatNumber } from '../i18n/format.ts';
 import { RoomTally } from '../picture/RoomTally.tsx';
 import { backToPresenter, roomClientOf } from '../run/roomClient.ts';
+import type { RefusedReason } from '../../room/protocol.ts';
 import { awayFromPresenter, presenterStarted, roomTakes, stateFromRevealed } from '../state/room.ts';
 import { useApp, useAppStore, type Language } from '../state/store.ts';
 import { CHAPTERS } from './chapters/index.ts';
@@ -20,9 +21,21 @@ import { QUIZ, QUIZ_ANSWERS, type QuizPhase } from './chapters/quiz.ts';
 
 const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.fr);
 
+/**
+ * Why the room did not take an answer, in words: the question not open (or already revealed), this
+ * attendee's changes of mind at the room's bound (the answer it took last still counts), or an answer
+ * it could not read.
+ */
+function useRefusal(): (reason: RefusedReason | undefined, taken: string | null) => string {
+  const t = useT();
+  return (reason, taken) =>
+    reason === 'limit' ? (taken === null ? t('roomRefusedLimit') : t('roomRefusedLimitKept', { option: taken })) : reason === 'choice' || reason === 'token' ? t('roomRefusedUnread') : t('roomRefused');
+}
+
 /** One question an attendee answers on their phone: large buttons, the choice pressed, the room's acknowledgement said. */
 export function RoomQuestion({ question, prompt, options, badge, scrollOnOpen = true }: { question: string; prompt: string; options: readonly string[]; badge?: string; scrollOnOpen?: boolean }) {
   const t = useT();
+  const refusal = useRefusal();
   const store = useAppStore();
   const mine = useApp((s) => s.roomView?.mine[question]);
   const takes = useApp((s) => (s.roomView ? roomTakes(s.roomView, question) : false));
@@ -34,7 +47,18 @@ export function RoomQuestion({ question, prompt, options, badge, scrollOnOpen = 
   useEffect(() => {
     if (takes && scrollOnOpen) box.current?.scrollIntoView?.({ block: 'nearest' });
   }, [takes, scrollOnOpen]);
-  const status = mine?.state === 'sending' ? t('roomSending') : mine?.state === 'acked' ? t('roomAcked') : mine?.state === 'refused' ? t('roomRefused') : mine?.state === 'lost' ? t('roomLost') : takes ? t('roomChoose') : t('roomWaitOpen');
+  const status =
+    mine?.state === 'sending'
+      ? t('roomSending')
+      : mine?.state === 'acked'
+        ? t('roomAcked')
+        : mine?.state === 'refused'
+          ? refusal(mine.refusedFor, mine.taken === undefined ? null : (options[mine.taken] ?? null))
+          : mine?.state === 'lost'
+            ? t('roomLost')
+            : takes
+              ? t('roomChoose')
+              : t('roomWaitOpen');
   return (
     <div ref={box} className="room-question" data-testid="room-question" data-question={question} data-state={mine?.state ?? ''} data-open={takes ? 'true' : 'false'}>
       <p className="room-prompt" id={id}>
@@ -46,7 +70,7 @@ export function RoomQuestion({ question, prompt, options, badge, scrollOnOpen = 
             key={i}
             type="button"
             className="room-option"
-            aria-pressed={mine?.choice === i}
+            aria-pressed={(mine?.state === 'refused' ? mine.taken : mine?.choice) === i}
             disabled={!takes || revealed}
             onClick={() => roomClientOf(store)?.answer(question, i)}
             data-testid="room-option"
