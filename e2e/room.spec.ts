@@ -51,8 +51,11 @@ async function quizOnProjector(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
+/** A picture of the page at rest: one taken while a phone's smooth scroll runs shows tiles not yet drawn (blank bands). */
 const shot = async (p: Page, name: string) => {
-  if (SHOTS) await p.screenshot({ path: join(SHOTS, `${name}.png`) });
+  if (!SHOTS) return;
+  await settled(p);
+  await p.screenshot({ path: join(SHOTS, `${name}.png`) });
 };
 const panel = (p: Page) => p.getByTestId('walkthrough');
 const roomBar = (p: Page) => p.getByTestId('room-bar');
