@@ -31,8 +31,28 @@ for (const [w, h] of [
       await page.setViewportSize({ width: w, height: h });
       await page.emulateMedia({ reducedMotion: 'reduce' });
       const problems: string[] = [];
-      for (const [i, ch] of CHAPTERS.entries()) {
-        const n = i + 1;
+      // One page for the whole walk: each stretch of beats opens by its chapter's link, the first on
+      // loading, the rest followed in the page as Back and Forward follow one (the page's own history:
+      // state/urlSync.ts applies the address it lands on). Every stretch changes chapter (each chapter
+      // up to its stop, then the beats after each question), so each starts as its link does.
+      let loaded = false;
+      const open = async (url: string) => {
+        if (!loaded) {
+          loaded = true;
+          await page.goto(url);
+          return;
+        }
+        await page.evaluate((u) => {
+          history.pushState(null, '', u);
+          dispatchEvent(new PopStateEvent('popstate'));
+        }, url);
+      };
+      const stretches = [
+        ...CHAPTERS.map((_, i) => ({ n: i + 1, after: false })),
+        ...CHAPTERS.flatMap((ch, i) => (ch.checkpoint ? [{ n: i + 1, after: true }] : [])),
+      ];
+      for (const { n, after } of stretches) {
+        const ch = CHAPTERS[n - 1]!;
         const beats = beatsOf(ch.steps);
         const check = async (beat: number) => {
           const highlight = pointedAt(ch, beat);
@@ -45,15 +65,15 @@ for (const [w, h] of [
         };
         const stop = stopBeat(beats, false);
         // Up to the stop by Next from the first beat; after a question, from the beat after it.
-        for (const from of ch.checkpoint ? [0, stop + 1] : [0]) {
-          await page.goto(`./?ch=${n}&beat=${from}&lang=${lang}`);
-          const last = from === 0 ? stop : beats.length - 1;
-          for (let b = from; b <= last; b++) {
-            if (b > from) await page.keyboard.press('PageDown');
-            if (b < last) await expect(panel(page)).toHaveAttribute('data-beat', String(b), { timeout: 90_000 });
-            else await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
-            await check(b);
-          }
+        const from = after ? stop + 1 : 0;
+        await open(`./?ch=${n}&beat=${from}&lang=${lang}`);
+        await expect(panel(page)).toHaveAttribute('data-chapter', String(n));
+        const last = from === 0 ? stop : beats.length - 1;
+        for (let b = from; b <= last; b++) {
+          if (b > from) await page.keyboard.press('PageDown');
+          if (b < last) await expect(panel(page)).toHaveAttribute('data-beat', String(b), { timeout: 90_000 });
+          else await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+          await check(b);
         }
       }
       expect(problems).toEqual([]);
