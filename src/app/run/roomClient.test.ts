@@ -12,6 +12,7 @@ import { WebSocket } from 'ws';
 import { startRoomServer, type RoomServer } from '../../../scripts/workshop/room-server.ts';
 import { answerCount } from '../../room/state.ts';
 import type { RoomView } from '../state/room.ts';
+import { quizPress } from '../walkthrough/quizKeys.ts';
 import { RoomClient, type SocketLike } from './roomClient.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'room-client-'));
@@ -174,6 +175,23 @@ describe('room client', () => {
     await until(() => second.view().link === 'open', 'the second tab in once the first closed', 15_000);
     expect(second.view().refused).toBeNull();
     second.c.stop();
+    await server.close();
+  });
+
+  it('two presses of the presenter\u2019s key in one turn, before the room echoes the first: the quiz opens, then is revealed', async () => {
+    const { server } = await room('two-presses');
+    const { link, factory } = lossyLink();
+    const presenter = client(server, factory, 'test_presenter_key');
+    await until(() => presenter.view().presenterConfirmed && presenter.view().synced, 'the presenter confirmed');
+    // What the page's key map does on each press (Walkthrough.tsx, LiveScreen.tsx), with no message in between.
+    for (let press = 0; press < 3; press++) {
+      const move = quizPress(presenter.view(), 'pre');
+      if (move) (move.kind === 'open' ? presenter.c.open : presenter.c.reveal).call(presenter.c, move.phase);
+    }
+    expect(link.sent.filter((m) => m.type === 'open' || m.type === 'reveal').map((m) => m.type)).toEqual(['open', 'reveal']);
+    await until(() => presenter.view().revealed['pre:0'] !== undefined, 'the quiz revealed');
+    expect(presenter.view().moving).toEqual({});
+    presenter.c.stop();
     await server.close();
   });
 

@@ -113,7 +113,8 @@ export class RoomClient {
         this.update({ ...this.view, link: 'refused', refused, presenterConfirmed: false });
         return;
       }
-      this.update({ ...this.view, link: this.view.link === 'connecting' ? 'connecting' : 'reconnecting', presenterConfirmed: false });
+      // Moves on their way died with the socket: the room's next message says what it holds.
+      this.update({ ...this.view, link: this.view.link === 'connecting' ? 'connecting' : 'reconnecting', presenterConfirmed: false, moving: {} });
       const wait = backoffMs(this.attempt++, (this.o.random ?? Math.random)());
       this.timer = setTimeout(() => this.connect(), wait);
     };
@@ -165,13 +166,18 @@ export class RoomClient {
     if (this.view.presenterConfirmed) this.raw({ type: 'goto', key: this.o.key, chapter, beat });
   }
   open(question: string): void {
-    if (this.o.key && this.view.presenterConfirmed) this.raw({ type: 'open', key: this.o.key, question });
+    if (this.o.key && this.view.presenterConfirmed && this.raw({ type: 'open', key: this.o.key, question })) this.moved(question, 'open');
   }
   close(): void {
     if (this.o.key && this.view.presenterConfirmed) this.raw({ type: 'close', key: this.o.key });
   }
   reveal(question: string): void {
-    if (this.o.key && this.view.presenterConfirmed) this.raw({ type: 'reveal', key: this.o.key, question });
+    if (this.o.key && this.view.presenterConfirmed && this.raw({ type: 'reveal', key: this.o.key, question })) this.moved(question, 'reveal');
+  }
+
+  /** A move on its way to the room, until a room message shows it (or the connection drops). */
+  private moved(question: string, move: 'open' | 'reveal'): void {
+    this.update({ ...this.view, moving: { ...this.view.moving, [question]: move } });
   }
 
   /** Follow the presenter again (or stop following, when an attendee looks around). */

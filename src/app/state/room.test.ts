@@ -3,6 +3,7 @@ import { averageCorrect, gainCsv, hakeGain } from '../../room/gain.ts';
 import { applyEvent, emptyRoom, publicView } from '../../room/state.ts';
 import { awayFromPresenter, backoffMs, initialRoomView, keyFromHash, Outbox, PLACE, reduceRoom, revealedCounts, roomTakes, stateFromRevealed, stillFollowing, type Place, type RoomView } from './room.ts';
 import { DEFAULT_STATE, type UrlState } from './store.ts';
+import { quizPress } from '../walkthrough/quizKeys.ts';
 
 describe('the room as the page sees it', () => {
   it('reduces the server\u2019s messages: the link, the presenter, the room, and this attendee\u2019s acks and refusals', () => {
@@ -21,6 +22,28 @@ describe('the room as the page sees it', () => {
     expect(reduceRoom(v, { type: 'ack', answerId: 'zzzzzzzz' })).toBe(v);
     const p = reduceRoom(initialRoomView('talk', 'presenter'), { type: 'presenter' });
     expect(p).toMatchObject({ link: 'open', presenterConfirmed: true, following: false });
+  });
+
+  it('reads a second press made before the room echoed the first as the next move: open, then reveal, then on', () => {
+    let v: RoomView = reduceRoom(initialRoomView('talk', 'presenter'), { type: 'presenter' });
+    const room = { type: 'room', chapter: 1, beat: 0, counts: {} } as const;
+    v = reduceRoom(v, { ...room, open: null, revealed: {} });
+    expect(quizPress(v, 'pre')).toEqual({ kind: 'open', phase: 'pre' });
+    // The open sent (as RoomClient.open records it), its echo not yet in: the next press reveals.
+    v = { ...v, moving: { pre: 'open' } };
+    expect(quizPress(v, 'pre')).toEqual({ kind: 'reveal', phase: 'pre' });
+    // A room message from before the open (a count) keeps the move on its way; the echo ends it.
+    v = reduceRoom(v, { ...room, open: null, revealed: {}, counts: { 'pre:0': 1 } });
+    expect(v.moving).toEqual({ pre: 'open' });
+    v = reduceRoom(v, { ...room, open: 'pre', revealed: {} });
+    expect(v.moving).toEqual({});
+    expect(quizPress(v, 'pre')).toEqual({ kind: 'reveal', phase: 'pre' });
+    // The reveal sent: the quiz asks no more presses (the talk goes on), before and after its echo.
+    v = { ...v, moving: { pre: 'reveal' } };
+    expect(quizPress(v, 'pre')).toBeNull();
+    v = reduceRoom(v, { ...room, open: null, revealed: { 'pre:0': [1, 0, 0], 'pre:1': [0, 1, 0], 'pre:2': [0, 0, 1] } });
+    expect(v.moving).toEqual({});
+    expect(quizPress(v, 'pre')).toBeNull();
   });
 
   it('keeps the choice the room took when a later change of mind is refused at the bound, and why', () => {

@@ -54,10 +54,16 @@ export interface RoomView {
   following: boolean;
   /** Set when the room closed the socket for good (`link` is `refused` then). */
   refused: RoomRefusal | null;
+  /**
+   * The presenter's moves sent and not yet seen in a room message, by question or quiz (`ch:2`, `pre`):
+   * a second press that arrives before the room's echo of the first is read as following it (open,
+   * then reveal), so no press is lost to the round trip.
+   */
+  moving: Readonly<Record<string, 'open' | 'reveal'>>;
 }
 
 export function initialRoomView(name: string, role: RoomRole): RoomView {
-  return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee', refused: null };
+  return { name, role, link: 'connecting', presenterConfirmed: false, synced: false, chapter: 0, beat: 0, open: null, counts: {}, revealed: {}, mine: {}, following: role === 'attendee', refused: null, moving: {} };
 }
 
 function withAnswerState(view: RoomView, answerId: string, state: MyAnswerState, reason?: RefusedReason): RoomView {
@@ -112,8 +118,13 @@ export function reduceRoom(view: RoomView, msg: ServerMessage): RoomView {
       return withAnswerState(view, msg.answerId, 'acked');
     case 'refused':
       return withAnswerState(view, msg.answerId, 'refused', msg.reason);
-    case 'room':
-      return { ...view, synced: true, chapter: msg.chapter, beat: msg.beat, open: msg.open, counts: msg.counts, revealed: msg.revealed };
+    case 'room': {
+      // A move the room now shows is no longer on its way.
+      const moving = Object.fromEntries(
+        Object.entries(view.moving).filter(([q, move]) => (move === 'open' ? msg.open !== q : msg.revealed[q] === undefined && msg.revealed[`${q}:0`] === undefined)),
+      );
+      return { ...view, synced: true, chapter: msg.chapter, beat: msg.beat, open: msg.open, counts: msg.counts, revealed: msg.revealed, moving };
+    }
   }
 }
 

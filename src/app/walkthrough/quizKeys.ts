@@ -13,8 +13,9 @@ export type QuizPress = { kind: 'open' | 'reveal'; phase: QuizPhase };
 /** What the forward key does for the quiz of `phase` now, or null: no room's presenter linked, or the quiz already revealed. */
 export function quizPress(view: RoomView | null, phase: QuizPhase | null): QuizPress | null {
   if (phase === null || !view || view.role !== 'presenter' || !view.presenterConfirmed) return null;
-  if (view.revealed[`${phase}:0`] !== undefined) return null;
-  return { kind: view.open === phase ? 'reveal' : 'open', phase };
+  if (view.revealed[`${phase}:0`] !== undefined || view.moving[phase] === 'reveal') return null;
+  // Opened by a press whose echo is still on its way: this press reveals.
+  return { kind: view.open === phase || view.moving[phase] === 'open' ? 'reveal' : 'open', phase };
 }
 
 /** Sends the press to the room. */
