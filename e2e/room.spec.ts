@@ -506,7 +506,7 @@ test('the talk by clicker in a room, presenter mode: two presses at every chapte
   });
 });
 
-test('no answer on any phone before its reveal: at every beat of the talk, each phone scrolled over its whole page shows no phrase of a question still to come, nor the story of the leak while a question it answers is to come', async ({ browser }) => {
+test('no answer on any phone before its reveal: at every beat of the talk, each phone’s whole page (what any scroll of it shows) holds no phrase of a question still to come, nor the story of the leak while a question it answers is to come', async ({ browser }) => {
   test.setTimeout(600_000);
   await inRoom(async ({ base, people }) => {
     // The presenter's page runs on Playwright's clock, moved on 200 ms at a time (less than any beat
@@ -515,8 +515,27 @@ test('no answer on any phone before its reveal: at every beat of the talk, each 
       await page.clock.install({ time: new Date('2025-01-06T09:00:00Z').getTime() });
       await page.clock.pauseAt(new Date('2025-01-06T09:01:00Z').getTime());
     });
+    // What a phone shows when scrolled is the page's whole text, as long as no part of it is drawn by
+    // where the page is scrolled: each phone counts what could (a view waiting to be seen, a scroll
+    // listener, content left unrendered off screen), checked at the end.
+    const scrollDriven = () => {
+      const seen: string[] = [];
+      (window as unknown as { __scrollDriven: string[] }).__scrollDriven = seen;
+      const IO = window.IntersectionObserver;
+      window.IntersectionObserver = class extends IO {
+        constructor(...args: ConstructorParameters<typeof IntersectionObserver>) {
+          super(...args);
+          seen.push('IntersectionObserver');
+        }
+      };
+      const add = EventTarget.prototype.addEventListener;
+      EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: [EventListenerOrEventListenerObject | null, (boolean | AddEventListenerOptions)?]) {
+        if (type === 'scroll' || type === 'scrollend') seen.push(`a ${type} listener on ${this === window ? 'window' : this === document ? 'document' : `${(this as Element).tagName}#${(this as Element).id}`}`);
+        return add.call(this, type, ...rest);
+      };
+    };
     const phones = await Promise.all(
-      [{}, { colorScheme: 'dark' as const, reducedMotion: 'reduce' as const }].map((o, i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...o })),
+      [{}, { colorScheme: 'dark' as const, reducedMotion: 'reduce' as const }].map((o, i) => open(browser, base, `./?room=${ROOM}${i ? '&lang=fr' : ''}`, `phone ${i}`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...o }, scrollDriven)),
     );
     people.push(presenter, ...phones);
     const pp = presenter.page;
@@ -535,23 +554,14 @@ test('no answer on any phone before its reveal: at every beat of the talk, each 
         await expect(panel(p.page), p.name).toHaveAttribute('data-chapter', chapter);
         await expect(panel(p.page), p.name).toHaveAttribute('data-beat', beat);
         const seen = await p.page.evaluate(() => {
-          const texts: string[] = [];
-          const told = new Set<string>();
-          // Nothing on the page is drawn by where it is scrolled (no view waits to be seen to render), so
-          // each position's words are read at once, without waiting for a frame.
-          const start = window.scrollY;
-          for (let y = 0; y < 100 * innerHeight; y += innerHeight) {
-            window.scrollTo(0, y);
-            const body = document.body.cloneNode(true) as HTMLElement;
-            // The question itself names every answer among its options.
-            body.querySelectorAll('[data-testid="checkpoint"], [data-testid="room-question"], script, style, template').forEach((e) => e.remove());
-            texts.push(body.textContent ?? '');
-            for (const id of ['story-computed', 'story-status', 'story-leak', 'story-tokens']) if (document.querySelector(`[data-testid="${id}"]`)) told.add(id);
-            if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) told.add('probe-outcome');
-            if (y + innerHeight >= document.documentElement.scrollHeight) break;
-          }
-          window.scrollTo(0, start);
-          return { text: texts.join(' '), told: [...told] };
+          // The whole page's words, as every scroll of it shows them (nothing is drawn by where it is
+          // scrolled: what could be is counted on each phone and checked at the end).
+          const body = document.body.cloneNode(true) as HTMLElement;
+          // The question itself names every answer among its options.
+          body.querySelectorAll('[data-testid="checkpoint"], [data-testid="room-question"], script, style, template').forEach((e) => e.remove());
+          const told = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
+          if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) told.push('probe-outcome');
+          return { text: body.textContent ?? '', told };
         });
         looks++;
         const text = fold(seen.text);
@@ -611,6 +621,16 @@ test('no answer on any phone before its reveal: at every beat of the talk, each 
     // Every beat of chapters 1 to 9, on both phones.
     expect(looks).toBeGreaterThanOrEqual(2 * 50);
     expect(found).toEqual([]);
+    // The scroll listeners are the page's watch for when it is at rest (state/settled.ts), which writes
+    // data-settled and nothing else, and React's own at its root (it hands scrolls to onScroll props:
+    // the page has none); no part is left unrendered off screen.
+    for (const p of phones) {
+      const driven = await p.page.evaluate(() => ({
+        seen: (window as unknown as { __scrollDriven: string[] }).__scrollDriven,
+        unrendered: [...document.querySelectorAll('body *')].filter((e) => getComputedStyle(e).contentVisibility !== 'visible').length,
+      }));
+      expect(driven, `${p.name}: what draws by where it is scrolled`).toEqual({ seen: ['a scroll listener on window', 'a scroll listener on DIV#root', 'a scrollend listener on DIV#root'], unrendered: 0 });
+    }
   });
 });
 
