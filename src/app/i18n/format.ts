@@ -36,9 +36,13 @@ function dateFormat(lang: Lang, opts: Intl.DateTimeFormatOptions): Intl.DateTime
   return f;
 }
 
+const pluralRules = new Map<Lang, Intl.PluralRules>();
+
 /** Whether a count takes the singular in `lang`: 1 in English, 0 and 1 in French (« 0 page réservée »). */
 export function isSingular(n: number, lang: Lang): boolean {
-  return new Intl.PluralRules(LOCALES[lang]).select(n) === 'one';
+  let rules = pluralRules.get(lang);
+  if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(LOCALES[lang])));
+  return rules.select(n) === 'one';
 }
 
 /**
