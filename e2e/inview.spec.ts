@@ -10,7 +10,8 @@ import { atRest, blocked } from './pointed.ts';
  * view (all of it, or as much as the window holds) and nothing covers it (the sticky scrub bar, the
  * panel, a sheet), the first time the page comes to rest there — not after some seconds of grace.
  * Every beat is reached by its link and by Next (walkthrough/timeline.ts), at a laptop's and a
- * phone's size, in English and French.
+ * phone's size, in English and French; each question answered by key, the chapter's end too. Pictures
+ * of every chapter at its stop (and answered) go to test-results/inview/.
  */
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
@@ -74,6 +75,24 @@ for (const [w, h] of [
           if (b < last) await expect(panel(page)).toHaveAttribute('data-beat', String(b), { timeout: 90_000 });
           else await expect(panel(page)).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
           await check(b);
+        }
+        if (after) continue;
+        // At the stop, a picture of each chapter for a person to look at; a question is then answered
+        // by its number key, as a room's presenter does, and what the chapter points at once it has
+        // played on to its end is in view and uncovered too.
+        const picture = (suffix = '') => (lang === 'en' ? page.screenshot({ path: `test-results/inview/${w}x${h}-ch${String(n).padStart(2, '0')}-${ch.id}${suffix}.png` }) : null);
+        await picture();
+        if (ch.checkpoint) {
+          await page.keyboard.press(String(ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer) + 1));
+          await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
+          const end = beats.length - 1;
+          const highlight = pointedAt(ch, end);
+          if (highlight) {
+            await atRest(page, highlight);
+            const p = await blocked(page);
+            if (p) problems.push(`chapter ${n}, answered: ${p}`);
+          }
+          await picture('-answered');
         }
       }
       expect(problems).toEqual([]);

@@ -1,7 +1,7 @@
 /**
- * A workshop on a laptop or a phone: the walkthrough shows what it talks about, a chapter opened by
- * link is the chapter reached by Next, the scrubber scrubs, the page fits a phone, and the page
- * passes axe in light and dark. Screenshots of every chapter go to test-results/workshop/.
+ * A workshop on a laptop or a phone: a chapter opened by link is the chapter reached by Next, the
+ * scrubber scrubs, the page fits a phone, and the page passes axe in light and dark (that the
+ * walkthrough shows what it talks about, with a picture of every chapter: inview.spec.ts).
  *
  * Every picture and measurement is taken once, when the page says it is at rest (`settled`:
  * e2e/fixtures.ts, src/app/state/settled.ts), after the state the action leads to (a chapter at its
@@ -40,34 +40,6 @@ async function answerCheckpoint(page: Page, index: number) {
   await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
 }
 
-/** The highlighted element's box against the visible area left by the walkthrough panel or sheet. */
-async function highlightPlacement(page: Page) {
-  return page.evaluate(() => {
-    const id = document.body.dataset.walkHighlight;
-    if (!id) return null;
-    const el = document.querySelector(`[data-hl="${id}"]`);
-    if (!el) return { id, missing: true };
-    const r = el.getBoundingClientRect();
-    const sheet = document.querySelector('[data-testid="walkthrough"]')!.getBoundingClientRect();
-    const phone = window.innerWidth < 700;
-    // On a phone the sheet covers the bottom of the screen; on a laptop the panel takes the left side.
-    const area = phone ? { left: 0, top: 0, right: window.innerWidth, bottom: sheet.top } : { left: sheet.right, top: 0, right: window.innerWidth, bottom: window.innerHeight };
-    // A tall element counts as in view when its top part fills the area.
-    const visibleTop = Math.max(r.top, area.top);
-    const visibleBottom = Math.min(r.bottom, area.bottom);
-    const shown = Math.max(0, visibleBottom - visibleTop);
-    const needed = Math.min(r.height, area.bottom - area.top) * 0.9;
-    return { id, missing: false, top: r.top, bottom: r.bottom, left: r.left, right: r.right, area, ok: shown >= needed - 1 && r.left >= area.left - 8 && r.left < area.right };
-  });
-}
-
-/** The part the walkthrough points at (if any) is in view, checked once the page is at rest. */
-async function expectHighlightInView(page: Page, what: string) {
-  await settled(page);
-  const placed = await highlightPlacement(page);
-  expect(placed === null || placed.ok === true, `${what}: ${JSON.stringify(placed)}`).toBe(true);
-}
-
 /** Where the story, the views and the timeline are on the page (not in the viewport: element shots scroll to them). */
 function placeOf(page: Page): Promise<string> {
   return page.evaluate(() =>
@@ -78,46 +50,6 @@ function placeOf(page: Page): Promise<string> {
       })
       .join(' '),
   );
-}
-
-/**
- * The chapters from `first` on by Next, on one page, each checked at its stop and, where it asks,
- * once answered. Two runs of chapters per size (1–5, then 5–10 from chapter 5 by link, the chapter
- * by link being the chapter by Next: below), so that every chapter after the first is still reached
- * by Next from the one before, and neither test plays ten chapters.
- */
-const HIGHLIGHT_RUNS = [
-  { first: 1, last: 5 },
-  { first: 5, last: CHAPTERS.length },
-] as const;
-
-for (const size of SIZES) {
-  test.describe(`workshop at ${size.width}×${size.height}`, () => {
-    test.use({ viewport: { width: size.width, height: size.height }, reducedMotion: 'reduce' });
-
-    for (const { first, last } of HIGHLIGHT_RUNS) {
-      test(`every chapter's highlight is in view (${size.name}, chapters ${first}–${last})`, async ({ page }) => {
-        test.setTimeout(180_000);
-        await page.goto(`./?ch=${first}`);
-        for (let n = first; n <= last; n++) {
-          const ch = CHAPTERS[n - 1]!;
-          const name = `${shots}/${size.name}-ch${String(n).padStart(2, '0')}-${ch.id}`;
-          // The chapter both runs check is pictured by the first.
-          const shoot = n > first || first === 1;
-          await atStop(page, n);
-          await expectHighlightInView(page, `chapter ${n} highlight`);
-          if (shoot) await page.screenshot({ path: `${name}.png` });
-          if (ch.checkpoint) {
-            const i = ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
-            await answerCheckpoint(page, i);
-            await expectHighlightInView(page, `chapter ${n} highlight after the answer`);
-            if (shoot) await page.screenshot({ path: `${name}-answered.png` });
-          }
-          if (n < last) await page.getByTestId('walk-next').click();
-        }
-      });
-    }
-  });
 }
 
 /** What the scrub bar shows, in words: a failure names what differs, not only how many pixels. */
