@@ -1,10 +1,13 @@
+import { pick } from '../src/app/i18n/messages.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
+import { shownTitle } from '../src/app/walkthrough/chapters/spoilers.ts';
 import { expect, nextChapter, test } from './fixtures.ts';
 
 /**
  * The "Now:" box says something from a chapter's first frame, reached by its link and by Next: the
  * page itself looks at every change of its document, from the chapter's first frame to its stop.
- * (What a chapter points at is in view at every beat: inview.spec.ts.)
+ * By link (in French) every chapter also opens as itself: its id, its title as shown before its
+ * question is revealed, no notice. (What a chapter points at is in view at every beat: inview.spec.ts.)
  */
 
 /**
@@ -26,7 +29,7 @@ const RUNS = [
 
 for (const { by, from, to } of RUNS) {
   const which = from === 1 && to === CHAPTERS.length ? 'every chapter' : `chapters ${from}–${to}`;
-  test(`the "Now:" box says something from a chapter's first frame (${which} by ${by})`, async ({ page }) => {
+  test(`the "Now:" box says something from a chapter's first frame (${which} by ${by}${by === 'link' ? ', in French: each opens as itself' : ''})`, async ({ page }) => {
     test.setTimeout(180_000);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     // Every state the page can paint comes after a batch of DOM changes: the page's observer looks at
@@ -49,7 +52,7 @@ for (const { by, from, to } of RUNS) {
     const looked: string[] = [];
     const panel = page.getByTestId('walkthrough');
     for (let n = from; n <= to; n++) {
-      if (by === 'link') await page.goto(`./?ch=${n}`);
+      if (by === 'link') await page.goto(`./?ch=${n}&lang=fr`);
       else if (n === from) await page.goto(`./?ch=${n}`);
       else await nextChapter(page);
       // The walkthrough's code loads after the page (seconds on a busy machine).
@@ -58,6 +61,14 @@ for (const { by, from, to } of RUNS) {
       // the chapter), then its stop: looked at up to here, and no further.
       await expect(panel).toHaveAttribute('data-beat', /^\d+$/, { timeout: 90_000 });
       await expect(panel).toHaveAttribute('data-status', /^(checkpoint|done)$/, { timeout: 90_000 });
+      if (by === 'link') {
+        // Opened from its deep link: the chapter itself; no question revealed yet, so a title that would
+        // answer one shows the question's shape; nothing in the link refused.
+        await expect(panel).toHaveAttribute('data-chapter-id', CHAPTERS[n - 1]!.id);
+        const title = shownTitle(n, () => false);
+        await expect(page.getByRole('heading', { level: 2, name: pick('fr', title.en, title.fr) })).toBeVisible();
+        await expect(page.getByTestId('notices')).toHaveCount(0);
+      }
       const seen = await page.evaluate((ch) => {
         const box = window.__nowBox!;
         box.stopped.push(ch);

@@ -66,24 +66,6 @@ test.describe('walkthrough', () => {
     });
   }
 
-  // Ten page loads: two tests of five, so that workers share them.
-  for (const [from, to] of [[1, 5], [6, CHAPTERS.length]] as const) {
-    test(`every chapter opens from its deep link (chapters ${from}–${to})`, async ({ page }) => {
-      test.setTimeout(120_000);
-      await page.emulateMedia({ reducedMotion: 'reduce' });
-      for (let n = from; n <= to; n++) {
-        const ch = CHAPTERS[n - 1]!;
-        await page.goto(`./?ch=${n}&lang=fr`);
-        await settled(page, n);
-        await expect(panel(page)).toHaveAttribute('data-chapter-id', ch.id);
-        // Opened by its link, no question revealed yet: a title that would answer one shows the question's shape.
-        const title = shownTitle(n, () => false);
-        await expect(page.getByRole('heading', { level: 2, name: pick('fr', title.en, title.fr) })).toBeVisible();
-        await expect(page.getByTestId('notices')).toHaveCount(0);
-      }
-    });
-  }
-
   test('a checkpoint waits for an answer before revealing', async ({ page }) => {
     test.setTimeout(120_000);
     // The page's time is Playwright's clock (flowing as usual, but moved on by the test at will).
