@@ -3,6 +3,7 @@ import type { Chapter } from '../src/app/walkthrough/chapters/chapter.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { beatsOf, sample, stopBeat, type Situation } from '../src/app/walkthrough/timeline.ts';
 import { expect, settled, test } from './fixtures.ts';
+import { expectFrench } from './frenchText.ts';
 import { atRest, blocked } from './pointed.ts';
 
 /**
@@ -11,7 +12,8 @@ import { atRest, blocked } from './pointed.ts';
  * panel, a sheet), the first time the page comes to rest there — not after some seconds of grace.
  * Every beat is reached by its link and by Next (walkthrough/timeline.ts), at a laptop's and a
  * phone's size, in English and French; each question answered by key, the chapter's end too. Pictures
- * of every chapter at its stop (and answered) go to test-results/inview/.
+ * of every chapter at its stop (and answered) go to test-results/inview/; on the French laptop walk,
+ * the page at each stop reads French (what french.spec.ts checks of every other view).
  */
 
 const panel = (page: Page) => page.getByTestId('walkthrough');
@@ -80,10 +82,19 @@ for (const [w, h] of [
         // At the stop, a picture of each chapter for a person to look at; a question is then answered
         // by its number key, as a room's presenter does, and what the chapter points at once it has
         // played on to its end is in view and uncovered too.
+        // In French the whole page reads French there (frenchText.ts), the question's result too: the
+        // first option is taken, right or wrong (the English walk takes the right one).
         const picture = (suffix = '') => (lang === 'en' ? page.screenshot({ path: `test-results/inview/${w}x${h}-ch${String(n).padStart(2, '0')}-${ch.id}${suffix}.png` }) : null);
+        const french = async (what: string) => {
+          if (lang !== 'fr' || w !== 1280) return;
+          await settled(page);
+          await expectFrench(page, what);
+        };
         await picture();
+        await french(`chapter ${n}`);
         if (ch.checkpoint) {
-          await page.keyboard.press(String(ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer) + 1));
+          const option = lang === 'fr' ? 0 : ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
+          await page.keyboard.press(String(option + 1));
           await expect(panel(page)).toHaveAttribute('data-status', 'done', { timeout: 90_000 });
           const end = beats.length - 1;
           const highlight = pointedAt(ch, end);
@@ -93,6 +104,13 @@ for (const [w, h] of [
             if (p) problems.push(`chapter ${n}, answered: ${p}`);
           }
           await picture('-answered');
+          await french(`chapter ${n}, answered`);
+        }
+        if (n === CHAPTERS.length) {
+          // The list the last chapter sends to: scrolled to and focused.
+          await page.getByTestId('walk-evidence').click();
+          await expect(page.locator('#evidence-h')).toBeFocused();
+          await expect(page.locator('#evidence-h')).toBeInViewport();
         }
       }
       expect(problems).toEqual([]);
