@@ -120,6 +120,7 @@ export function Timeline({ run, compare, milestones, milestoneLabels = true }: {
       t('model'),
       timeAxisFormat(lang),
       Object.fromEntries(LANES.map((l) => [l.key, t(LANE_EXPLAIN[l.key])])),
+      (n) => t('milestonesMore', { n: formatNumber(n, lang) }),
     );
     chart.current?.setData(
       {

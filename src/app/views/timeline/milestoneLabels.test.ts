@@ -43,8 +43,12 @@ function check(placed: PlacedMilestoneLabel[], requests: readonly MilestoneLabel
   // Every milestone is on the chart, alone or counted in a "+n".
   const shown = placed.flatMap((p) => [p.key, ...p.gathered]).sort();
   expect(shown).toEqual(requests.map((r) => r.key).sort());
-  for (const p of placed) if (p.gathered.length) expect(p.text.endsWith(`+${p.gathered.length}`)).toBe(true);
+  // A count says what it counts where its words fit (the page passes them: "+2 more"), else the bare count.
+  for (const p of placed) if (p.gathered.length) expect(p.text.endsWith(`+${p.gathered.length} more`) || p.text.endsWith(`+${p.gathered.length}`), p.text).toBe(true);
 }
+
+/** The page's words for a label's count (its English catalogue entry). */
+const more = (n: number) => `+${n} more`;
 
 describe('milestone labels', () => {
   it('at every width from a phone to a wide screen and every zoom onto the incident window, no two labels overlap and each is inside the drawing', () => {
@@ -62,10 +66,21 @@ describe('milestone labels', () => {
       ] as const) {
         const x = x0.copy().domain([START + from, START + to]);
         const requests = milestoneLabelRequests(MILESTONES, x, width);
-        const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows: LABEL_ROWS, measureText, measureBadge });
+        const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows: LABEL_ROWS, measureText, measureBadge, more });
         check(placed, requests, width);
       }
     }
+  });
+
+  it('over the whole window at a laptop\u2019s width, a label holding others says so in words: "+n more"', () => {
+    const width = 1150;
+    const x = utcScale([START, START + END_MS], [MARGIN.left, width - MARGIN.right]);
+    const requests = milestoneLabelRequests(MILESTONES, x, width);
+    const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows: LABEL_ROWS, measureText, measureBadge, more });
+    check(placed, requests, width);
+    const holding = placed.filter((p) => p.gathered.length > 0);
+    expect(holding.length).toBeGreaterThan(0);
+    for (const p of holding) expect(p.text).toMatch(new RegExp(`\\+${p.gathered.length} more$`));
   });
 
   it('on 9 Sep at a laptop\u2019s width, the four times read in words, each in its own box', () => {
@@ -92,7 +107,7 @@ describe('milestone labels', () => {
             const anchor = Math.max(MARGIN.left, Math.min(width - MARGIN.right, r.anchor));
             return { key: String(i), anchor, badge: r.id, forms: [`12:00 ${r.words}`, '12:00'], title: `t${i}`, ...(i % 3 === 0 ? { spanEnd: Math.min(width - MARGIN.right, anchor + 80) } : {}) };
           });
-          const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows, measureText, measureBadge });
+          const placed = layoutMilestoneLabels(requests, { left: 2, right: width - 2, rows, measureText, measureBadge, more });
           for (const p of placed) expect(p.x + p.width).toBeLessThanOrEqual(width);
           for (const p of placed) expect(p.x).toBeGreaterThanOrEqual(0);
           for (let i = 0; i < placed.length; i++)

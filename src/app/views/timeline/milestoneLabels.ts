@@ -8,8 +8,9 @@
  * placed first (they are the report's precise times), then the days. A label tries its forms from
  * the longest (words) to the shortest (the time or day alone), in each row from the top; a minute's
  * starts at its line, pulled left only where it would run past the right edge, a day's anywhere in
- * its band. One that fits nowhere joins a label already placed, which then reads "… +1" (its
- * tooltip lists both): every milestone stays on the chart, alone or counted.
+ * its band. One that fits nowhere joins a label already placed, which then reads "… +1 more" (or
+ * "… +1" where the words do not fit; its tooltip lists both): every milestone stays on the chart,
+ * alone or counted.
  */
 
 export interface MilestoneLabelRequest {
@@ -59,6 +60,11 @@ export interface MilestoneLabelLayout {
   measureBadge: (id: string) => number;
   /** Space kept between two labels of a row, in px. */
   gap?: number;
+  /**
+   * What a label's count says in words, in the page's language ("+4 more", « +4 autres »); where that
+   * does not fit, the count alone ("+4"), which the tooltip explains.
+   */
+  more?: (n: number) => string;
 }
 
 /** Space inside the badge on each side of its id, and between the badge and the text. */
@@ -110,15 +116,18 @@ export function layoutMilestoneLabels(requests: readonly MilestoneLabelRequest[]
   const gatherInto = (row: Box[], host: Box, pending: Pending[]): boolean => {
     const keys = pending.flatMap((p) => p.keys);
     const n = host.gathered.length + keys.length;
-    for (let form = host.form; form < host.forms.length; form++) {
-      const text = `${host.forms[form]!} +${n}`;
-      const w = widthOf(host.badge, text);
-      // At its place, or as far left as it must go to end by the right edge.
-      for (const x of [host.x, Math.min(host.x, o.right - w)]) {
-        if (!inside(x, w) || !clear(row, x, w, host)) continue;
-        Object.assign(host, { x, width: w, text, form, leader: host.day ? x : host.anchor, title: [host.title, ...pending.map((p) => p.title)].join('\n'), gathered: [...host.gathered, ...keys] });
-        row.sort((a, b) => a.x - b.x);
-        return true;
+    // The count in words first, in any of the label's forms; then the bare count.
+    for (const count of [...(o.more ? [o.more(n)] : []), `+${n}`]) {
+      for (let form = host.form; form < host.forms.length; form++) {
+        const text = `${host.forms[form]!} ${count}`;
+        const w = widthOf(host.badge, text);
+        // At its place, or as far left as it must go to end by the right edge.
+        for (const x of [host.x, Math.min(host.x, o.right - w)]) {
+          if (!inside(x, w) || !clear(row, x, w, host)) continue;
+          Object.assign(host, { x, width: w, text, form, leader: host.day ? x : host.anchor, title: [host.title, ...pending.map((p) => p.title)].join('\n'), gathered: [...host.gathered, ...keys] });
+          row.sort((a, b) => a.x - b.x);
+          return true;
+        }
       }
     }
     return false;

@@ -150,6 +150,7 @@ export class TimelineChart {
   private badge = 'model';
   private tickFormat: ((d: Date) => string) | null = null;
   private laneExplain: Record<string, string> = {};
+  private more: ((n: number) => string) | undefined;
   private measurers: Partial<Record<'axis' | 'label' | 'badge', MeasureText>> = {};
 
   private readonly labelRows: number;
@@ -328,12 +329,16 @@ export class TimelineChart {
     return MARGIN.top + LANES.length * LANE_H;
   }
 
-  /** Lane labels, the word on each lane's model badge, and the axis's tick format (format.ts), in the page's language. */
-  setLabels(labels: Record<string, string>, badge: string, tickFormat: (d: Date) => string, laneExplain: Record<string, string> = {}): void {
+  /**
+   * Lane labels, the word on each lane's model badge, the axis's tick format (format.ts) and a
+   * milestone label's count of the others it holds ("+4 more"), in the page's language.
+   */
+  setLabels(labels: Record<string, string>, badge: string, tickFormat: (d: Date) => string, laneExplain: Record<string, string> = {}, more?: (n: number) => string): void {
     this.labels = labels;
     this.laneExplain = laneExplain;
     this.badge = badge;
     this.tickFormat = tickFormat;
+    this.more = more;
   }
 
   setData(data: TimelineLaneData, width: number): void {
@@ -554,7 +559,7 @@ export class TimelineChart {
     const measureBadge = this.measure('badge');
     let placed: PlacedMilestoneLabel[] = [];
     try {
-      if (this.labelRows > 0) placed = layoutMilestoneLabels(milestoneLabelRequests(data.milestones, x, this.width), { left: 2, right: this.width - 2, rows: this.labelRows, measureText: this.measure('label'), measureBadge });
+      if (this.labelRows > 0) placed = layoutMilestoneLabels(milestoneLabelRequests(data.milestones, x, this.width), { left: 2, right: this.width - 2, rows: this.labelRows, measureText: this.measure('label'), measureBadge, ...(this.more ? { more: this.more } : {}) });
     } catch {
       // A drawing too narrow for even one label: the milestone list under the chart still has them all.
     }
