@@ -1,12 +1,12 @@
 import { test as base, expect } from '@playwright/test';
 
-/** Every test also asserts that the page asked nothing of any other origin. */
+/** Every test also asserts that its pages (the test's page and any tab it opens beside it) asked nothing of any other origin. */
 export const test = base.extend<{ foreignRequests: string[] }>({
   foreignRequests: [
-    async ({ page, baseURL }, use) => {
+    async ({ context, baseURL }, use) => {
       const origin = new URL(baseURL!).origin;
       const foreign: string[] = [];
-      page.on('request', (r) => {
+      context.on('request', (r) => {
         const url = new URL(r.url());
         if (url.origin !== origin && url.protocol !== 'data:' && url.protocol !== 'blob:') foreign.push(r.url());
       });
