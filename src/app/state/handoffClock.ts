@@ -14,7 +14,7 @@ export function playHandoff(store: AppStore, total: number, from?: number): void
   stops.get(store)?.();
   const s = store.getState();
   const start = from ?? (s.handoff === null || s.handoff >= total ? 0 : s.handoff);
-  store.setState({ handoff: start, handoffPlaying: true });
+  store.setState({ handoff: start, handoffPlaying: true, handoffPlayAsked: false });
   const stop = everyFrame((_now, dt) => {
     const st = store.getState();
     if (!st.handoffPlaying || st.handoff === null) {
@@ -31,6 +31,14 @@ export function playHandoff(store: AppStore, total: number, from?: number): void
     return true;
   });
   stops.set(store, stop);
+}
+
+/**
+ * Play pressed while the picture is prepared (its run or request still being computed): kept, and
+ * played by the controls once they are ready; a second press takes it back.
+ */
+export function askHandoffPlay(store: AppStore): void {
+  store.setState({ handoffPlayAsked: !store.getState().handoffPlayAsked });
 }
 
 export function pauseHandoff(store: AppStore): void {

@@ -54,6 +54,8 @@ export interface PlaybackSlice {
   /** The handoff clock playing, and its speed (1: the pace each step is given). */
   handoffPlaying: boolean;
   handoffSpeed: number;
+  /** Play pressed while the handoff's picture was still being prepared: it plays once ready (handoffClock.ts). */
+  handoffPlayAsked: boolean;
 }
 
 export interface SettingsSlice {
@@ -193,6 +195,7 @@ export const DEFAULT_STATE: UrlState = {
   speed: 0, // 0: the whole run in about 30 s (the incident's two weeks at about 40,000×)
   handoffPlaying: false,
   handoffSpeed: 1,
+  handoffPlayAsked: false,
   lang: 'en',
   chapter: null,
   beat: null,

@@ -23,6 +23,7 @@ import { shownTitle } from './chapters/spoilers.ts';
 import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import { PresenterQuiz, RoomQuestion } from './RoomPanel.tsx';
 import { pressQuiz, quizPress } from './quizKeys.ts';
+import { whyNextWaits, whyOptionRefused, type PressRefusal } from './refusal.ts';
 import { RoomTally } from '../picture/RoomTally.tsx';
 import './walkthrough.css';
 
@@ -238,6 +239,9 @@ export function Walkthrough() {
     setNudged(false);
     setChoice(null);
   }, [chapter]);
+  /** Why the last press did not act (refusal.ts), shown beside Next until the chapter moves on. */
+  const [refusal, setRefusal] = useState<PressRefusal | null>(null);
+  useEffect(() => setRefusal(null), [chapter, status]);
   // Each chapter opens at the panel's top, however far the one before was scrolled (a chapter by
   // link and by Next are the same picture); its question then scrolls into view (CheckpointForm).
   const panelRef = useRef<HTMLElement>(null);
@@ -343,8 +347,10 @@ export function Walkthrough() {
       } else answer(choice);
       return;
     }
-    if (roomRole !== 'attendee' && status === 'running' && (timeline === null || questionAhead || quizAfter)) {
+    const waits = roomRole === 'attendee' ? null : whyNextWaits({ status, ready: timeline !== null, questionAhead, quizAfter });
+    if (waits) {
       pending.current++;
+      setRefusal(waits);
       return;
     }
     if (chapter < CHAPTER_COUNT) go(chapter + 1);
@@ -352,7 +358,7 @@ export function Walkthrough() {
   // The presses kept, taken once the page can: at the question they point at it, never reveal it.
   useEffect(() => {
     if (pending.current === 0 || chapter === null || store.getState().chapter !== chapter) return;
-    if (status === 'running' && (timeline === null || questionAhead || quizAfter)) return;
+    if (whyNextWaits({ status, ready: timeline !== null, questionAhead, quizAfter })) return;
     if (status === 'checkpoint' && questionAhead) {
       pending.current = 0;
       if (!nudged) {
@@ -401,10 +407,12 @@ export function Walkthrough() {
       else if (key === 'fullscreen') toggleFullscreen();
       else if (key === 'notes') setNotesOpen((o) => !o);
       else if (key === 'leave') handled = closeOne();
-      else if (typeof key === 'object' && status === 'checkpoint' && ch?.checkpoint && !answers.has(chapter) && roomRole !== 'attendee') {
-        const option = ch.checkpoint.options[key.option - 1];
-        if (option) answer(option.id);
-        else handled = false;
+      else if (typeof key === 'object' && roomRole !== 'attendee') {
+        // A number key answers the question on screen; anywhere else it says why it answers nothing.
+        const options = ch?.checkpoint?.options ?? [];
+        const why = whyOptionRefused(key.option, { status, options: options.length, answered: answers.has(chapter) });
+        if (why) setRefusal(why);
+        else answer(options[key.option - 1]!.id);
       } else handled = false;
       // Taken before the element with focus sees it (the timeline's slider moves back on Page Down).
       if (handled) {
@@ -517,6 +525,9 @@ export function Walkthrough() {
             </ol>
           </details>
         </nav>
+        <p className="hint walk-refusal" role="status" data-testid="walk-refusal">
+          {refusal ? t(refusal.key, refusal.vars) : null}
+        </p>
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
           {titleOf(chapter)}
         </h2>

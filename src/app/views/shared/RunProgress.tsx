@@ -21,7 +21,7 @@ export function RunProgress({ feed, label, startEpochMs }: { feed: ProgressFeed;
         {label}
         <progress max={1} value={fraction} aria-valuetext={percent} />
       </label>
-      <span aria-live="polite">
+      <span className="replay-progress-status" aria-live="polite">
         {percent}
         {reached ? ` · ${t('progressReached', { time: reached })}` : ''}
         {progress?.phase === 'file' ? ` · ${t('progressFile')}` : starting ? ` · ${t('progressStarting')}` : ''}

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useCompareRun, useMainRun, useRequestDetail, type RequestDetail, type RunSummary } from '../../run/hooks.ts';
 import { Tx, useT } from '../../i18n/i18n.ts';
 import type { Translate } from '../../i18n/i18n.ts';
@@ -12,7 +12,7 @@ import { describeEvent, poolPagesArithmetic } from '../shared/engineText.ts';
 import { INCIDENT_PREFILL_CAPACITY_TOKENS } from '../../../engine/config.ts';
 import { stepEnd, tenantsHeldBy, HANDOFF_SPEEDS, type HandoffPosition, type HandoffScript, type Moment, type StageStep } from '../../moment/moment.ts';
 import { HandoffPicture } from './HandoffPicture.tsx';
-import { pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
+import { askHandoffPlay, pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
 import { goToStep, useMoment, useMomentSnapshot } from '../shared/useMoment.ts';
 import { TenantKeys } from '../shared/TenantKeys.tsx';
 import './stage.css';
@@ -104,7 +104,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false, fi
       </div>
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
-      {usable && req !== null && !detail.data && !detail.isError ? <p role="status">{t('stageLoadingRequest')}</p> : null}
+      {usable && req !== null && !detail.data && !detail.isError ? <PreparingHandoff why={t('stageLoadingRequest')} /> : null}
       {usable && req !== null && detail.data && width > 0 ? (
         <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} answerFirst={firstScreen} />
       ) : null}
@@ -210,6 +210,27 @@ function StageRow({ moment, width, linkedPage, row, screenHeight, answerFirst }:
   );
 }
 
+/**
+ * Where the handoff's controls will be, while its picture is prepared (the run, or the request's
+ * events, still being computed): a line that says so, and a Play that is kept and plays once ready.
+ */
+export function PreparingHandoff({ why }: { why: string }) {
+  const store = useAppStore();
+  const t = useT();
+  const asked = useApp((s) => s.handoffPlayAsked);
+  const line = useId();
+  return (
+    <div className="hc hc-preparing" aria-busy="true" data-testid="handoff-preparing">
+      <button type="button" className="hc-play" onClick={() => askHandoffPlay(store)} aria-pressed={asked} aria-describedby={line} data-testid="handoff-play">
+        {'\u25b6'} {t('hcPlay')}
+      </button>
+      <p id={line} className="hint hc-preparing-line" role="status">
+        {why} {t(asked ? 'hcPlayAsked' : 'hcPlayEarly')}
+      </p>
+    </div>
+  );
+}
+
 /** The handoff clock's controls: play or pause, the scrubber with the steps named on it, speed. */
 function HandoffControls({ script, position, steps }: { script: HandoffScript; position: HandoffPosition; steps: readonly StageStep[] }) {
   const store = useAppStore();
@@ -218,7 +239,14 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const playing = useApp((s) => s.handoffPlaying);
   const speed = useApp((s) => s.handoffSpeed);
   const running = useApp((s) => s.handoff !== null);
+  const asked = useApp((s) => s.handoffPlayAsked);
+  // The run on screen is the previous one while this one is computed: Play is kept until it is there.
+  const busy = useMainRun().recomputing;
   const total = script.total;
+  useEffect(() => {
+    if (asked && !busy) playHandoff(store, total);
+  }, [asked, busy, store, total]);
+  const press = () => (busy && !playing ? askHandoffPlay(store) : playing ? pauseHandoff(store) : playHandoff(store, total));
   const h = Math.max(0, Math.min(total, position.h));
   const index = position.index;
   const name = index >= 0 ? t(`hcStep.${steps[index]!.id}`) : t('st_idle');
@@ -233,7 +261,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
     else go(index - 1);
   };
   const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === ' ' || e.key === 'k') (playing ? pauseHandoff(store) : playHandoff(store, total));
+    if (e.key === ' ' || e.key === 'k') press();
     else if (e.key === 'ArrowRight') go(index + 1);
     else if (e.key === 'ArrowLeft') back();
     else if (e.key === 'Home') seekHandoff(store, 0);
@@ -260,7 +288,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   };
   return (
     <div className="hc" data-testid="handoff-clock">
-      <button type="button" className="hc-play" onClick={() => (playing ? pauseHandoff(store) : playHandoff(store, total))} data-testid="handoff-play" aria-label={playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}>
+      <button type="button" className="hc-play" onClick={press} data-testid="handoff-play" aria-busy={busy || undefined} aria-pressed={busy ? asked : undefined} aria-label={playing ? t('hcPause') : h >= total - 1e-6 && running ? t('hcReplay') : t('hcPlay')}>
         {/* The three labels in one cell, the current one shown: the button keeps the widest's width. */}
         <span className="hc-play-labels">
           {(['hcPlay', 'hcPause', 'hcReplay'] as const).map((key) => {
@@ -311,6 +339,11 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
           ))}
         </select>
       </label>
+      {busy ? (
+        <p className="hint hc-preparing-line" role="status" data-testid="handoff-busy">
+          {t('hcRecomputing')} {t(asked ? 'hcPlayAsked' : 'hcPlayEarly')}
+        </p>
+      ) : null}
       <span className="hc-readout" aria-hidden="true">
         <span data-testid="stage-step-label">{t('stageStepOf', { n: String(index + 1), count: String(steps.length) })}</span>
         {' \u00b7 '}

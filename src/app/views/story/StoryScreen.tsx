@@ -18,6 +18,7 @@ import { useApp } from '../../state/store.ts';
 import { FactBadge, ModelBadge } from '../shared/Evidence.tsx';
 import { ResponseTokens } from '../response/ResponseTokens.tsx';
 import { StoryPicture } from './StoryPicture.tsx';
+import { PreparingHandoff } from '../stage/StageView.tsx';
 import { refusedStoryText, storyFactsOf, storyPhaseAt, storyRequestOf, storyText, type Message } from './storyText.ts';
 import { Term } from './Term.tsx';
 import './story.css';
@@ -198,7 +199,17 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
         )}
       </div>
       <div className="story-side">
-        {run && !run.refused ? <StoryPicture /> : <div className="picture-pending">{t(run ? 'pictureRefused' : 'picturePending')}</div>}
+        {run && !run.refused ? (
+          <StoryPicture />
+        ) : run ? (
+          <div className="picture-pending">{t('pictureRefused')}</div>
+        ) : (
+          // The line where the picture will be, and its Play, kept until the picture is ready.
+          <div className="picture-pending">
+            <p>{t('picturePending')}</p>
+            <PreparingHandoff why={t('hcPreparingRun')} />
+          </div>
+        )}
       </div>
     </section>
   );
