@@ -92,6 +92,11 @@ for (const [w, h] of [
         };
         await picture();
         await french(`chapter ${n}`);
+        // The chapter names the run on screen (the one the header's Scenario shows), and announces it
+        // where it changes: the incident window at chapter 7, the demo again at 9.
+        const scene = page.getByTestId('walk-scene');
+        await expect(scene).toContainText((await page.getByTestId('scenario').locator('option:checked').textContent())!);
+        await expect(scene).toHaveAttribute('data-new', n === 7 || n === 9 ? 'true' : 'false');
         if (ch.checkpoint) {
           const option = lang === 'fr' ? 0 : ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
           await page.keyboard.press(String(option + 1));

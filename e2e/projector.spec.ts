@@ -150,6 +150,9 @@ for (const win of WINDOWS) {
         await page.keyboard.press('ArrowRight');
         await expect(live).toHaveAttribute('data-scene', 'card');
         await expect(live).toHaveAttribute('data-chapter', String(n));
+        // The card names the run the chapter shows, and says so as a new scene where it changes (demo → incident window → demo).
+        await expect(page.getByTestId('card-scene')).toHaveAttribute('data-scenario', n === 7 || n === 8 ? 'incident' : 'demo');
+        await expect(page.getByTestId('card-scene')).toHaveAttribute('data-new', n === 7 || n === 9 ? 'true' : 'false');
         await card(`chapter ${n}'s card`);
         await page.keyboard.press('ArrowRight');
         await expect(live).toHaveAttribute('data-scene', 'body');

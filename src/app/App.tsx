@@ -3,6 +3,7 @@ import { useFacts } from '../data/useFacts.ts';
 import { SCENARIO_NAMES, type ScenarioName } from '../engine/runs/index.ts';
 import { pick, setLanguage, useT } from './i18n/i18n.ts';
 import { formatUtcDayRange } from './i18n/format.ts';
+import { scenarioName } from './views/shared/scenarioName.ts';
 import { linkNotice } from './i18n/linkNotice.ts';
 import { loadLaterText, withLaterText } from './i18n/catalogue.ts';
 import { MODEL_START_EPOCH_MS } from '../engine/runs/index.ts';
@@ -57,7 +58,6 @@ const LiveScreen = lazy(() => withLaterText(() => import('./screen/LiveScreen.ts
 
 const VIEWS: ViewName[] = ['stage', 'cluster', 'transfer', 'response'];
 
-const SCENARIO_LABEL = { incident: 'scenarioIncident', demo: 'scenarioDemo', matrix: 'scenarioMatrix', microscope: 'scenarioMicroscope' } as const satisfies Record<ScenarioName, string>;
 const VIEW_LABEL = { cluster: 'viewCluster', transfer: 'viewTransfer', response: 'viewResponse', stage: 'viewStage' } as const;
 
 function Notices() {
@@ -141,7 +141,7 @@ function Header({ explore, onExplore, deployment, onDeployment }: { explore: boo
           <select value={scenario} onChange={(e) => set({ scenario: e.target.value as ScenarioName, time: 0, selectedRequest: null, selectedPage: null })} data-testid="scenario">
             {SCENARIO_NAMES.map((name) => (
               <option key={name} value={name}>
-                {t(SCENARIO_LABEL[name], { range })}
+                {scenarioName(name, t, lang)}
               </option>
             ))}
           </select>

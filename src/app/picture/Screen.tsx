@@ -17,6 +17,7 @@ import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
 import { highlightSelector, setOutlineRule, type HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { shownTitle } from '../walkthrough/chapters/spoilers.ts';
+import { SceneLine } from './SceneLine.tsx';
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
 import { ScreenPicture } from './ScreenPicture.tsx';
 import { RoomTally } from './RoomTally.tsx';
@@ -125,6 +126,7 @@ function ChapterCard({ n, lang }: { n: number; lang: Language }) {
     <div className="screen-card chapter" data-testid="screen-card" data-card={`chapter-${n}`}>
       <p className="card-n">{t('screenChapter', { n: String(n) })}</p>
       <h1>{titleOnScreen(n, false, lang)}</h1>
+      <SceneLine chapter={n} className="card-scene" testId="card-scene" />
     </div>
   );
 }

@@ -24,6 +24,7 @@ import { ScreenLayoutLink } from './ScreenLayoutLink.tsx';
 import { PresenterQuiz, RoomQuestion } from './RoomPanel.tsx';
 import { pressQuiz, quizPress } from './quizKeys.ts';
 import { whyNextWaits, whyOptionRefused, type PressRefusal } from './refusal.ts';
+import { SceneLine } from '../picture/SceneLine.tsx';
 import { RoomTally } from '../picture/RoomTally.tsx';
 import './walkthrough.css';
 
@@ -531,6 +532,7 @@ export function Walkthrough() {
         <h2 id="walk-h" ref={heading} tabIndex={-1}>
           {titleOf(chapter)}
         </h2>
+        <SceneLine chapter={chapter} className="walk-scene" testId="walk-scene" />
         <p className="walk-caption" aria-live="polite" data-testid="walk-caption">
           {caption ? (
             <>

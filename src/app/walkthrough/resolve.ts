@@ -12,9 +12,7 @@ import { stageSteps } from '../moment/stageFrame.ts';
 import type { Chapter } from './chapters/chapter.ts';
 import type { Instant } from './chapters/steps.ts';
 
-export function scenarioOf(chapter: Chapter) {
-  return chapter.scenario ?? 'demo';
-}
+export { scenarioOf } from './chapters/chapter.ts';
 
 /** Simulated ms of an instant in a run. */
 export async function instantIn(run: RunSummary, instant: Instant): Promise<number> {

@@ -15,6 +15,7 @@ import { HandoffPicture } from './HandoffPicture.tsx';
 import { askHandoffPlay, pauseHandoff, playHandoff, seekHandoff } from '../../state/handoffClock.ts';
 import { goToStep, useMoment, useMomentSnapshot } from '../shared/useMoment.ts';
 import { TenantKeys } from '../shared/TenantKeys.tsx';
+import { scenarioName } from '../shared/scenarioName.ts';
 import './stage.css';
 
 export interface StageViewProps {
@@ -92,6 +93,9 @@ export function StageView({ linkedPage = null, picker = true, screen = false, fi
   const phase = usable && req !== null ? usable.phases[usable.requests.phase[req]!] : undefined;
   const prefillNode = phase?.nodes.find((n) => n.kind === 'prefill');
   const prefillPages = prefillNode?.pageCount ?? 0;
+  const scenario = useApp((s) => s.scenario);
+  // A replay on an operator's deployment is no scenario of the page's: the deployment view names it.
+  const replaying = useApp((s) => s.deploymentReplay !== null && s.deploymentReplay !== 'none');
   // Everything above the diagram stays put while the scrubber moves: only StageBody reads the time.
   return (
     <section aria-labelledby="stage-h" className="stage-view" ref={wrap}>
@@ -102,6 +106,13 @@ export function StageView({ linkedPage = null, picker = true, screen = false, fi
         </h2>
         {firstScreen && usable && detail.data ? <StageTenantKeys run={usable} detail={detail.data} max={3} /> : null}
       </div>
+      {/* Which run the picture is of, where the header's Scenario is out of sight (the Stage tab, far below it); the first
+          screen sits right under it, and in the walkthrough and the talk the chapter's scene line says it (SceneLine). */}
+      {usable && !replaying && !firstScreen ? (
+        <p className="hint stage-run" data-testid="stage-run" data-scenario={scenario}>
+          {t('sceneOnScreen', { run: scenarioName(scenario, t, lang) })}
+        </p>
+      ) : null}
       {req === null || !usable ? <p className="hint">{t('stageNoRequest')}</p> : null}
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <PreparingHandoff why={t('stageLoadingRequest')} /> : null}

@@ -61,3 +61,8 @@ export interface Chapter {
   /** Where the video directs this chapter differently from the live walkthrough (default: `steps`). */
   videoSteps?: Step[];
 }
+
+/** The run a chapter plays on. */
+export function scenarioOf(chapter: Chapter): ScenarioName {
+  return chapter.scenario ?? 'demo';
+}
