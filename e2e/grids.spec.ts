@@ -1,3 +1,4 @@
+import { MESSAGES } from '../src/app/i18n/messages.ts';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, openExplore, ready, settled, test } from './fixtures.ts';
 
@@ -166,6 +167,9 @@ test.describe('grids by what a page is to the selected request', () => {
       await expect(outcome).toHaveAttribute('data-outcome', expected, { timeout: 90_000 });
     }
     await expect(outcome).toContainText('HTTP 400');
+    // Its own request, named, in a run of its own: not the one the first screen tells.
+    await expect(page.getByTestId('probe-intro')).toHaveText(MESSAGES.en.probeIntro.replace('{id}', 'you'));
+    await expect(outcome).toContainText('“you”');
     // A bad length is named and the last good one kept.
     await length.fill('lots');
     await length.press('Enter');

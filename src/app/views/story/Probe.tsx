@@ -77,6 +77,10 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
       <h3 id={`${id}-h`}>
         {t('probeTitle')} <ModelBadge /> <span className="hint">{t(scale.kind === 'microscope' ? 'modelTransformer' : 'modelCompressed')}</span>
       </h3>
+      {/* Its own request, not the one the first screen tells: said before any number of it. */}
+      <p className="probe-intro hint" data-testid="probe-intro">
+        {t(scale.kind === 'microscope' ? 'probeIntroMicroscope' : 'probeIntro', { id: PROBE_ID })}
+      </p>
       <div className="probe-row">
         <label htmlFor={`${id}-range`} className="visually-hidden">
           {t('probeLength')}
@@ -133,10 +137,10 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
             : outcome === 'refused'
               ? deploymentRefused
                 ? t('probeDeploymentRefused', { tokens: fmt(tokens) })
-                : t('probeRefused', { status: String(status), tokens: fmt(tokens) })
+                : t('probeRefused', { id: PROBE_ID, status: String(status), tokens: fmt(tokens) })
               : outcome === 'leaking'
-                ? t('probeLeaking', { tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
-                : t('probeServed', { tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}
+                ? t('probeLeaking', { id: PROBE_ID, tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
+                : t('probeServed', { id: PROBE_ID, tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}
       </p>
     </section>
   );
