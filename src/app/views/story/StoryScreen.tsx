@@ -203,12 +203,15 @@ export function StoryScreen({ run, progress }: { run: RunSummary | undefined; pr
           <StoryPicture />
         ) : run ? (
           <div className="picture-pending">{t('pictureRefused')}</div>
-        ) : (
+        ) : progress ? (
           // The line where the picture will be, and its Play, kept until the picture is ready.
           <div className="picture-pending">
             <p>{t('picturePending')}</p>
             <PreparingHandoff why={t('hcPreparingRun')} />
           </div>
+        ) : (
+          // Nothing being computed (a run that failed, said above; an operator's numbers not yet given): no Play to promise.
+          <div className="picture-pending">{t('picturePending')}</div>
         )}
       </div>
     </section>
