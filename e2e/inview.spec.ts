@@ -97,6 +97,8 @@ for (const [w, h] of [
         const scene = page.getByTestId('walk-scene');
         await expect(scene).toContainText((await page.getByTestId('scenario').locator('option:checked').textContent())!);
         await expect(scene).toHaveAttribute('data-new', n === 7 || n === 9 ? 'true' : 'false');
+        // Chapter 1 ends saying three customers wrote their KV: the grids' key names the three.
+        if (n === 1) for (const tenant of ['acme', 'borealis', 'cobalt']) await expect(page.getByTestId('grid-legend')).toContainText(tenant);
         if (ch.checkpoint) {
           const option = lang === 'fr' ? 0 : ch.checkpoint.options.findIndex((o) => o.id === ch.checkpoint!.answer);
           await page.keyboard.press(String(option + 1));

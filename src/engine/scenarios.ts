@@ -26,7 +26,8 @@ export function matrixTrace(): Trace {
 }
 
 /** The demo's requests a walkthrough names: the last warm-up request, and the over-long prompt. */
-export const DEMO_REQUESTS = { lastWarm: 'warm-8', overLong: 'long-1', short: 'short-1' } as const;
+/** The demo's named requests: `thirdTenantFirst` is the first warm-up request of the third tenant (cobalt). */
+export const DEMO_REQUESTS = { lastWarm: 'warm-8', thirdTenantFirst: 'warm-3', overLong: 'long-1', short: 'short-1' } as const;
 
 /**
  * The small trace the first page runs: three tenants' ordinary requests warm the pools, then one
@@ -39,6 +40,7 @@ export function demoTrace(): Trace {
     requests.push({ id: `warm-${i + 1}`, at: i * 1_000, tenant: tenants[i % 3]!, promptTokens: 120_000 + i * 10_000 });
   }
   if (requests[requests.length - 1]!.id !== DEMO_REQUESTS.lastWarm) throw new Error('demo: the last warm-up request is misnamed');
+  if (requests.find((r) => r.tenant === tenants[2])?.id !== DEMO_REQUESTS.thirdTenantFirst) throw new Error('demo: the third tenant\'s first request is misnamed');
   requests.push({ id: DEMO_REQUESTS.overLong, at: 120_000, tenant: tenants[3]!, promptTokens: 800_000 });
   requests.push({ id: DEMO_REQUESTS.short, at: 125_000, tenant: tenants[3]!, promptTokens: 2_000 });
   return {

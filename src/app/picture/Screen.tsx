@@ -112,12 +112,12 @@ function TitleCard({ lang }: { lang: Language }) {
 }
 
 /**
- * A chapter's title as the talk may show it: a title that would answer a question shows its asked form
- * until that question is revealed (an earlier chapter's is, by the time a later one plays; this chapter's
- * once its predict beat reveals it).
+ * A chapter's name in the talk and the video, the same on its card, in its header all through it, in
+ * the narration and in the chapter files (render/schedule.ts): a title that would answer the chapter's
+ * own question is its question-shaped form (the questions before it are revealed by then).
  */
-function titleOnScreen(n: number, revealedHere: boolean, lang: Language): string {
-  return L(shownTitle(n, (k) => k < n || (k === n && revealedHere)), lang);
+function titleOnScreen(n: number, lang: Language): string {
+  return L(shownTitle(n, (k) => k < n), lang);
 }
 
 function ChapterCard({ n, lang }: { n: number; lang: Language }) {
@@ -125,7 +125,7 @@ function ChapterCard({ n, lang }: { n: number; lang: Language }) {
   return (
     <div className="screen-card chapter" data-testid="screen-card" data-card={`chapter-${n}`}>
       <p className="card-n">{t('screenChapter', { n: String(n) })}</p>
-      <h1>{titleOnScreen(n, false, lang)}</h1>
+      <h1>{titleOnScreen(n, lang)}</h1>
       <SceneLine chapter={n} className="card-scene" testId="card-scene" />
     </div>
   );
@@ -321,7 +321,8 @@ export function Screen({ frame }: { frame: ScreenFrame }) {
         <>
           <header className="screen-top">
             <span className="screen-title">
-              <b>{frame.chapter}</b> {titleOnScreen(frame.chapter!, frame.beat?.revealed === true, lang)}
+              {/* The card's name all through the chapter: a header that changed at the reveal named one chapter two ways. */}
+              <b>{frame.chapter}</b> {titleOnScreen(frame.chapter!, lang)}
             </span>
             <span className="screen-evidence">{facts.length ? `${t('screenEvidenceFacts', { ids: facts.join(', ') })} · ` : ''}{t('screenEvidenceModel')}</span>
           </header>

@@ -14,7 +14,7 @@ import { FLAG_LEAK_PROVENANCE } from '../../engine/index.ts';
 import { DEMO_REQUESTS } from '../../engine/scenarios.ts';
 import { formatNumber } from '../i18n/format.ts';
 import { SCREEN_FIGURES } from './screenFigures.ts';
-import { useT } from '../i18n/i18n.ts';
+import { Tx, useT } from '../i18n/i18n.ts';
 import { useCompareRun, useMainRun, useRequestDetail, type RunSummary } from '../run/hooks.ts';
 import { useApp } from '../state/store.ts';
 import { ClusterView } from '../views/cluster/ClusterView.tsx';
@@ -66,7 +66,10 @@ function LeakCounter({ run, big }: { run: RunSummary; big?: boolean }) {
   const reported = facts.data?.figure(SCREEN_FIGURES[0].figure);
   return (
     <div className={big ? 'screen-counter big' : 'screen-counter'} {...highlightable('counters')} data-testid="screen-leaks">
-      <span className="screen-counter-n">{formatNumber(n, lang)}</span> <span className="screen-counter-label">{t('screenLeakedSoFar')}</span>
+      {/* "1 leaked response", « 0 réponse touchée »: the words agree with the count (one entry, its number styled). */}
+      <span className="screen-counter-label">
+        <Tx k="screenLeakedSoFar" vars={{ n: <span className="screen-counter-n">{formatNumber(n, lang)}</span> }} />
+      </span>
       {big && reported ? (
         <span className="screen-counter-report">
           {t(SCREEN_FIGURES[0].label, { n: formatNumber(reported.value, lang) })} ({reported.factId})

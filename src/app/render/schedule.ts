@@ -16,6 +16,7 @@
  * Pure: no DOM, no Node. The page (render/driver.ts) and the recorder (scripts/record.ts) both use it.
  */
 import type { Chapter } from '../walkthrough/chapters/chapter.ts';
+import { shownTitle } from '../walkthrough/chapters/spoilers.ts';
 import { pick } from '../i18n/text.ts';
 import { videoSteps } from './directions.ts';
 import { beatsOf, CARD_MIN_MS, FPS, framesOf, predictMs, readingMs, revealSteps, talkOf, type Beat as ChapterBeat, type BeatKind, type Position } from '../walkthrough/timeline.ts';
@@ -118,7 +119,10 @@ export function scriptOf(chapters: readonly { n: number; chapter: Chapter }[], l
         for (const c of b.captions) stepCues[c.step] = cuesOf(`ch${n}.s${c.step}`, 'caption', L(c.caption, lang));
         if (b.kind === 'checkpoint' && chapter.checkpoint) stepCues[b.step] = cuesOf(`ch${n}.q`, 'question', `${words.predict} ${L(chapter.checkpoint.question, lang)}`);
       }
-      const title = L(chapter.title, lang);
+      // The name the chapter card shows (Screen.tsx), said by the narration and written in the chapter
+      // files: a title that would answer the chapter's own question is its question-shaped form, in the
+      // whole video (the questions before it are revealed by then).
+      const title = L(shownTitle(n, (k) => k < n), lang);
       return {
         n,
         id: chapter.id,

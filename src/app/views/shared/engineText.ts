@@ -121,8 +121,14 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
       return t('ev_response', { status: String(e.status), leak: e.leaked ? t('ev_responseLeak') : '' });
     case 'decode-grow':
       return t('ev_decodeGrow', { page: String(e.page), tokens: fmt(e.tokens) });
-    case 'decode-free':
-      return t('ev_decodeFree', { pages: fmt(e.pages.reduce((a, r) => a + r[1], 0)), cleared: cleared(e.cleared) });
+    case 'decode-free': {
+      const freed = e.pages.reduce((a, r) => a + r[1], 0);
+      // More than decode reserved for the prompt: the pages it took for the answer as it grew, said, so that
+      // "frees 12,501" beside "reserved 12,500" is not a count gone wrong.
+      const grown = ctx.events.filter((x) => x.type === 'decode-grow').length;
+      if (grown > 0 && grown < freed) return t('ev_decodeFreeGrown', { pages: fmt(freed), reserved: fmt(freed - grown), grown: fmt(grown), cleared: cleared(e.cleared) });
+      return t('ev_decodeFree', { pages: fmt(freed), cleared: cleared(e.cleared) });
+    }
   }
 }
 

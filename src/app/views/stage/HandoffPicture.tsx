@@ -453,13 +453,21 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     // the row says in words what happened to each part.
     const placeholderNow = r.placeholderPage && r.state !== 'freed' && r.state !== 'claimed';
     let own = 0;
-    if (placeholderNow) for (let k = 0; k < r.writers.length; k++) if (r.writers[k] === req) own++;
+    let zeros = 0;
+    if (placeholderNow) {
+      for (let k = 0; k < r.writers.length; k++) {
+        if (r.writers[k] === req) own++;
+        else if (r.writers[k] === -1) zeros++;
+      }
+    }
     const rest = r.writers.length - own;
+    // A page cleared on free holds zeros beside the placeholder's slot, not an earlier customer's words.
+    const wiped = rest > 0 && zeros === rest;
     // A page claimed again after the free names its new holder, from the engine's owner of the page.
     const stateText = r.state === 'claimed' && r.claimedBy >= 0 ? t('hpStateClaimedBy', claimer(r.claimedBy)) : t(`hpState.${r.state}`);
-    const sub = `${label.page} \u00b7 ${placeholderNow ? t('hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : stateText}`;
+    const sub = `${label.page} \u00b7 ${placeholderNow ? t(wiped ? 'hpStatePlaceholderZeros' : 'hpStatePlaceholderSlots', { own: fmt(own), rest: fmt(rest) }) : stateText}`;
     const chip = tenantName(r.writer);
-    const said = placeholderNow ? ` ${t('hpPlaceholderSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest), previous: tenantName(r.writer) })}` : '';
+    const said = !placeholderNow ? '' : wiped ? ` ${t('hpPlaceholderZerosSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest) })}` : ` ${t('hpPlaceholderSaid', { own: fmt(own), slots: fmt(r.writers.length), tenant: detail.response.tenant, rest: fmt(rest), previous: tenantName(r.writer) })}`;
     const shown = text.words.slice(text.from, text.to);
     paintRows.push({ kind: 'page', y, state: r.state, scanned: r.scanned, linked: linkedRow === i, title, sub, chipTenant, chip, words: shown, from: text.from, lead: text.from > 0, trail: text.to < text.words.length, active: activeHere, placeholder: r.placeholderPage, runs: text.runs, slots: r.writers.length });
     spoken.push({ key: `p${r.sample}`, text: `${title} \u00b7 ${sub}${said} \u00b7 ${chip}: `, words: `${text.from > 0 ? '\u2026 ' : ''}${shown.join(' ')}${text.to < text.words.length ? ' \u2026' : ''}`, page: r.page, state: r.state });

@@ -43,7 +43,8 @@ export const chapter: Chapter = {
   steps: [
     { set: { scenario: 'demo', view: 'cluster' } },
     { seek: { fraction: 0 } },
-    { caption: { en: 'At start-up every page is zero-filled: nobody has written it yet.', fr: 'Au démarrage, chaque page est remplie de zéros : personne ne l\'a encore écrite.' } },
+    // In the legend's words: every square is "never written" here, as the grids draw it.
+    { caption: { en: 'At start-up no page has been written yet: every square is "never written".', fr: 'Au démarrage, aucune page n\'a encore été écrite : chaque case est « jamais écrite ».' } },
     { highlight: 'grids' },
     { wait: 2500 },
     { caption: { en: 'Three customers\' requests arrive: prefill writes their KV, decode receives it, page by page.', fr: 'Les requêtes de trois clients arrivent : la préparation écrit leur KV, la génération le reçoit, page par page.' } },

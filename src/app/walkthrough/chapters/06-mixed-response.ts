@@ -48,7 +48,10 @@ export const chapter: Chapter = {
       { id: 'noise', label: { en: 'Nobody\'s: random noise', fr: 'De personne : du bruit' } },
     ],
     answer: 'others',
-    explain: { en: 'The earlier customers\': their KV is still in the pages delta\'s request holds, and decode reads it as delta\'s.', fr: 'Des clients précédents : leur KV est encore dans les pages attribuées à delta, et la génération le lit comme celui de delta.' },
+    // Decode reads every page delta holds, cobalt's among them; the answer's words come from the KV that
+    // attention picks in them, acme's and borealis's in this run: both said, so that the counts under the
+    // microscope (cobalt's pages too) do not contradict the answer.
+    explain: { en: 'The earlier customers\': their KV is still in the pages delta\'s request holds (acme\'s, borealis\'s and cobalt\'s), decode reads all of it as delta\'s, and the answer\'s words come from it: acme\'s and borealis\'s here.', fr: 'Des clients précédents : leur KV est encore dans les pages attribuées à delta (celui d\'acme, de borealis et de cobalt), la génération le lit tout entier comme celui de delta, et les mots de la réponse en viennent : ceux d\'acme et de borealis ici.' },
   },
   // Each sentence first, then the handoff clock plays what it names, at the pace of a viewer; the
   // answer to the question is said over decode's scan.

@@ -36,15 +36,15 @@ export const chapter: Chapter = {
     },
   ],
   notes: {
-    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read ownership check stops the request with an error instead of answering. Then open the list of what the report says, what we assume and what it does not say.',
-    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs propres systèmes réutilisent un tampon, une connexion ou une page d\'un client à l\'autre, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle de propriété à chaque lecture arrête la requête sur une erreur au lieu de répondre. Ouvrir ensuite la liste de ce que dit le rapport, de ce que nous supposons et de ce qu\'il ne dit pas.',
+    en: 'Close on the pattern, not the company. Ask the room where their own systems reuse a buffer, a connection or a page across tenants, and what would notice a wrong owner. End on the comparison lane: a per-read integrity check stops the request with an error instead of answering. Then open the list of what the report says, what we assume and what it does not say.',
+    fr: 'Conclure sur le motif, pas sur l\'entreprise. Demander à la salle où leurs propres systèmes réutilisent un tampon, une connexion ou une page d\'un client à l\'autre, et ce qui remarquerait un mauvais propriétaire. Finir sur la ligne de comparaison : un contrôle d\'intégrité à chaque lecture arrête la requête sur une erreur au lieu de répondre. Ouvrir ensuite la liste de ce que dit le rapport, de ce que nous supposons et de ce qu\'il ne dit pas.',
   },
   steps: [
     { set: { scenario: 'demo', view: 'cluster', compare: 'perReadIntegrityCheck' } },
     { select: OVER_LONG },
     { seek: TRANSFER_DONE },
     { highlight: 'timeline' },
-    { caption: { en: 'The comparison lane: with a per-read ownership check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle de propriété à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.', model: true } },
+    { caption: { en: 'The comparison lane: with a per-read integrity check, the same request stops with HTTP 500 instead of leaking.', fr: 'La ligne de comparaison : avec un contrôle d\'intégrité à chaque lecture, la même requête s\'arrête sur une erreur HTTP 500 au lieu de livrer le KV d\'autres clients.', model: true } },
     { wait: 4000 },
   ],
   // The video points at each outcome as it is said, so the picture follows the sentence instead of
@@ -57,7 +57,7 @@ export const chapter: Chapter = {
     { highlight: 'outcome-actual' },
     // The answer leaves while it is said: the counter of leaked responses sent turns over.
     { tween: { to: ANSWERED, ms: 3000 } },
-    { caption: { en: 'With a per-read ownership check, the same request stops: HTTP 500, no leak.', fr: 'Avec un contrôle de propriété à chaque lecture, la même requête s\'arrête : erreur HTTP 500, aucune fuite.', model: true } },
+    { caption: { en: 'With a per-read integrity check, the same request stops: HTTP 500, no leak.', fr: 'Avec un contrôle d\'intégrité à chaque lecture, la même requête s\'arrête : erreur HTTP 500, aucune fuite.', model: true } },
     { highlight: 'outcome-fixed' },
     { wait: 2000 },
   ],

@@ -9,8 +9,12 @@ export const OVER_LONG = DEMO_REQUESTS.overLong;
 /** A short request, served as it should be. */
 export const SHORT = DEMO_REQUESTS.short;
 
-/** Every warm-up request has its pages reserved; the first ones are already done. */
-export const WARM: Instant = { request: DEMO_REQUESTS.lastWarm, event: 'arrive' };
+/**
+ * Every warm-up request has its pages reserved, the first ones are already done, and each of the three
+ * tenants has written KV: the third's first request has just reached decode. (At the last one's
+ * arrival the third had reserved pages but written none, while chapter 1 said three customers wrote.)
+ */
+export const WARM: Instant = { request: DEMO_REQUESTS.thirdTenantFirst, event: 'transfer-done' };
 /** The last warm-up request has answered: every warm page is free again. */
 export const IDLE: Instant = { request: DEMO_REQUESTS.lastWarm, event: 'response' };
 export const BEFORE_ARRIVAL: Instant = { request: OVER_LONG, event: 'arrive', offsetMs: -1 };
