@@ -98,7 +98,7 @@ test('presenter mode offers the screen layout for the current chapter; French; c
   await expect(page.getByTestId('screen-caption')).toContainText('HTTP 500', { timeout: 30_000 });
   // The picture shows what the caption says: the selected request answered with a leak, and stopped with the check.
   await expect(page.getByTestId('screen-outcome-actual')).toHaveAttribute('data-status', '200', { timeout: 30_000 });
-  await expect(page.getByTestId('screen-outcome-actual')).toContainText('réponse tirée de pages écrites par');
+  await expect(page.getByTestId('screen-outcome-actual')).toContainText('réponse tirée du KV d’acme, borealis');
   await expect(page.getByTestId('screen-outcome-fixed')).toHaveAttribute('data-status', '500');
   await expect(page.getByTestId('screen-outcome-fixed')).toContainText('contrôle d’intégrité à chaque lecture');
   await expect(page.getByTestId('screen')).toHaveAttribute('lang', 'fr');

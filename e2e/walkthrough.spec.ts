@@ -123,12 +123,12 @@ test.describe('walkthrough', () => {
     await expect(panel(page)).toHaveAttribute('data-status', 'running');
     await page.getByTestId('walk-next').click();
     await settled(page, 2);
-    // Chapter 1's tween stopped: the scrubber sits where chapter 2 put it (the last warm-up request's
-    // arrival, 7 s into the demo) and stays there.
-    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7000');
+    // Chapter 1's tween stopped: the scrubber sits where chapter 2 put it (the third tenant's first
+    // request reaching decode, 7.76 s into the demo) and stays there.
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7760');
     // A second of the page's time, every frame of it run.
     await page.clock.runFor(1000);
-    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7000');
+    await expect(page.getByTestId('scrubber')).toHaveAttribute('aria-valuenow', '7760');
     // Back and forth through history steps between chapters.
     await page.goBack();
     await settled(page, 1);

@@ -49,5 +49,10 @@ export const chapter: Chapter = {
     { caption: { en: 'The incident\'s configuration: the same prompt is over the prefill limit.', fr: 'La configuration de l\'incident : la même requête dépasse la limite de la préparation.' } },
     { highlight: 'counters' },
     { wait: 3500 },
+    // Where the grids show 10,646 pages of 64 and the chapter says 681,280: the arithmetic, said (the
+    // page does in the grid's caption; the screen and the video, which show no hints, here).
+    { caption: { en: 'Why 681,280: prefill-0 has 10,646 pages of 64 tokens, and page #0 is padding, never handed out: 10,645 × 64 = 681,280.', fr: 'Pourquoi 681 280 : prefill-0 a 10 646 pages de 64 jetons, et la page #0 sert de remplissage, jamais attribuée : 10 645 × 64 = 681 280.', model: true } },
+    { highlight: 'node-prefill-0' },
+    { wait: 3500 },
   ],
 };
