@@ -170,6 +170,12 @@ test.describe('grids by what a page is to the selected request', () => {
     // Its own request, named, in a run of its own: not the one the first screen tells.
     await expect(page.getByTestId('probe-intro')).toHaveText(MESSAGES.en.probeIntro.replace('{id}', 'you'));
     await expect(outcome).toContainText('“you”');
+    // Its own handoff, from its own run: the 1,048,577 tokens it sent, refused at the tokenizer.
+    const handoff = page.getByTestId('probe-handoff');
+    await handoff.locator('summary').click();
+    await expect(handoff.locator('summary')).toContainText('“you”');
+    await expect(handoff.locator('li').first()).toContainText('1,048,577 tokens');
+    await expect(handoff.locator('li').last()).toContainText('HTTP 400');
     // A bad length is named and the last good one kept.
     await length.fill('lots');
     await length.press('Enter');

@@ -8,7 +8,8 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import { overridesOf } from '../../../engine/switches.ts';
 import { PROBE_ID, PROBE_SCALES, probeRequest, type ProbeScale } from '../../../engine/runs/probe.ts';
-import { formatNumber } from '../../i18n/format.ts';
+import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
+import { describeEvent } from '../shared/engineText.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, useRunRequest } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
@@ -49,7 +50,8 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
   const request = useMemo(() => (after ? probeRequest(tokens, overridesOf(switches), scale.kind) : null), [tokens, switches, after, scale.kind]);
   const run = useRunRequest(request);
   const probe = run.data ? run.data.requests.ids.indexOf(PROBE_ID) : -1;
-  const detail = useRequestDetail(run.data, probe >= 0 && run.data && run.data.requests.status[probe] === 200 ? probe : null);
+  // Its events whatever its status: the outcome reads the answer of a 200, the handoff below every step.
+  const detail = useRequestDetail(run.data, probe >= 0 ? probe : null);
   const r = detail.data?.response;
   const status = run.data && probe >= 0 ? run.data.requests.status[probe]! : null;
   const stale = run.progress !== null || draft !== tokens;
@@ -142,6 +144,26 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
                 ? t('probeLeaking', { id: PROBE_ID, tokens: fmt(tokens), computed: fmt(r!.computedTokens), tenants: r!.leakedFrom.join(', ') })
                 : t('probeServed', { id: PROBE_ID, tokens: fmt(tokens), computed: fmt(r!.computedTokens) })}
       </p>
+      {/* Its own handoff, from its own run's events: what happened to this request, not to the one told above.
+          Its line is there from the start (closed), held or not, so that the views below stay put when the run lands. */}
+      {after && !deploymentRefused && outcome !== 'error' ? (
+        <details className="probe-handoff" data-testid="probe-handoff">
+          <summary>{t('probeHandoff', { id: PROBE_ID })}</summary>
+          {held ? (
+            <p className="hint">{t('probeHeld')}</p>
+          ) : !stale && run.data && detail.data && outcome !== 'pending' ? (
+            <ol>
+              {detail.data.events.map((e, i) => (
+                <li key={i}>
+                  <span className="hint">{formatOffsetSeconds(e.t - detail.data!.events[0]!.t, lang)}</span> {describeEvent(e, t, { lang, phase: run.data!.phases[run.data!.requests.phase[probe]!], events: detail.data!.events })}
+                </li>
+              ))}
+            </ol>
+          ) : (
+            <p className="hint">{t('probePending', { tokens: fmt(draft) })}</p>
+          )}
+        </details>
+      ) : null}
     </section>
   );
 }
