@@ -9,7 +9,9 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { overridesOf } from '../../../engine/switches.ts';
 import { PROBE_ID, PROBE_SCALES, probeRequest, type ProbeScale } from '../../../engine/runs/probe.ts';
 import { formatNumber, formatOffsetSeconds } from '../../i18n/format.ts';
-import { describeEvent } from '../shared/engineText.ts';
+import { momentOf, scriptOf } from '../../moment/moment.ts';
+import type { RequestDetail, RunSummary } from '../../run/summary.ts';
+import { stepSentence } from '../stage/StageView.tsx';
 import { useT } from '../../i18n/i18n.ts';
 import { useRequestDetail, useRunRequest } from '../../run/hooks.ts';
 import { useApp } from '../../state/store.ts';
@@ -29,6 +31,27 @@ export function Probe({ after, paused = false }: { after: unknown; paused?: bool
   return <ProbeAt key={kind} after={paused ? null : after} scale={PROBE_SCALES[kind]} />;
 }
 
+/**
+ * The probe's handoff, step by step: the stage's own step list (the moment's script, each step's
+ * sentence as the stage's list says it), of the probe's run at its handoff's end, so the words and
+ * counts are those the stage would show for this request.
+ */
+function ProbeSteps({ run, req, detail }: { run: RunSummary; req: number; detail: RequestDetail }) {
+  const t = useT();
+  const lang = useApp((s) => s.lang);
+  const moment = useMemo(() => momentOf({ run, req, detail, time: run.endMs, handoff: scriptOf(detail).total, reducedMotion: true }), [run, req, detail]);
+  const events = detail.events;
+  return (
+    <ol>
+      {moment.script.steps.map((step, i) => (
+        <li key={i} data-step={step.id}>
+          <span className="hint">{formatOffsetSeconds(events[step.event]!.t - events[0]!.t, lang)}</span> {stepSentence(step, moment, t, lang)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
   // The limits of the slider and the typed length: this scale's.
   const { min: MIN, max: MAX } = scale;
@@ -43,6 +66,8 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
   const [tokens, setTokens] = useState(scale.initial);
   const [typed, setTyped] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** Its handoff's steps are worked out only while someone reads them. */
+  const [open, setOpen] = useState(false);
   useEffect(() => {
     const h = window.setTimeout(() => setTokens(draft), DEBOUNCE_MS);
     return () => window.clearTimeout(h);
@@ -147,18 +172,12 @@ function ProbeAt({ after, scale }: { after: unknown; scale: ProbeScale }) {
       {/* Its own handoff, from its own run's events: what happened to this request, not to the one told above.
           Its line is there from the start (closed), held or not, so that the views below stay put when the run lands. */}
       {after && !deploymentRefused && outcome !== 'error' ? (
-        <details className="probe-handoff" data-testid="probe-handoff">
+        <details className="probe-handoff" data-testid="probe-handoff" onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary>{t('probeHandoff', { id: PROBE_ID })}</summary>
           {held ? (
             <p className="hint">{t('probeHeld')}</p>
           ) : !stale && run.data && detail.data && outcome !== 'pending' ? (
-            <ol>
-              {detail.data.events.map((e, i) => (
-                <li key={i}>
-                  <span className="hint">{formatOffsetSeconds(e.t - detail.data!.events[0]!.t, lang)}</span> {describeEvent(e, t, { lang, phase: run.data!.phases[run.data!.requests.phase[probe]!], events: detail.data!.events })}
-                </li>
-              ))}
-            </ol>
+            open ? <ProbeSteps run={run.data} req={probe} detail={detail.data} /> : null
           ) : (
             <p className="hint">{t('probePending', { tokens: fmt(draft) })}</p>
           )}
