@@ -79,7 +79,8 @@ export function stepSentence(step: StageStep | undefined, moment: Moment, t: Tra
  */
 export function StageView({ linkedPage = null, picker = true, screen = false, firstScreen = false }: StageViewProps) {
   const t = useT();
-  const main = useMainRun().data;
+  const mainRun = useMainRun();
+  const main = mainRun.data;
   const compareRun = useCompareRun().data;
   const req = useApp((s) => s.selectedRequest);
   const wrap = useRef<HTMLDivElement>(null);
@@ -117,7 +118,7 @@ export function StageView({ linkedPage = null, picker = true, screen = false, fi
       {detail.isError ? <p className="hint">{t('stageNotHandoff')}</p> : null}
       {usable && req !== null && !detail.data && !detail.isError ? <PreparingHandoff why={t('stageLoadingRequest')} /> : null}
       {usable && req !== null && detail.data && width > 0 ? (
-        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} answerFirst={firstScreen} />
+        <StageBody run={usable} req={req} detail={detail.data} compareRun={compareRun && !compareRun.refused ? compareRun : undefined} compareDetail={compareDetail.data} width={width} linkedPage={linkedPage} screen={screen} answerFirst={firstScreen} recomputing={mainRun.recomputing} />
       ) : null}
       {/* What the picture is, and which request: after the picture, which leads. */}
       {picker && main && !main.refused ? <RequestPicker run={main} /> : null}
@@ -191,6 +192,8 @@ interface BodyProps {
   screen: boolean;
   /** The answer under the flow, the microscope after it (the first screen). */
   answerFirst: boolean;
+  /** The run on screen is the previous one while this one is computed (its controls keep a Play until it is there). */
+  recomputing: boolean;
 }
 
 
@@ -243,7 +246,7 @@ export function PreparingHandoff({ why }: { why: string }) {
 }
 
 /** The handoff clock's controls: play or pause, the scrubber with the steps named on it, speed. */
-function HandoffControls({ script, position, steps }: { script: HandoffScript; position: HandoffPosition; steps: readonly StageStep[] }) {
+function HandoffControls({ script, position, steps, busy }: { script: HandoffScript; position: HandoffPosition; steps: readonly StageStep[]; busy: boolean }) {
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -251,8 +254,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
   const speed = useApp((s) => s.handoffSpeed);
   const running = useApp((s) => s.handoff !== null);
   const asked = useApp((s) => s.handoffPlayAsked);
-  // The run on screen is the previous one while this one is computed: Play is kept until it is there.
-  const busy = useMainRun().recomputing;
+  // `busy`: the run on screen is the previous one while this one is computed: Play is kept until it is there.
   const total = script.total;
   useEffect(() => {
     if (asked && !busy) playHandoff(store, total);
@@ -365,7 +367,7 @@ function HandoffControls({ script, position, steps }: { script: HandoffScript; p
 }
 
 /** The handoff clock's controls, the step's sentence, and the pictures at the clocks' moment. */
-function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen, answerFirst }: BodyProps) {
+function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedPage, screen, answerFirst, recomputing }: BodyProps) {
   const store = useAppStore();
   const rootRef = useRef<HTMLDivElement>(null);
   const rootHeight = useSize(rootRef, 'clientHeight', screen);
@@ -396,7 +398,7 @@ function StageBody({ run, req, detail, compareRun, compareDetail, width, linkedP
   };
   return (
     <>
-      <HandoffControls script={script} position={position} steps={script.steps} />
+      <HandoffControls script={script} position={position} steps={script.steps} busy={recomputing} />
       {/* Every step's sentence in one cell, the current one shown: the caption is as tall as the
           longest at this width and language, so the picture below never moves as steps change. The
           others are drawn from an attribute (stage.css), never as the page's text: while a question
