@@ -78,7 +78,7 @@ export interface Person {
 }
 
 /**
- * Opens `path` for one person in a context of their own. `init` runs in the page before its scripts;
+ * Opens `path` for one person in a context of their own. `init` (one script or several) runs in the page before its scripts;
  * `prepare` gets the page before it navigates (to install Playwright's clock, say).
  */
 export async function open(
@@ -87,12 +87,12 @@ export async function open(
   path: string,
   name: string,
   options: Parameters<Browser['newContext']>[0] = {},
-  init?: () => void,
+  init?: (() => void) | (() => void)[],
   prepare?: (page: Page) => Promise<void>,
 ): Promise<Person> {
   const context = await browser.newContext({ baseURL: base, ...options });
   const page = await context.newPage();
-  if (init) await page.addInitScript(init);
+  for (const script of init === undefined ? [] : Array.isArray(init) ? init : [init]) await page.addInitScript(script);
   await prepare?.(page);
   const origin = new URL(base).origin;
   const person: Person = { page, name, foreign: [], cspErrors: [] };

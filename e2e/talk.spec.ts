@@ -19,6 +19,12 @@
  * beat the presenter had not reached, none goes back within a chapter, none shows an answer before
  * the presenter's reveal; the data file holds no beat of one chapter sent with another, and exactly
  * one answer per phone and question.
+ *
+ * And nothing on a phone answers a question before its reveal, in words: at every beat the presenter's
+ * held clock reaches, the whole page of an English phone and of a French one (dark, reduced motion),
+ * as any scroll of it shows it, holds no phrase of a question still to come (`spoilerOf`), nor the
+ * story of the leak while a question it answers is to come; and nothing on those phones is drawn by
+ * where the page is scrolled (what could be is counted in the page and checked at the end).
  */
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
@@ -26,6 +32,7 @@ import { hakeGain } from '../src/room/gain.ts';
 import { replay, type RoomEvent } from '../src/room/state.ts';
 import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { QUIZ_ANSWERS } from '../src/app/walkthrough/chapters/quiz.ts';
+import { spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
 import { beatsOf } from '../src/app/walkthrough/timeline.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { inRoom, open, ROOM, type Person } from './roomHarness.ts';
@@ -93,12 +100,43 @@ function watchWalkthrough(): void {
   new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-chapter', 'data-beat', 'data-phase'] });
 }
 
+/**
+ * Runs in a phone before its scripts: counts what could draw the page by where it is scrolled (an
+ * IntersectionObserver, a scroll listener), so that its whole text is what any scroll of it shows.
+ */
+function countScrollDriven(): void {
+  const seen: string[] = [];
+  (window as unknown as { __scrollDriven: string[] }).__scrollDriven = seen;
+  const IO = window.IntersectionObserver;
+  window.IntersectionObserver = class extends IO {
+    constructor(...args: ConstructorParameters<typeof IntersectionObserver>) {
+      super(...args);
+      seen.push('IntersectionObserver');
+    }
+  };
+  const add = EventTarget.prototype.addEventListener;
+  EventTarget.prototype.addEventListener = function (this: EventTarget, type: string, ...rest: [EventListenerOrEventListenerObject | null, (boolean | AddEventListenerOptions)?]) {
+    if (type === 'scroll' || type === 'scrollend') seen.push(`a ${type} listener on ${this === window ? 'window' : this === document ? 'document' : `${(this as Element).tagName}#${(this as Element).id}`}`);
+    return add.call(this, type, ...rest);
+  };
+}
+
+/** The phone's whole page in words (the questions themselves left out: they name every answer), and which parts of the story's outcome it shows. */
+const wordsOf = (p: Page) =>
+  p.evaluate(() => {
+    const body = document.body.cloneNode(true) as HTMLElement;
+    body.querySelectorAll('[data-testid="checkpoint"], [data-testid="room-question"], script, style, template').forEach((e) => e.remove());
+    const told = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
+    if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) told.push('probe-outcome');
+    return { text: body.textContent ?? '', told };
+  });
+
 const watchOf = (p: Page) => p.evaluate(() => {
   const { shown, answerSeen, sent } = (window as unknown as { __talk: Watch }).__talk;
   return { shown, answerSeen, sent };
 });
 
-test('a whole talk by Next with five phones and three server crashes: every phone on the presenter\u2019s beat, no answer before its reveal, the same key after each restart', async ({ browser }) => {
+test('a whole talk by Next with five phones and three server crashes: every phone on the presenter\u2019s beat, no answer before its reveal (in words, on a phone\u2019s whole page, in English and French), the same key after each restart', async ({ browser }) => {
   // An upper bound for a loaded machine: the talk's time is the six pages' work (no chapter is waited
   // for in real time), about 300 s of CPU.
   test.setTimeout(900_000);
@@ -107,13 +145,18 @@ test('a whole talk by Next with five phones and three server crashes: every phon
     const phoneOptions: Parameters<Browser['newContext']>[0][] = [
       { lang: 'en' },
       { lang: 'fr' },
-      { lang: 'fr', colorScheme: 'dark' as const },
+      { lang: 'fr', colorScheme: 'dark' as const, reducedMotion: 'reduce' as const },
       { lang: 'en' },
       { lang: 'en', reducedMotion: 'reduce' as const },
     ].map(({ lang: _l, ...o }) => ({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, ...o }));
     const phones: Person[] = await Promise.all(
-      phoneOptions.map((o, i) => open(browser, base, `./?room=${ROOM}${i === 1 || i === 2 ? '&lang=fr' : ''}`, `phone ${i + 1}`, o, watchWalkthrough)),
+      phoneOptions.map((o, i) => open(browser, base, `./?room=${ROOM}${i === 1 || i === 2 ? '&lang=fr' : ''}`, `phone ${i + 1}`, o, i === 0 || i === 2 ? [watchWalkthrough, countScrollDriven] : watchWalkthrough)),
     );
+    /** The phones read in words at every beat: one English, one French (dark, reduced motion). */
+    const readers = [
+      { person: phones[0]!, lang: 'en' as const },
+      { person: phones[2]!, lang: 'fr' as const },
+    ];
     people.push(...phones);
     await Promise.all(phones.map((p) => expect(bar(p.page)).toHaveAttribute('data-link', 'open')));
 
@@ -165,6 +208,29 @@ test('a whole talk by Next with five phones and three server crashes: every phon
     // The three questions before: two of five phones right on each, say.
     const pre = phones.map((_, i) => QUIZ_ANSWERS.map((right, q) => ((i + q) % 3 === 0 ? right : (right + 1) % 3)));
     await answerQuiz('pre', pre);
+
+    const fold = (x: string) => x.replace(/[\u00a0\u202f\s]+/g, ' ').trim().toLowerCase();
+    const asking = CHAPTERS.flatMap((c, i) => (c.checkpoint ? [i + 1] : []));
+    const spoiled: string[] = [];
+    let looks = 0;
+    /** The reading phones' whole pages at the presenter's beat, which they show: nothing of a question still to come. */
+    const readPhones = async (where: string) => {
+      const toCome = asking.filter((q) => revealedAt[String(q)] === undefined);
+      if (toCome.length === 0) return;
+      for (const { person: p, lang } of readers) {
+        const seen = await wordsOf(p.page);
+        looks++;
+        const text = fold(seen.text);
+        for (const q of toCome) {
+          for (const phrase of spoilerOf(q)!.phrases) {
+            const said = lang === 'fr' ? phrase.fr : phrase.en;
+            if (text.includes(fold(said))) spoiled.push(`${p.name}, ${where}: question ${q}'s "${said.slice(0, 50)}…"`);
+          }
+        }
+        // The story's outcome (what prefill computed, the status, whose data leaked) answers the questions whose chapters say so.
+        if (toCome.some((q) => CHAPTERS[q - 1]!.checkpoint!.firstScreenTells)) for (const id of seen.told) spoiled.push(`${p.name}, ${where}: the story's ${id}`);
+      }
+    };
 
     /** Every phone shows `chapter` and `beat` (by default the presenter's, read once: it is at a stop or its clock is held). */
     const allOnPresenterBeat = async (chapter?: string, beat?: string) => {
@@ -235,6 +301,7 @@ test('a whole talk by Next with five phones and three server crashes: every phon
             brought = jump;
             fresh = true;
             await allOnPresenterBeat(at.chapter, at.beat);
+            await readPhones(`chapter ${at.chapter} beat ${at.beat}`);
           }
           if (at.status !== 'running' || Number(at.beat) >= toBeat) return;
           if (fresh) {
@@ -331,6 +398,21 @@ test('a whole talk by Next with five phones and three server crashes: every phon
     const rightShare = (all: number[][]) => all.flat().filter((c, k) => c === QUIZ_ANSWERS[k % 3]).length / all.flat().length;
     const g = hakeGain(rightShare(pre), rightShare(post))!;
     await expect(pp.getByTestId('room-gain')).toContainText(g.toFixed(2));
+
+    // Nothing in words before its reveal, at every beat the presenter's held clock reached (all of
+    // chapters 1 to 9 but the few the presenter played with its clock flowing, around two crashes).
+    expect(looks).toBeGreaterThanOrEqual(2 * 50);
+    expect(spoiled).toEqual([]);
+    // The scroll listeners are the page's watch for when it is at rest (state/settled.ts), which writes
+    // data-settled and nothing else, and React's own at its root (it hands scrolls to onScroll props:
+    // the page has none); no part is left unrendered off screen.
+    for (const { person: p } of readers) {
+      const driven = await p.page.evaluate(() => ({
+        seen: (window as unknown as { __scrollDriven: string[] }).__scrollDriven,
+        unrendered: [...document.querySelectorAll('body *')].filter((e) => getComputedStyle(e).contentVisibility !== 'visible').length,
+      }));
+      expect(driven, `${p.name}: what draws by where it is scrolled`).toEqual({ seen: ['a scroll listener on window', 'a scroll listener on DIV#root', 'a scrollend listener on DIV#root'], unrendered: 0 });
+    }
 
     // What every page recorded. The presenter's in real time, as the phones' (its own clock, held and
     // moved on, is minutes off by now).
