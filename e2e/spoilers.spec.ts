@@ -36,11 +36,23 @@ interface Seen {
 /** Everything the page shows now, less the question itself (its options name every answer). */
 function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
   return page.evaluate((colours) => {
-    const body = document.body.cloneNode(true) as HTMLElement;
-    // A closed list shows its chosen option only (a clone keeps no selection: read it from the page).
-    const lists = [...document.body.querySelectorAll('select')];
-    [...body.querySelectorAll('select')].forEach((copy, k) => [...copy.options].forEach((o, i) => i !== lists[k]?.selectedIndex && o.remove()));
-    body.querySelectorAll('[data-testid="checkpoint"], script, style, template').forEach((e) => e.remove());
+    // The body's text (its textContent) less the question, scripts and styles, and less every option
+    // of a closed list but its chosen one: read in place, text node by text node (a copy of the whole
+    // page at every look cost more than the page's own frames between two looks).
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode(node) {
+        if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
+        const el = node as Element;
+        if (el.matches('[data-testid="checkpoint"], script, style, template')) return NodeFilter.FILTER_REJECT;
+        if (el instanceof HTMLOptionElement) {
+          const list = el.closest('select');
+          if (list && el.index !== list.selectedIndex) return NodeFilter.FILTER_REJECT;
+        }
+        return NodeFilter.FILTER_SKIP;
+      },
+    });
+    const words: string[] = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) words.push((n as Text).data);
     const labels = [...document.querySelectorAll('[aria-label], [title]')]
       .filter((e) => !e.closest('[data-testid="checkpoint"]'))
       .map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`);
@@ -53,9 +65,10 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
         const d = ctx.getImageData(0, 0, c.width, c.height).data;
         for (let i = 0; i < d.length; i += 4) {
           if (d[i + 3]! < 250) continue;
-          colours.forEach(([r, g, b], k) => {
+          for (let k = 0; k < colours.length; k++) {
+            const [r, g, b] = colours[k]!;
             if (Math.abs(d[i]! - r) <= 2 && Math.abs(d[i + 1]! - g) <= 2 && Math.abs(d[i + 2]! - b) <= 2) pixels[k]!++;
-          });
+          }
         }
       }
     }
@@ -63,7 +76,7 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
     // The probe's outcome (what prefill computed for it, its status, whose KV it reads) likewise.
     if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) storyTold.push('probe-outcome');
     const p = document.querySelector('[data-testid="walkthrough"]');
-    return { text: `${body.textContent ?? ''} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '', beat: p?.getAttribute('data-beat') ?? '' };
+    return { text: `${words.join('')} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '', beat: p?.getAttribute('data-beat') ?? '' };
   }, colours);
 }
 
