@@ -15,29 +15,20 @@
  */
 import { spawn } from 'node:child_process';
 
-/** Runs `npm run <script>` (or a command), its output kept until it ends; resolves to its exit code. */
-function run(name, command, args) {
+/**
+ * Runs one step; resolves to its exit code. `buffered`: its output is kept and printed whole when it
+ * ends (two steps side by side would otherwise interleave); else it streams (a long step shows its progress).
+ */
+function step(name, command, args, { buffered = false } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(command, args, { stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
     const out = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => out.push(d));
+    child.stdout?.on('data', (d) => out.push(d));
+    child.stderr?.on('data', (d) => out.push(d));
+    child.on('error', (e) => out.push(Buffer.from(`test: ${name}: ${e.message}\n`)));
     child.on('close', (code, signal) => {
       process.stdout.write(Buffer.concat(out));
-      const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      console.log(`test: ${name}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s`);
-      resolve(code ?? 1);
-    });
-  });
-}
-
-/** Runs a step with its output as it comes (a long step shows its progress). */
-function stream(name, command, args) {
-  return new Promise((resolve) => {
-    const started = Date.now();
-    const child = spawn(command, args, { stdio: 'inherit', env: process.env });
-    child.on('close', (code, signal) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(0);
       console.log(`test: ${name}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s`);
       resolve(code ?? 1);
@@ -56,8 +47,8 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 async function sequence(...steps) {
-  for (const step of steps) {
-    const code = await step();
+  for (const next of steps) {
+    const code = await next();
     if (code !== 0) return code;
   }
   return 0;
@@ -70,20 +61,20 @@ function fail(code, step) {
 
 const [statics, build] = await Promise.all([
   sequence(
-    () => run('typecheck', npm, ['run', '--silent', 'typecheck']),
-    () => (quick ? 0 : run('check:deps', npm, ['run', '--silent', 'check:deps'])),
+    () => step('typecheck', npm, ['run', '--silent', 'typecheck'], { buffered: true }),
+    () => (quick ? 0 : step('check:deps', npm, ['run', '--silent', 'check:deps'], { buffered: true })),
   ),
-  run('build', npx, ['vite', 'build']),
+  step('build', npx, ['vite', 'build'], { buffered: true }),
 ]);
 if (statics !== 0) fail(statics, 'the type-check or the import tiers');
 if (build !== 0) fail(build, 'the build');
 
-const unit = await stream('unit and property tests', npm, ['run', '--silent', 'test:unit']);
+const unit = await step('unit and property tests', npm, ['run', '--silent', 'test:unit']);
 if (unit !== 0) fail(unit, 'the unit and property tests');
 
 const e2e = await sequence(
-  () => stream('browser', process.execPath, ['scripts/ensure-browser.mjs']),
-  () => stream('end-to-end tests', npx, ['playwright', 'test', ...(quick ? ['--project=smoke'] : ['--project=chromium', '--project=talk'])]),
+  () => step('browser', process.execPath, ['scripts/ensure-browser.mjs']),
+  () => step('end-to-end tests', npx, ['playwright', 'test', ...(quick ? ['--project=smoke'] : ['--project=chromium', '--project=talk'])]),
 );
 if (e2e !== 0) fail(e2e, 'the end-to-end tests');
 console.log('test: all passed');
