@@ -6,6 +6,7 @@ import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { shownTitle, spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
 import { beatsOf } from '../src/app/walkthrough/timeline.ts';
 import { expect, nextChapter, test } from './fixtures.ts';
+import { pageSays } from './pageSays.ts';
 
 /**
  * No spoiler at any moment: from a chapter's start (by its link, and by Next from the chapter before)
@@ -34,28 +35,10 @@ interface Seen {
 }
 
 /** Everything the page shows now, less the question itself (its options name every answer). */
-function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
-  return page.evaluate((colours) => {
-    // The body's text (its textContent) less the question, scripts and styles, and less every option
-    // of a closed list but its chosen one: read in place, text node by text node (a copy of the whole
-    // page at every look cost more than the page's own frames between two looks).
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode(node) {
-        if (node.nodeType === Node.TEXT_NODE) return NodeFilter.FILTER_ACCEPT;
-        const el = node as Element;
-        if (el.matches('[data-testid="checkpoint"], script, style, template')) return NodeFilter.FILTER_REJECT;
-        if (el instanceof HTMLOptionElement) {
-          const list = el.closest('select');
-          if (list && el.index !== list.selectedIndex) return NodeFilter.FILTER_REJECT;
-        }
-        return NodeFilter.FILTER_SKIP;
-      },
-    });
-    const words: string[] = [];
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) words.push((n as Text).data);
-    const labels = [...document.querySelectorAll('[aria-label], [title]')]
-      .filter((e) => !e.closest('[data-testid="checkpoint"]'))
-      .map((e) => `${e.getAttribute('aria-label') ?? ''} ${e.getAttribute('title') ?? ''}`);
+async function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
+  // The runner's state and the canvases first, then the words: a chapter that changes between the two
+  // reads is read as the later one, never a later chapter's words counted for the one before.
+  const state = await page.evaluate((colours) => {
     const pixels = colours.map(() => 0);
     if (colours.length > 0) {
       for (const c of document.querySelectorAll<HTMLCanvasElement>('[data-testid^="stage"] canvas, canvas[data-testid^="stage"]')) {
@@ -72,12 +55,11 @@ function look(page: Page, colours: [number, number, number][]): Promise<Seen> {
         }
       }
     }
-    const storyTold = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
-    // The probe's outcome (what prefill computed for it, its status, whose KV it reads) likewise.
-    if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) storyTold.push('probe-outcome');
     const p = document.querySelector('[data-testid="walkthrough"]');
-    return { text: `${words.join('')} ${labels.join(' ')} ${document.title}`, storyTold, pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '', beat: p?.getAttribute('data-beat') ?? '' };
+    return { pixels, status: p?.getAttribute('data-status') ?? '', chapter: p?.getAttribute('data-chapter') ?? '', beat: p?.getAttribute('data-beat') ?? '' };
   }, colours);
+  const says = await pageSays(page, '[data-testid="checkpoint"]');
+  return { text: says.text, storyTold: says.told, ...state };
 }
 
 /** Fewer pixels than this in a colour are anti-aliasing, not a page drawn in it. */

@@ -36,6 +36,7 @@ import { QUIZ_ANSWERS } from '../src/app/walkthrough/chapters/quiz.ts';
 import { spoilerOf } from '../src/app/walkthrough/chapters/spoilers.ts';
 import { beatsOf } from '../src/app/walkthrough/timeline.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
+import { pageSays } from './pageSays.ts';
 import { inRoom, open, ROOM, type Person } from './roomHarness.ts';
 
 /**
@@ -123,14 +124,7 @@ function countScrollDriven(): void {
 }
 
 /** The phone's whole page in words (the questions themselves left out: they name every answer), and which parts of the story's outcome it shows. */
-const wordsOf = (p: Page) =>
-  p.evaluate(() => {
-    const body = document.body.cloneNode(true) as HTMLElement;
-    body.querySelectorAll('[data-testid="checkpoint"], [data-testid="room-question"], script, style, template').forEach((e) => e.remove());
-    const told = ['story-computed', 'story-status', 'story-leak', 'story-tokens'].filter((id) => document.querySelector(`[data-testid="${id}"]`));
-    if (document.querySelector('[data-testid="probe-outcome"]:is([data-outcome="leaking"], [data-outcome="served"], [data-outcome="refused"]):not([data-held])')) told.push('probe-outcome');
-    return { text: body.textContent ?? '', told };
-  });
+const wordsOf = (p: Page) => pageSays(p, '[data-testid="checkpoint"], [data-testid="room-question"]');
 
 const watchOf = (p: Page) => p.evaluate(() => {
   const { shown, answerSeen, sent } = (window as unknown as { __talk: Watch }).__talk;
