@@ -22,7 +22,15 @@ export const LOCALES: Record<Lang, string> = { en: 'en-US', fr: 'fr-FR' };
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function numberFormat(lang: Lang, opts: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+/** The plain formatter of each language: most numbers take no options, and the stage formats hundreds a frame. */
+const plainNumberFormats = new Map<Lang, Intl.NumberFormat>();
+
+function numberFormat(lang: Lang, opts?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  if (opts === undefined) {
+    let plain = plainNumberFormats.get(lang);
+    if (!plain) plainNumberFormats.set(lang, (plain = new Intl.NumberFormat(LOCALES[lang])));
+    return plain;
+  }
   const key = `${lang}:${JSON.stringify(opts)}`;
   let f = numberFormats.get(key);
   if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(LOCALES[lang], opts)));

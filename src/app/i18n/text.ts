@@ -67,28 +67,52 @@ export type Piece = string | { name: string };
 export function fillPieces(template: string, lang: Language, textOf: (name: string) => string | undefined): Piece[] {
   const out: Piece[] = [];
   let text = '';
-  let last = 0;
-  for (const m of template.matchAll(PLACEHOLDER)) {
-    text += template.slice(last, m.index);
-    last = m.index + m[0].length;
-    const name = m[1]!;
-    const value = textOf(name);
-    if (m[2] !== undefined) {
-      text += countWord(m[2], value, lang);
+  for (const part of parsed(template)) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
+    const value = textOf(part.name);
+    if (part.count !== undefined) {
+      text += countWord(part.count, value, lang);
       continue;
     }
     if (value === undefined) {
-      text += m[0];
+      text += part.raw;
       continue;
     }
     if (lang === 'fr' && VOWEL_START.test(value)) text = text.replace(ELIDES, (_, before: string, word: string) => `${before}${word.slice(0, -1)}\u2019`);
     if (text) out.push(text);
-    out.push({ name });
+    out.push({ name: part.name });
     text = '';
   }
-  text += template.slice(last);
   if (text) out.push(text);
   return out;
+}
+
+/** A template's text and placeholders (`count`: a count word's spec, `{n#s}`), as written. */
+type TemplatePart = string | { name: string; count: string | undefined; raw: string };
+
+/**
+ * Templates cut once: the catalogue holds a few hundred, and a view that re-renders every frame (the
+ * stage playing) fills the same ones hundreds of times a second.
+ */
+const parsedTemplates = new Map<string, TemplatePart[]>();
+
+function parsed(template: string): TemplatePart[] {
+  let parts = parsedTemplates.get(template);
+  if (parts) return parts;
+  parts = [];
+  let last = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (m.index > last) parts.push(template.slice(last, m.index));
+    parts.push({ name: m[1]!, count: m[2], raw: m[0] });
+    last = m.index + m[0].length;
+  }
+  if (last < template.length) parts.push(template.slice(last));
+  // Templates are the catalogue's (and a few built in code): bounded; a runaway caller would not grow it past this.
+  if (parsedTemplates.size < 5000) parsedTemplates.set(template, parts);
+  return parts;
 }
 
 /** A catalogue entry with its `{placeholders}` filled, its count words and French elisions made (fillPieces). */
