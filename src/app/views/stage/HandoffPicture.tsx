@@ -148,6 +148,66 @@ function cutLines(f: FlowLayout, ml: MicroLayout, micro: boolean, responseTop: n
   return lines.filter((y) => y >= 0 && y <= height).sort((x, y) => x - y);
 }
 
+interface SlotCellsProps {
+  rows: MicroRow[];
+  /** The strip's left edge and width; `top` is the first row's cells' top. */
+  x: number;
+  width: number;
+  top: number;
+  rowY: readonly number[];
+  pageSize: number;
+  words: readonly string[];
+  run: RunSummary;
+  /** While a question waits, every writer but this tenant is held (no name, no word); null: none held. */
+  heldBut: number | null;
+  lang: Lang;
+  testId: string | undefined;
+}
+
+/**
+ * The microscope's slots as cells, each with its word and writer in a title (the canvas draws them).
+ * Hundreds of cells whose words change only when a page row does, while the stage around them
+ * re-renders every frame it plays: re-rendered only when a row's slots change (sameSlotCells).
+ */
+const SlotCells = memo(function SlotCells({ rows, x, width, top, rowY, pageSize, words, run, heldBut, lang, testId }: SlotCellsProps) {
+  const t = useT();
+  // While a question waits, another customer's words are held as their names are (a slot's word names
+  // its writer: "canary-acme"); a writer of no known tenant is no one's to name either.
+  const held = (w: number) => {
+    const tn = tenantOfRequest(run, w);
+    return w >= 0 && (tn < 0 || (heldBut !== null && tn !== heldBut));
+  };
+  const writerName = (w: number) => (w < 0 ? t('hpZeros') : held(w) ? '?' : (run.tenants[tenantOfRequest(run, w)] ?? '?'));
+  return (
+    <g className="hp-slot-cells" data-testid={testId}>
+      {rows.map((r, i) =>
+        r.kind === 'page'
+          ? Array.from({ length: r.writers.length }, (_, k) => (
+              <rect key={`${i}:${k}`} x={x + (k * width) / pageSize} y={rowY[i]! + top - rowY[0]!} width={width / pageSize} height={12} className="hp-slot-hit" data-slot={k}>
+                <title>{t('hpSlotTip', { slot: formatNumber(k, lang), word: held(r.writers[k]!) ? '?' : (words[r.tokens[k]!] ?? String(r.tokens[k])), writer: writerName(r.writers[k]!) })}</title>
+              </rect>
+            ))
+          : null,
+      )}
+    </g>
+  );
+}, sameSlotCells);
+
+/** Whether two renders of the slot cells draw the same: the same geometry and, row by row, the same slots. */
+function sameSlotCells(a: SlotCellsProps, b: SlotCellsProps): boolean {
+  if (a.x !== b.x || a.width !== b.width || a.top !== b.top || a.rowY !== b.rowY || a.pageSize !== b.pageSize || a.words !== b.words || a.run !== b.run || a.heldBut !== b.heldBut || a.lang !== b.lang || a.testId !== b.testId) return false;
+  if (a.rows.length !== b.rows.length) return false;
+  for (let i = 0; i < a.rows.length; i++) {
+    const p = a.rows[i]!;
+    const q = b.rows[i]!;
+    if (p.kind !== q.kind) return false;
+    if (p.kind !== 'page' || q.kind !== 'page') continue;
+    if (p.writers.length !== q.writers.length) return false;
+    for (let k = 0; k < p.writers.length; k++) if (p.writers[k] !== q.writers[k] || p.tokens[k] !== q.tokens[k]) return false;
+  }
+  return true;
+}
+
 export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, lang, linkedPage, row, sentence, screen = null, previousStep = null, answerFirst = false }: HandoffPictureProps) {
   const t = useT();
   const fmt = (n: number) => formatNumber(n, lang);
@@ -421,8 +481,6 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
     return by >= 0 ? { by, pages: n } : null;
   })();
   const tenantName = (w: number) => (w < 0 ? t('hpZeros') : heldTenant(tenantOfRequest(run, w)) < 0 ? '?' : (run.tenants[tenantOfRequest(run, w)] ?? '?'));
-  // While a question waits, another customer's words are held too (a slot's word names its writer: "canary-acme").
-  const wordHeld = (w: number) => w >= 0 && heldTenant(tenantOfRequest(run, w)) < 0;
 
   // The microscope's rows as one canvas drawing, and the same in words for assistive technology.
   const paintRows: MicroPaintRow[] = [];
@@ -685,17 +743,7 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
               <rect x={stripX + ((activeProv.slot % sample.pageSize) * stripW) / sample.pageSize - 2} y={ml.rowY[activeRow]! + stripY - ml.rowY[0]! - 3} width={stripW / sample.pageSize + 4} height={14} className="hp-slot-ring" />
             ) : null}
             {/* Every slot a cell: its word and writer on hover (the canvas draws the cells) */}
-            <g className="hp-slot-cells" data-testid={row === 'main' ? 'stage-slot-cells' : undefined}>
-              {micro.map((r, i) =>
-                r.kind === 'page'
-                  ? Array.from({ length: r.writers.length }, (_, k) => (
-                      <rect key={`${i}:${k}`} x={stripX + (k * stripW) / sample.pageSize} y={ml.rowY[i]! + stripY - ml.rowY[0]! - 2} width={stripW / sample.pageSize} height={12} className="hp-slot-hit" data-slot={k}>
-                        <title>{t('hpSlotTip', { slot: fmt(k), word: wordHeld(r.writers[k]!) ? '?' : (words[r.tokens[k]!] ?? String(r.tokens[k])), writer: tenantName(r.writers[k]!) })}</title>
-                      </rect>
-                    ))
-                  : null,
-              )}
-            </g>
+            <SlotCells rows={micro} x={stripX} top={stripY - 2} rowY={ml.rowY} width={stripW} pageSize={sample.pageSize} words={words} run={run} heldBut={writersHeld ? tenant : null} lang={lang} testId={row === 'main' ? 'stage-slot-cells' : undefined} />
             {/* Decode's query scanning the block table */}
             {frame.step === 'scan' ? (
               <line x1={ml.wordsX - 4} x2={f.width} y1={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} y2={lerp(ml.rowY[0]!, ml.bottom - 6, frame.progress)} className="hp-scan" />
