@@ -14,7 +14,7 @@ import { pick, useT } from '../i18n/i18n.ts';
 import { formatUtcDayRange } from '../i18n/format.ts';
 import { WINDOW_LAST_DAY_ISO, WINDOW_START_ISO } from '../../engine/incident/index.ts';
 import { useApp, type Language, type ScreenFrame } from '../state/store.ts';
-import { highlightSelector, setOutlineRule, type HighlightId } from '../views/shared/highlight.ts';
+import { highlightSelector, setPageRules, type HighlightId } from '../views/shared/highlight.ts';
 import { CHAPTERS } from '../walkthrough/chapters/index.ts';
 import { shownTitle } from '../walkthrough/chapters/spoilers.ts';
 import { SceneLine } from './SceneLine.tsx';
@@ -246,7 +246,7 @@ function pictureScroll(view: HTMLElement, pointed: HTMLElement | null): number {
 function useHighlightRule(highlight: string | null, frame: number) {
   useLayoutEffect(() => {
     const selectors = highlight ? highlightSelectors(highlight) : [];
-    setOutlineRule('screen-highlight', selectors.length ? `${selectors.join(', ')} { outline: 5px solid var(--focus) !important; outline-offset: 3px; }` : '');
+    setPageRules('screen-highlight', selectors.length ? `${selectors.join(', ')} { outline: 5px solid var(--focus) !important; outline-offset: 3px; }` : '');
     // The transfer's steps the caption speaks of (else its current step) stay in the middle of the
     // list; only the list scrolls (scrollIntoView would also scroll the picture, cutting off tops).
     const step = selectors.slice(1).map((sel) => document.querySelector<HTMLElement>(sel)).find((el) => el) ?? document.querySelector<HTMLElement>('.screen .steps li.current');

@@ -11,7 +11,7 @@ import { onNextFrame } from '../state/clock.ts';
 import { Icon } from '../ui/icons.tsx';
 import { themeColor } from '../ui/theme.ts';
 import { useApp, useAppStore, type Language } from '../state/store.ts';
-import { highlightSelector, setOutlineRule } from '../views/shared/highlight.ts';
+import { highlightSelector, setPageRules } from '../views/shared/highlight.ts';
 import { BackgroundWords, FactWords, SourceRef } from '../views/shared/Evidence.tsx';
 import { EVIDENCE_ID, focusEvidence } from '../views/shared/EvidencePanel.tsx';
 import type { Chapter, Paragraph } from './chapters/chapter.ts';
@@ -261,7 +261,7 @@ export function Walkthrough() {
   // The outline follows the views through re-renders because it is a style rule, not a class on a node.
   useEffect(() => {
     const selector = highlight ? highlightSelector(highlight) : null;
-    setOutlineRule('walk-highlight', selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '');
+    setPageRules('walk-highlight', selector ? `${selector} { outline: 4px dashed var(--focus) !important; outline-offset: 3px; }` : '');
     document.body.dataset.walkHighlight = highlight ?? '';
     // What the chapter points at is brought into view once the views have drawn it, and again while
     // the page settles (a run that lands, a view that grows, a chapter's end) so that it stays there.

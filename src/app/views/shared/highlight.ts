@@ -35,11 +35,11 @@ export function highlightSelector(id: HighlightId): string {
 }
 
 /**
- * The outline on what a chapter points at, as one style rule in a style element of its own (`id`):
- * a rule follows the views through re-renders, where a class on a node would be lost. Empty `css`
- * removes the outline.
+ * Style rules in a style element of their own (`id`), replacing what it held: the outline on what a
+ * chapter points at (a rule follows the views through re-renders, where a class on a node would be
+ * lost), the lens's rules while it is on. Empty `css` removes them.
  */
-export function setOutlineRule(id: string, css: string): void {
+export function setPageRules(id: string, css: string): void {
   let style = document.getElementById(id) as HTMLStyleElement | null;
   if (!style) {
     style = document.createElement('style');

@@ -5,9 +5,11 @@
  * that differs and what this replay measured, and reminds that the report's figures (badged with a
  * fact id) describe the incident, not this replay. The lens is one control (URL `lens=report`) that
  * dims every modelled or assumed figure, word and picture, so a reader sees where the report ends and
- * the model begins (the CSS in story.css, on the page's root: what holds no `data-fact` is dimmed).
+ * the model begins (the CSS in lens.css, on the page while the lens is on: what holds no `data-fact` is dimmed).
  */
 import { useEffect } from 'react';
+import lensRules from './lens.css?inline';
+import { setPageRules } from '../shared/highlight.ts';
 import { useT } from '../../i18n/i18n.ts';
 import { formatNumber } from '../../i18n/format.ts';
 import type { RunSummary } from '../../run/hooks.ts';
@@ -35,13 +37,14 @@ export function WhatIf({ run }: { run: RunSummary }) {
   );
 }
 
-/** The lens's switch; the page's root carries it (data-lens) for the stylesheet. */
+/** The lens's switch; the page's root carries it (data-lens), and its rules are on the page while it is on. */
 export function LensToggle() {
   const t = useT();
   const lens = useApp((s) => s.lens);
   const set = useApp((s) => s.set);
   useEffect(() => {
     document.documentElement.dataset.lens = lens;
+    setPageRules('lens-rules', lens === 'report' ? lensRules : '');
   }, [lens]);
   return (
     <label className="lens-toggle lens-keep" title={t('lensHint')}>
