@@ -4,10 +4,27 @@
  * dark mode like the rest of the page.
  */
 
-/** A colour token as CSS text, e.g. themeColor('--canvas'); `fallback` when it is not set (tests, Node). */
+let darkQuery: MediaQueryList | null | undefined;
+/** Token values read, by colour scheme and name. */
+const tokenValues = new Map<string, string>();
+
+/**
+ * A colour token as CSS text, e.g. themeColor('--canvas'); `fallback` when it is not set (tests, Node).
+ * The tokens are set on the root by theme.css, for the light scheme and the dark one alone: each is
+ * read once per scheme, not at every draw (reading the root's style in the middle of a commit makes the
+ * browser restyle the page then, and again once the commit has changed it).
+ */
 export function themeColor(name: `--${string}`, fallback = '#888888'): string {
   if (typeof document === 'undefined' || typeof getComputedStyle === 'undefined') return fallback;
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+  if (darkQuery === undefined) darkQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+  const key = `${darkQuery?.matches ? 'dark' : 'light'}:${name}`;
+  let value = tokenValues.get(key);
+  if (value === undefined) {
+    value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+    // Not kept while unset: the page's style sheet may not have arrived yet.
+    if (value) tokenValues.set(key, value);
+  }
+  return value || fallback;
 }
 
 /** A colour token as [r, g, b] (0–255), for drawing into an ImageData; tokens are written as #rrggbb or #rgb. */
