@@ -5,6 +5,13 @@
  */
 
 let darkQuery: MediaQueryList | null | undefined;
+
+/** The colour scheme the page is drawn in now (the tokens of theme.css differ only by it). */
+export function colourScheme(): 'light' | 'dark' {
+  if (darkQuery === undefined) darkQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+  return darkQuery?.matches ? 'dark' : 'light';
+}
+
 /** Token values read, by colour scheme and name. */
 const tokenValues = new Map<string, string>();
 
@@ -16,8 +23,7 @@ const tokenValues = new Map<string, string>();
  */
 export function themeColor(name: `--${string}`, fallback = '#888888'): string {
   if (typeof document === 'undefined' || typeof getComputedStyle === 'undefined') return fallback;
-  if (darkQuery === undefined) darkQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
-  const key = `${darkQuery?.matches ? 'dark' : 'light'}:${name}`;
+  const key = `${colourScheme()}:${name}`;
   let value = tokenValues.get(key);
   if (value === undefined) {
     value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();

@@ -7,7 +7,7 @@
  * sizes are CSS pixels of the picture (12–13 px text), scaled by devicePixelRatio × zoom.
  */
 import { tenantCss, tenantInk } from '../../ui/palette.ts';
-import { themeColor } from '../../ui/theme.ts';
+import { colourScheme, themeColor } from '../../ui/theme.ts';
 
 export type MicroPaintState = 'free' | 'stale' | 'zero' | 'own' | 'freed' | 'claimed';
 
@@ -83,11 +83,9 @@ interface Ink {
 }
 
 let inkRead: { scheme: string; ink: Ink } | null = null;
-let darkQuery: MediaQueryList | null = null;
 /** The theme's tokens and fonts, read again only when the colour scheme changes. */
 function ink(el: HTMLElement): Ink {
-  if (!darkQuery && typeof matchMedia === 'function') darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const scheme = darkQuery?.matches ? 'dark' : 'light';
+  const scheme = colourScheme();
   if (inkRead && inkRead.scheme === scheme) return inkRead.ink;
   const sans = (typeof getComputedStyle === 'function' ? getComputedStyle(el).fontFamily : '') || 'sans-serif';
   const value = {

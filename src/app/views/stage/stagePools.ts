@@ -11,7 +11,7 @@
 import { PAGE_CLEARED, PAGE_LIVE, PAGE_STALE } from '../../../engine/kvPool.ts';
 import type { NodeSnapshot, Snapshot } from '../../run/hooks.ts';
 import { NEUTRAL_GREY, tenantRgb } from '../../ui/palette.ts';
-import { themeRgb } from '../../ui/theme.ts';
+import { colourScheme, themeRgb } from '../../ui/theme.ts';
 import { blockIndexOf, type StageFrame } from '../../moment/moment.ts';
 import type { PoolsLayout } from './stageLayout.ts';
 
@@ -62,11 +62,9 @@ let PACKED_DOT = 0;
 let PACKED_CLEARED = 0;
 /** Reads the theme's grounds; returns what they are, so a drawing made under other ones is redrawn. */
 let themeRead: string | null = null;
-let darkQuery: MediaQueryList | null = null;
 function readTheme(): string {
-  // The tokens change only with the colour scheme: read them again only then (not on every frame).
-  if (!darkQuery && typeof matchMedia === 'function') darkQuery = matchMedia('(prefers-color-scheme: dark)');
-  const scheme = darkQuery?.matches ? 'dark' : 'light';
+  // The tokens change only with the colour scheme: packed again only then (not on every frame).
+  const scheme = colourScheme();
   if (themeRead !== null && themeRead.startsWith(scheme)) return themeRead;
   PACKED_GROUND = pack(themeRgb('--canvas', [246, 245, 241]));
   PACKED_TABLE_GROUND = pack(themeRgb('--panel', [255, 255, 255]));
