@@ -16,6 +16,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(`usage: node scripts/e2e-cpu.mjs [playwright test arguments]
+
+Runs \`npx playwright test --reporter=json\` with the arguments given and prints the CPU seconds each spec
+and test cost (each Playwright worker's whole process tree, sampled from /proc every second).
+PW_CPU_TOP=N: the N heaviest tests (default 40). Exit status: Playwright's; 2 without /proc.`);
+  process.exit(0);
+}
 if (!existsSync('/proc/self/stat')) {
   console.error('e2e-cpu: needs /proc (Linux)');
   process.exit(2);
