@@ -76,7 +76,7 @@ export function describeEvent(e: EngineEvent, t: Translate, ctx: EventContext): 
     case 'decode-wait':
       return t('ev_decodeWait', { need: fmt(e.needPages), free: fmt(e.freePages) });
     case 'decode-reserve':
-      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount) });
+      return t('ev_decodeReserve', { node: node('decode', e.node), pages: fmt(e.pageCount), tokens: prompt() });
     case 'prefill-wait':
       return t('ev_prefillWait', { pages: fmt(e.needPages) });
     case 'prefill-alloc': {
