@@ -48,7 +48,9 @@ export const chapter: Chapter = {
     { highlight: 'grids' },
     { wait: 2500 },
     { caption: { en: 'Three customers\' requests arrive: prefill writes their KV, decode receives it, page by page.', fr: 'Les requêtes de trois clients arrivent : la préparation écrit leur KV, la génération le reçoit, page par page.' } },
-    { tween: { to: WARM, ms: 3000 } },
+    // Over in the time "Three customers' requests arrive:" is said (the caption's first cue in the
+    // video): the key names all three by then.
+    { tween: { to: WARM, ms: 1500 } },
     { highlight: 'legend' },
     { wait: 2500 },
   ],
