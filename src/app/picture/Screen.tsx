@@ -29,8 +29,10 @@ const L = (x: { en: string; fr: string }, lang: Language) => pick(lang, x.en, x.
 /** The facts the end card states: the two fixes, by id. */
 export const END_FACTS = ['F23', 'F24'] as const;
 
+/** The facts a chapter rests on: its paragraphs' evidence, then the ids its captions cite in their words ("… (F6)"), which the video says aloud. */
 function factIdsOf(ch: Chapter): string[] {
-  return [...new Set(ch.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])))];
+  const cited = ch.steps.flatMap((s) => ('caption' in s ? [...s.caption.en.matchAll(/\b(F\d+)\b/g)].map((m) => m[1]!) : []));
+  return [...new Set([...ch.paragraphs.flatMap((p) => ('facts' in p.evidence ? p.evidence.facts : [])), ...cited])];
 }
 
 /** Longer than the video's cues (which split at 84 characters): a live caption is a step's whole text, set smaller to stay in its band. */
