@@ -70,6 +70,8 @@ function LeakCounter({ run, big }: { run: RunSummary; big?: boolean }) {
       <span className="screen-counter-label">
         <Tx k="screenLeakedSoFar" vars={{ n: <span className="screen-counter-n">{formatNumber(n, lang)}</span> }} />
       </span>
+      {/* A leaked response is one the client got in full: HTTP 200, as the two weeks' caption says (the model's status code). */}
+      {big && n > 0 ? <span className="screen-counter-status">{t('screenLeakedStatus')}</span> : null}
       {big && reported ? (
         <span className="screen-counter-report">
           {t(SCREEN_FIGURES[0].label, { n: formatNumber(reported.value, lang) })} ({reported.factId})
@@ -213,8 +215,9 @@ export function ScreenPicture() {
   if (!run || run.refused) return <div className="screen-picture-empty" />;
   // The chapter says which picture it uses (chapter.ts); the screen does not know chapters by name.
   const picture = (chapterN ? CHAPTERS[chapterN - 1]?.picture : undefined) ?? 'view';
-  // The picture names no milestone under the lanes (the cards do): the lanes get their rows' height.
-  const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} milestoneLabels={false} />;
+  // The two weeks (chapter 7) name the report's milestones in a row under the lanes, as its caption
+  // says they are the report's; elsewhere the lanes take that height (chapter 8's strip names its four times).
+  const timeline = <Timeline run={run} compare={compare.data ?? null} milestones={milestones} milestoneLabelRows={picture === 'window' ? 1 : 0} />;
   if (picture === 'window') {
     return (
       <div className="screen-picture window" data-picture="window">

@@ -72,8 +72,11 @@ export function jumpTarget(sorted: readonly number[], now: number, direction: 1 
 }
 
 
-/** `milestoneLabels` false: the milestones' lines and cards only, no rows of their names under the lanes (the screen layout). */
-export function Timeline({ run, compare, milestones, milestoneLabels = true }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[]; milestoneLabels?: boolean }) {
+/**
+ * `milestoneLabelRows`: how many rows of milestone names go under the lanes (the chart's LABEL_ROWS
+ * when left out); the screen layout gives its lanes that height: none, or one where the picture names them.
+ */
+export function Timeline({ run, compare, milestones, milestoneLabelRows }: { run: RunSummary; compare: RunSummary | null; milestones: Milestone[]; milestoneLabelRows?: number }) {
   const store = useAppStore();
   const t = useT();
   const lang = useApp((s) => s.lang);
@@ -108,7 +111,7 @@ export function Timeline({ run, compare, milestones, milestoneLabels = true }: {
 
   useEffect(() => {
     if (!svgRef.current) return;
-    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView, onLaneTip: setLaneTip }, { labelRows: milestoneLabels ? undefined : 0 });
+    chart.current = new TimelineChart(svgRef.current, { onSeek: (ms) => store.getState().set({ time: ms, playing: false }), onViewChange: setView, onLaneTip: setLaneTip }, milestoneLabelRows === undefined ? {} : { labelRows: milestoneLabelRows });
     // ChartCursor's effect ran before this one (a child's effects come first): start on the instant.
     chart.current.setCursor(store.getState().time);
   }, []);
