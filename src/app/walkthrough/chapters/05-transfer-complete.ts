@@ -1,5 +1,5 @@
 import type { Chapter } from './chapter.ts';
-import { OVER_LONG, SHORT } from './demo.ts';
+import { OVER_LONG, SERVED } from './demo.ts';
 import type { StageStepId } from '../../moment/stageFrame.ts';
 import type { Instant } from './steps.ts';
 
@@ -51,9 +51,9 @@ export const chapter: Chapter = {
     { wait: 600 },
     // A sentence of its own, so that the served request's pages start moving as it is said.
     { caption: { en: 'A served request carries all of its pages.', fr: 'Une requête servie porte toutes ses pages.' } },
-    { select: SHORT },
-    { seek: { request: SHORT, stage: 'compute', into: 0.1 } },
-    { tween: { to: { request: SHORT, stage: 'compute', into: 0.95 }, ms: 2600 } },
+    { select: SERVED },
+    { seek: { request: SERVED, stage: 'compute', into: 0.1 } },
+    { tween: { to: { request: SERVED, stage: 'compute', into: 0.95 }, ms: 2600 } },
     { caption: { en: 'RDMA writes one page; prefill reports Success.', fr: 'Le RDMA écrit une page ; la préparation annonce Success.' } },
     { select: OVER_LONG },
     { seek: stageAt('compute', 0.99) },
