@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startRoomServer, type RoomServer } from '../../../scripts/workshop/room-server.ts';
 import { answerCount } from '../../room/state.ts';
-import type { RoomView } from '../state/room.ts';
+import { initialRoomView, type RoomView } from '../state/room.ts';
 import { quizPress } from '../walkthrough/quizKeys.ts';
-import { RoomClient, type SocketLike } from './roomClient.ts';
+import { attendeeTarget, RoomClient, type SocketLike } from './roomClient.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'room-client-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -208,5 +208,21 @@ describe('room client', () => {
     expect(server.state().chapter).toBe(0);
     wrong.c.stop();
     await server.close();
+  });
+});
+
+describe('a following attendee', () => {
+  const view = (over: Partial<RoomView>): RoomView => ({ ...initialRoomView('r', 'attendee'), synced: true, chapter: 3, beat: 2, ...over });
+  it('is sent to the presenter\u2019s beat within a chapter, as to another chapter', () => {
+    expect(attendeeTarget(view({}), { chapter: 3, beat: 0 })).toEqual({ chapter: 3, beat: 2 });
+    expect(attendeeTarget(view({}), { chapter: 1, beat: 2 })).toEqual({ chapter: 3, beat: 2 });
+    expect(attendeeTarget(view({}), { chapter: null, beat: null })).toEqual({ chapter: 3, beat: 2 });
+    expect(attendeeTarget(view({}), { chapter: 3, beat: 2 })).toBeNull();
+  });
+  it('is not moved while looking around, before the room has spoken, or on the presenter\u2019s own page', () => {
+    expect(attendeeTarget(view({ following: false }), { chapter: 3, beat: 0 })).toBeNull();
+    expect(attendeeTarget(view({ synced: false }), { chapter: 3, beat: 0 })).toBeNull();
+    expect(attendeeTarget(view({ chapter: 0 }), { chapter: 3, beat: 0 })).toBeNull();
+    expect(attendeeTarget({ ...view({}), role: 'presenter' }, { chapter: 3, beat: 0 })).toBeNull();
   });
 });

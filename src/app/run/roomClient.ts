@@ -236,6 +236,17 @@ function attendeeId(): string {
 }
 
 /**
+ * Where the room's view sends a following attendee's walkthrough: the presenter's chapter and beat,
+ * whichever of the two differs from the page's (a beat within the chapter as much as another
+ * chapter); null where the page is there already, or does not follow (the presenter's own page, an
+ * attendee looking around, a view the room has not sent yet).
+ */
+export function attendeeTarget(view: RoomView, at: { chapter: number | null; beat: number | null }): { chapter: number; beat: number } | null {
+  if (!view.synced || view.chapter < 1 || view.role === 'presenter' || !view.following) return null;
+  return at.chapter !== view.chapter || at.beat !== view.beat ? { chapter: view.chapter, beat: view.beat } : null;
+}
+
+/**
  * Joins `room` on the page's own origin and keeps the store's room slice up to date; an attendee who
  * follows has the walkthrough moved to the presenter's chapter and beat. Returns the function that leaves.
  */
@@ -264,7 +275,8 @@ export function startRoom(store: AppStore, room: string, hash: string): () => vo
       return;
     }
     if (!view.following) return;
-    if (s.chapter !== view.chapter || s.beat !== view.beat) asRoom(store, () => s.set({ chapter: view.chapter, beat: view.beat }));
+    const to = attendeeTarget(view, s);
+    if (to) asRoom(store, () => s.set(to));
     joined = true;
   };
   const client = new RoomClient({
