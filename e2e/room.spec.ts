@@ -465,6 +465,9 @@ test('the talk by clicker in a room, presenter mode: two presses at every chapte
         await focusSomething(k + 1);
         await click();
         await expect(tally).not.toHaveAttribute('data-revealed', '');
+        // Revealed as the presenter asked, by keys alone: no option of the presenter's taken on the way.
+        await expect(page.getByTestId('checkpoint-result')).toContainText('Revealed without an answer');
+        await expect(page.getByTestId('checkpoint').getByRole('radio', { checked: true })).toHaveCount(0);
         revealed.push(n);
         await stopped();
         // The room's split came into view by keys alone, and stays in view as the window grows to 1080p.
