@@ -1,10 +1,14 @@
 import { expect, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { MESSAGES, SAME_IN_BOTH, type MessageKey } from '../src/app/i18n/messages.ts';
+import { TENANT_NAMES } from '../src/engine/core/vocab.ts';
+import { KIND_NAMES } from '../src/engine/incident/traffic.ts';
 
 /**
  * What makes a page French, for the specs that read one (french.spec.ts, inview.spec.ts): no visible
- * text may be an English entry of the catalogue (or an English sentence built from one), and no number
- * or date may be written the English way. Text a view marks `lang="en"` (the model's toy vocabulary, a
+ * text may be an English entry of the catalogue (or an English sentence built from one) or hold a word
+ * only the English catalogue uses, and no number or date may be written the English way. Text a view marks `lang="en"` (the model's toy vocabulary, a
  * browser's own error message) is English on purpose and is skipped; the report's quotes are French.
  */
 
@@ -23,6 +27,43 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Every word the French catalogue uses: a template made only of these (« {node} pages ») tells nothing apart. */
 const FRENCH_WORDS = new Set(keys.flatMap((k) => FR[k].toLowerCase().match(/\p{L}+/gu) ?? []));
 const englishOnly = (template: string) => (template.replace(/\{\w+(?:#[^{}]*)?\}/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? []).some((w) => !FRENCH_WORDS.has(w));
+/**
+ * Every word the project writes in French: the catalogue's, every `fr` or `…Fr` text of the sources
+ * (the chapters, the assumptions, the switches, the matrix, the protocol's configurations) and the
+ * facts file's French (the report's words and the article's quotes).
+ */
+function frenchVocabulary(): Set<string> {
+  const words = new Set(FRENCH_WORDS);
+  const add = (text: string) => {
+    for (const w of text.toLowerCase().match(/\p{L}+/gu) ?? []) words.add(w);
+  };
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [join(dir, e.name)] : []));
+  for (const file of files('src')) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\b(?:fr|\w+Fr)\s*:\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`)/g)) add(m[1] ?? m[2] ?? m[3] ?? '');
+  }
+  const walk = (v: unknown, key: string) => {
+    if (typeof v === 'string') {
+      if (/^(fr|quote|title)$|Fr$/.test(key)) add(v);
+    } else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(JSON.parse(readFileSync('public/facts.json', 'utf8')), '');
+  return words;
+}
+
+/**
+ * Words only the English catalogue uses (three letters or more): one of them in a French text node is
+ * English left on the page, whether or not its sentence is a catalogue entry (a hard-coded label, an
+ * entry half translated). Names the page shows in both languages are words of neither: the tenants
+ * and the replay's kinds of traffic (researcher-1), the run's request ids (warm-3, long-1, short-1),
+ * the probe's own request, « you ».
+ */
+const NAMES = new Set([...TENANT_NAMES, ...KIND_NAMES.flatMap((k) => k.split(/\W+/)), 'warm', 'long', 'short', 'you', ...[...SAME_WORDS].flatMap((w) => w.toLowerCase().match(/\p{L}+/gu) ?? [])]);
+const FRENCH_VOCABULARY = frenchVocabulary();
+const ENGLISH_WORDS = new Set(keys.flatMap((k) => EN[k].replace(/\{\w+(?:#[^{}]*)?\}/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? []).filter((w) => !FRENCH_VOCABULARY.has(w) && !NAMES.has(w)));
+/** A text's words, less addresses, file names and identifiers (github.com/…, schedule_batch.py, set_finish_with_abort). */
+const wordsOf = (text: string) => text.replace(/\S*[/_.]\S*[\p{L}\d]\S*/gu, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
+
 /**
  * English sentences with placeholders, as anchored patterns. A template whose words are too few to
  * tell the languages apart (it also matches its own French) is left out.
@@ -93,6 +134,8 @@ export async function expectFrench(page: Page, view: string): Promise<void> {
   for (const n of nodes) {
     if (ENGLISH_ENTRIES.has(n.text)) problems.push(`English catalogue entry "${n.text}" at ${n.where}`);
     if (n.code) continue;
+    const english = wordsOf(n.text).filter((w) => ENGLISH_WORDS.has(w));
+    if (english.length > 0) problems.push(`English word${english.length > 1 ? 's' : ''} ${english.map((w) => `"${w}"`).join(', ')} in "${n.text.slice(0, 120)}" at ${n.where}`);
     for (const [what, re] of ENGLISH_FORMATS) {
       const text = n.text.replace(/GLM \d+\.\d+/g, 'GLM');
       if (re.test(text)) problems.push(`${what} in "${n.text}" at ${n.where}`);
