@@ -733,7 +733,8 @@ export function HandoffPicture({ run, req, detail, frame, snapshot, width, dpr, 
               {t(f.narrow ? 'hpMicroHeadShort' : 'hpMicroHead')}
             </text>
             <text x={0} y={microTop + 34} className="hp-sub">
-              {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant })}
+              {/* The table's whole length: the rows below are a few of its pages, the bands the rest (on a projector the camera may leave the last band out). */}
+              {t('hpMicroTitle', { node: decodeName, id: detail.response.id, tenant: detail.response.tenant, pages: formatNumber(tableLength, lang) })}
             </text>
             {/* Over the rows drawn on the canvas: the linked slot and the slot the token in flight drew on */}
             {linkedRow >= 0 && linkedPage?.slot !== undefined ? (
