@@ -1530,7 +1530,7 @@ const fr: Record<BaseKey, string> = {
   stagePoolPages: '{pages} page{pages#s}',
   stageRdma: 'lien RDMA',
   stageBeam: 'porte {pages} page{pages#s}',
-  stagePromptTokens: '{tokens} token{tokens#s}',
+  stagePromptTokens: '{tokens} jeton{tokens#s}',
   stagePlaceholderToken: '1 jeton provisoire',
   stageAborted: 'marquée abandonnée, entrée remplacée',
   stageDone: 'terminé : rendez-vous {room}, {status}',
@@ -1943,6 +1943,6 @@ export type Translate = (key: MessageKey, vars?: Record<string, string>) => stri
  */
 export const SAME_IN_BOTH: readonly BaseKey[] = [
   'title', 'pages', 'page', 'ps.page', 'ps.pages', 'pause', 'tokenSource', 'walkSources', 'backendWebgpu', 'vpColConfig', 'vpColVerdict', 'prefillPhase.idle',
-  'stageClient', 'stagePoolPages', 'stagePromptTokens', 'hpPool', 'pageId',
+  'stageClient', 'stagePoolPages', 'hpPool', 'pageId',
   'termPages', 'roomQuestionN',
 ];
