@@ -64,14 +64,23 @@ const ENGLISH_WORDS = new Set(keys.flatMap((k) => EN[k].replace(/\{\w+(?:#[^{}]*
 /** A text's words, less addresses, file names and identifiers (github.com/…, schedule_batch.py, set_finish_with_abort). */
 const wordsOf = (text: string) => text.replace(/\S*[/_.]\S*[\p{L}\d]\S*/gu, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
 
+/** The pattern of a count's words, « {n#s} » or « {n#one|other} »; null for a plain placeholder. */
+function countForms(placeholder: string): string | null {
+  const forms = /^\{\w+#([^{}]*)\}$/.exec(placeholder)?.[1];
+  if (forms === undefined) return null;
+  return forms === 's' ? 's?' : `(?:${forms.split('|').map(escape).join('|')})`;
+}
+
 /**
  * English sentences with placeholders, as anchored patterns. A template whose words are too few to
  * tell the languages apart (it also matches its own French) is left out.
  */
 const ENGLISH_TEMPLATES = keys
   .filter((k) => hasPlaceholder(EN[k]) && EN[k] !== FR[k])
-  // A count's words (« {n#s} », text.ts) match whatever the count chose, nothing included.
-  .map((k) => ({ key: k, re: new RegExp(`^${EN[k].trim().split(/(\{\w+(?:#[^{}]*)?\})/).map((part, i) => (i % 2 === 0 ? escape(part) : part.includes('#') ? '[\\s\\S]*?' : '[\\s\\S]+?')).join('')}$`) }))
+  // A count's words match the forms the count can choose and nothing else: « {n#s} » an s or none,
+  // « {n#page|pages} » one of its words (text.ts); "{tokens} token{tokens#s}" is not any text with
+  // " token" in it (« le tokeniseur »).
+  .map((k) => ({ key: k, re: new RegExp(`^${EN[k].trim().split(/(\{\w+(?:#[^{}]*)?\})/).map((part, i) => (i % 2 === 0 ? escape(part) : countForms(part) ?? '[\\s\\S]+?')).join('')}$`) }))
   .filter(({ key, re }) => !re.test(FR[key].replace(/\{\w+(?:#[^{}]*)?\}/g, 'x').trim()) && englishOnly(EN[key]));
 
 /** Numbers and dates in the English way: 1,048,576; 0.125; Aug; Thu; 2 PM. */
