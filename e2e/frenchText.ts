@@ -8,8 +8,9 @@ import { KIND_NAMES } from '../src/engine/incident/traffic.ts';
 /**
  * What makes a page French, for the specs that read one (french.spec.ts, inview.spec.ts): no visible
  * text may be an English entry of the catalogue (or an English sentence built from one) or hold a word
- * only the English catalogue uses, and no number or date may be written the English way. Text a view marks `lang="en"` (the model's toy vocabulary, a
- * browser's own error message) is English on purpose and is skipped; the report's quotes are French.
+ * only the English catalogue uses, and no number or date may be written the English way. Text a view
+ * marks `lang="en"` (the model's toy vocabulary, a browser's own error message) is English on purpose
+ * and is skipped; the report's quotes are French.
  */
 
 /** Words and names that read the same in both languages, allowed as they are. */
