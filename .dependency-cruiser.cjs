@@ -21,7 +21,7 @@ const TIERS = [
   ],
   [{ name: 'scripts', path: dir('scripts'), why: 'build plugins (prebuilt runs, catalogue chunks), the recorder and the trainer: they build or record the app, so they may import it' }],
   [
-    { name: 'tools', path: dir('tools'), why: 'Node helpers that scripts, e2e and bench share and that know no app: the GPU check bundle, the media probe' },
+    { name: 'tools', path: dir('tools'), why: 'Node helpers that scripts, e2e, bench and unit tests share and that know no app: the GPU check bundle, the media probe, the figures a text gives' },
     { name: 'cli', path: dir('src/cli'), why: 'Node entry points over the engine and the facts' },
   ],
   [{ name: 'main', path: file('src/main.tsx'), why: 'the page entry' }],

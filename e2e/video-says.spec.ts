@@ -4,6 +4,7 @@ import { CHAPTERS } from '../src/app/walkthrough/chapters/index.ts';
 import { allCues, timelineOf, type TimedCue } from '../src/app/render/schedule.ts';
 import { scriptFor } from '../scripts/record/script.ts';
 import { TENANT_NAMES } from '../src/engine/core/vocab.ts';
+import { figuresIn } from '../tools/figures.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -29,10 +30,6 @@ import { expect, test } from './fixtures.ts';
 const facts = JSON.parse(readFileSync('public/facts.json', 'utf8')) as { facts: { id: string; en: string; fr: string }[] };
 const fact = (id: string) => facts.facts.find((f) => f.id === id) ?? { en: id, fr: id };
 
-/** Digits with their group separators taken out (1,048,576 / 1 048 576 → 1048576). */
-const ungrouped = (s: string) => s.replace(/(\d)[,\u00a0\u202f ](?=\d{3}(?!\d))/gu, '$1');
-/** Figures said, fact ids left out (F9 is a citation, not a nine). */
-const figures = (s: string) => [...ungrouped(s).matchAll(/(?<![\p{L}\d])\d+(?:[.,]\d+)?/gu)].map((m) => m[0]);
 const factIds = (s: string) => [...s.matchAll(/\b[FAB]\d+\b/gu)].map((m) => m[0]);
 const names = (s: string) => TENANT_NAMES.filter((n) => new RegExp(`(?<!\\p{L})${n}(?!\\p{L})`, 'iu').test(s));
 
@@ -53,7 +50,8 @@ function wordCounts(s: string): { word: string; n: number; ofCustomers: boolean 
 }
 
 /** What the cue says that its picture must show, and what of it the picture `shows` lacks. */
-function missingFrom(cue: TimedCue, shows: string): string[] {
+function missingFrom(cue: TimedCue, shows: string, lang: 'en' | 'fr'): string[] {
+  const figures = (text: string) => figuresIn(text, lang, { all: true });
   const shown = new Set(figures(shows));
   const lower = shows.toLowerCase();
   const missing = [
@@ -66,12 +64,6 @@ function missingFrom(cue: TimedCue, shows: string): string[] {
     if (!ok) missing.push(`${c.word} (${c.n})`);
   }
   return missing;
-}
-
-declare global {
-  interface Window {
-    __render?: import('../src/app/render/driver.ts').RenderApi;
-  }
 }
 
 for (const lang of ['en', 'fr'] as const) {
@@ -119,11 +111,11 @@ for (const lang of ['en', 'fr'] as const) {
       }));
       const chapter = cue.key.split('.')[0]!;
       if (now.n !== null) {
-        const n = Number(ungrouped(now.n));
+        const n = Number(figuresIn(now.n, lang, { all: true })[0]);
         if (counted && counted.chapter === chapter && counted.switches === now.switches && n < counted.n) problems.push(`${cue.key}: the leak counter reads ${n} after ${counted.n} at ${counted.key}, the switches unchanged`);
         counted = { chapter, switches: now.switches, n, key: cue.key };
       }
-      const missing = missingFrom(cue, shows);
+      const missing = missingFrom(cue, shows, lang);
       // The frame that lacks them, for a person to look at (the last one shown); with SHOTS_DIR, every cue's.
       if (missing.length > 0) await page.screenshot({ path: testInfo.outputPath(`${cue.key}.png`) });
       else if (process.env.SHOTS_DIR) await page.screenshot({ path: join(process.env.SHOTS_DIR, `video-${lang}`, `${String(cue.to - 1).padStart(5, '0')}-${cue.key}.png`) });

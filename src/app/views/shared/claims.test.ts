@@ -15,6 +15,7 @@ import { MESSAGES, translate, type MessageKey } from '../../i18n/messages.ts';
 import { SCREEN_FIGURES } from '../../picture/screenFigures.ts';
 import { CHAPTERS } from '../../walkthrough/chapters/index.ts';
 import { QUIZ } from '../../walkthrough/chapters/quiz.ts';
+import { figuresIn } from '../../../../tools/figures.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const facts = new FactIndex(parseFactsFile(JSON.parse(readFileSync(join(root, 'public/facts.json'), 'utf8'))));
@@ -26,28 +27,6 @@ interface Claim {
   text: string;
   /** Fact ids shown beside the whole text (a chapter paragraph's badges); inline ids count per sentence. */
   cites: string[];
-}
-
-/**
- * The figures a text gives, canonical: times as "13:22" (« 13 h 22 » in French), numbers without
- * their thousands separators and with a decimal point. Numbers under 100 and years are left out:
- * days, minutes and small counts are written in words by the report, or are everywhere.
- */
-export function figuresIn(text: string, lang: Lang): string[] {
-  const out: string[] = [];
-  let rest = text.replace(/(\d{1,2})(?::|[\s\u00a0\u202f]?h[\s\u00a0\u202f]?)(\d{2})\b/g, (_, h: string, m: string) => {
-    out.push(`${Number(h)}:${m}`);
-    return ' ';
-  });
-  const number = lang === 'en' ? /\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?/g : /\d{1,3}(?:[\s\u00a0\u202f]\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g;
-  rest = rest.replace(/\b[FABN]\d+\b|#\d+|\d+\s?%/g, ' ');
-  for (const m of rest.matchAll(number)) {
-    const s = lang === 'en' ? m[0].replaceAll(',', '') : m[0].replace(/[\s\u00a0\u202f]/g, '').replace(',', '.');
-    const x = Number(s);
-    if (!Number.isFinite(x) || (Number.isInteger(x) && (x < 100 || (x >= 1900 && x <= 2100)))) continue;
-    out.push(String(x));
-  }
-  return out;
 }
 
 /** Sentences of a text: split after a full stop, a semicolon or a colon followed by a space. */
